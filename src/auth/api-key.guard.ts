@@ -1,0 +1,39 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { forbidden, unauthorized } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+import { ApiKeysService } from '../organizations/api-keys.service';
+import { AUTH_METADATA, AuthRule } from './decorators';
+
+const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishableMessage: Messages.unauthorizedAccess };
+
+/**
+ * SPEC.md "Authentication": the bare key (or `Bearer <key>`) in `Authorization`. A route without
+ * a decorator is secret-only, so forgetting one never opens a route.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule =
+      this.reflector.getAllAndOverride<AuthRule | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]) ??
+      SECRET_BY_DEFAULT;
+    if (rule.kind === 'public') return true;
+
+    const req = context.switchToHttp().getRequest<Request>();
+    const header = req.headers.authorization?.trim();
+    if (!header) throw unauthorized(Messages.apiKeyRequired);
+    const key = header.startsWith('Bearer ') ? header.slice(7).trim() : header;
+
+    const tenant = await this.keys.authenticate(key);
+    if (!tenant) throw unauthorized(Messages.invalidApiKey);
+    if (rule.kind === 'secret-key' && tenant.keyKind !== 'secret') throw forbidden(rule.publishableMessage);
+    req.tenant = tenant;
+    return true;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Every message the API answers with, exactly as SPEC.md and CONTRACT.md promise them.
+ * Tests import these, so a changed wording fails a test instead of breaking a merchant.
+ */
+export const Messages = {
+  apiKeyRequired: 'API key is required',
+  invalidApiKey: 'Invalid API key',
+  unauthorizedAccess: 'Unauthorized access',
+  checkoutNeedsSecretKey: 'Only secret API keys can create checkout sessions',
+
+  notFound: 'Not found',
+  malformedJson: 'Malformed JSON body',
+  payloadTooLarge: 'Payload too large',
+  internal: 'Internal server error',
+
+  paymentRequestNotFound: 'Payment Request not found',
+  paymentNotFound: 'Payment not found',
+  paymentMethodNotFound: 'Payment method not found',
+  checkoutSessionNotFound: 'Checkout session not found',
+  customerNotFound: 'Customer not found',
+  productNotFound: 'Product not found',
+  priceNotFound: 'Price not found',
+  subscriptionNotFound: 'Subscription not found',
+  invoiceNotFound: 'Invoice not found',
+  webhookEndpointNotFound: 'Webhook endpoint not found',
+  webhookDeliveryNotFound: 'Webhook delivery not found',
+
+  invalidPhoneNumber: 'Invalid phone number',
+  amountNotPositive: 'Amount must be a positive number',
+  priceAmountNotPositive: 'Price amount must be a positive number',
+  amountTooLarge: 'Amount must not exceed 100000000',
+  amountRequiredForNewTransaction:
+    'Amount is required when transactionId does not match an existing payment request',
+  eitherPaymentRequestOrTransaction: 'Either paymentRequestId or transactionId is required',
+  passCodeRequiredForBankily: 'Pass code is required for Bankily',
+  simulatedTransfersSandboxOnly: 'Simulated transfers are only available in sandbox',
+  billingRunsSandboxOnly: 'Billing runs are only available in sandbox',
+  webhookUrlMustBePublic: 'Webhook URL must be a public address in Production',
+
+  transactionIdTaken: (transactionId: string) =>
+    `A payment request with transactionId "${transactionId}" already exists in this environment`,
+  customerExternalIdTaken: (externalUserId: string) =>
+    `A customer with externalUserId "${externalUserId}" already exists`,
+  paymentRequestAlreadyPaid: 'Payment request is already paid',
+  checkoutSessionNotOpen: 'Checkout session is not open',
+
+  bankFailure: 'Payment failed due to a third party error, please try again later',
+} as const;

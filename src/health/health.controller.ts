@@ -1,0 +1,31 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/decorators';
+import { migrationsApplied } from '../database/data-source';
+
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Liveness: the process answers. No database. */
+  @Get() @Public() @HttpCode(200)
+  live() {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: the database answers and every migration is applied. */
+  @Get('ready') @Public()
+  async ready(@Res({ passthrough: true }) res: Response) {
+    try {
+      if (await migrationsApplied(this.ds)) return { status: 'ready' };
+      res.status(503);
+      return { status: 'migrations pending' };
+    } catch {
+      res.status(503);
+      return { status: 'database unreachable' };
+    }
+  }
+}

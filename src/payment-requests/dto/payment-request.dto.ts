@@ -1,0 +1,26 @@
+import { PaginationQuery } from '../../common/pagination';
+import { EnumField, ExternalIdField, IntegerField, PhoneField, UuidField } from '../../common/validation/fields';
+
+export class CreatePaymentRequestDto {
+  @ExternalIdField({ description: "The merchant's own order ID, unique per environment", example: 'order_1042' })
+  transactionId!: string;
+
+  @IntegerField({ description: 'Whole MRU, 1 to 100000000', example: 1500 })
+  amount!: number;
+
+  @PhoneField({ optional: true, description: "The customer's 8-digit number (+222 and spaces are stripped)" })
+  phoneNumber?: string;
+}
+
+export class ListPaymentRequestsQuery extends PaginationQuery {
+  @EnumField(['pending', 'paid'], { optional: true })
+  status?: 'pending' | 'paid';
+}
+
+export class PaymentRequestIdParams {
+  @UuidField() id!: string;
+}
+
+export class TransactionIdParams {
+  @ExternalIdField() transactionId!: string;
+}

@@ -1,0 +1,51 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type PaymentRequestStatus = 'pending' | 'paid';
+
+@Entity('payment_requests')
+export class PaymentRequest {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
+  @Column('text', { name: 'transaction_id' }) transactionId!: string;
+  @Column('integer') amount!: number;
+  @Column('text', { name: 'phone_number', nullable: true }) phoneNumber!: string | null;
+  @Column('text') status!: PaymentRequestStatus;
+  @Column('timestamptz', { name: 'paid_at', nullable: true }) paidAt!: Date | null;
+  @Column('uuid', { name: 'invoice_id', nullable: true }) invoiceId!: string | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
+}
+
+/** The payment request record of CONTRACT.md, as the API and webhook events show it. */
+export interface PaymentRequestJson {
+  id: string;
+  transactionId: string;
+  amount: number;
+  phoneNumber: string | null;
+  status: PaymentRequestStatus;
+  paidAt: string | null;
+  invoiceId: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
+  return {
+    id: pr.id,
+    transactionId: pr.transactionId,
+    amount: pr.amount,
+    phoneNumber: pr.phoneNumber,
+    status: pr.status,
+    paidAt: pr.paidAt?.toISOString() ?? null,
+    invoiceId: pr.invoiceId,
+    environmentId: pr.environmentId,
+    createdAt: pr.createdAt.toISOString(),
+    updatedAt: pr.updatedAt.toISOString(),
+  };
+}
+
+/** What a publishable key may see (SPEC.md: look-up by transactionId returns id, amount, phoneNumber). */
+export function toPublicPaymentRequestJson(pr: PaymentRequest): Pick<PaymentRequestJson, 'id' | 'amount' | 'phoneNumber'> {
+  return { id: pr.id, amount: pr.amount, phoneNumber: pr.phoneNumber };
+}

@@ -1,0 +1,41 @@
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { AnyKey, SecretKey } from '../auth/decorators';
+import { Tenant } from '../auth/tenant';
+import { API, Post } from '../common/http/routes';
+import {
+  CreatePaymentRequestDto,
+  ListPaymentRequestsQuery,
+  PaymentRequestIdParams,
+  TransactionIdParams,
+} from './dto/payment-request.dto';
+import { toPaymentRequestJson, toPublicPaymentRequestJson } from './payment-request.entity';
+import { PaymentRequestsService } from './payment-requests.service';
+
+@ApiTags('Payment requests')
+@ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
+@Controller(`${API}/payment-request`)
+export class PaymentRequestsController {
+  constructor(private readonly service: PaymentRequestsService) {}
+
+  @Post() @SecretKey()
+  async create(@Tenant() t: Tenant, @Body() dto: CreatePaymentRequestDto) {
+    return { data: await this.service.create(t, dto) };
+  }
+
+  @Get() @SecretKey()
+  list(@Tenant() t: Tenant, @Query() q: ListPaymentRequestsQuery) {
+    return this.service.list(t, q);
+  }
+
+  @Get('by-transaction/:transactionId') @AnyKey()
+  async byTransaction(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
+    const pr = await this.service.getByTransactionId(t, p.transactionId);
+    return { data: t.keyKind === 'secret' ? toPaymentRequestJson(pr) : toPublicPaymentRequestJson(pr) };
+  }
+
+  @Get(':id') @SecretKey()
+  async get(@Tenant() t: Tenant, @Param() p: PaymentRequestIdParams) {
+    return { data: toPaymentRequestJson(await this.service.getById(t, p.id)) };
+  }
+}

@@ -1,0 +1,21 @@
+/** SPEC.md "Events": the six kinds every endpoint receives by default. */
+export const DEFAULT_EVENT_KINDS = [
+  'payment-created',
+  'payment-updated',
+  'payment-request-created',
+  'payment-request-updated',
+  'subscription-created',
+  'subscription-updated',
+] as const;
+
+/** CONTRACT.md "Webhooks": further kinds, sent only to endpoints that list them. */
+export const EXTRA_EVENT_KINDS = [
+  'invoice-created',
+  'invoice-paid',
+  'invoice-voided',
+  'checkout-session-completed',
+  'checkout-session-expired',
+] as const;
+
+export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];

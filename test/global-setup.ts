@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { Client } from 'pg';
+import { runMigrations } from '../src/database/data-source';
+import { RunningPostgres, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+
+/**
+ * Once per run: a database of its own (a fresh embedded PostgreSQL, or a new database on the
+ * server of DATABASE_URL), migrated once. Tests then work on fresh tenants, in parallel.
+ */
+declare global {
+  var __khoumsTestDb: { pg?: RunningPostgres; adminUrl?: string; database?: string } | undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export default async function globalSetup(): Promise<void> {
+  let url: string;
+  if (process.env.DATABASE_URL) {
+    const database = `khoums_test_${randomBytes(5).toString('hex')}`;
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${database}`;
+    url = u.toString();
+    globalThis.__khoumsTestDb = { adminUrl: process.env.DATABASE_URL, database };
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), 'khoums-test-'));
+    chmodSync(dataDir, 0o755); // the postgres user runs the server when the tests run as root
+    const pg = await startEmbeddedPostgres({
+      dataDir,
+      port: await freePort(),
+      database: 'khoums_test',
+      ephemeral: true,
+    });
+    url = pg.url;
+    globalThis.__khoumsTestDb = { pg };
+  }
+  await runMigrations(url);
+  process.env.KHOUMS_TEST_DATABASE_URL = url;
+}

@@ -1,0 +1,12 @@
+import { Client } from 'pg';
+
+export default async function globalTeardown(): Promise<void> {
+  const db = globalThis.__khoumsTestDb;
+  if (db?.pg) await db.pg.stop();
+  if (db?.adminUrl && db.database && !process.env.KEEP_TEST_DATABASE) {
+    const admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${db.database} WITH (FORCE)`);
+    await admin.end();
+  }
+}

@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  ds: DataSource;
+  config: AppConfig;
+  /** JSON log lines written so far (LOG_LEVEL info unless given). */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export function testDatabaseUrl(): string {
+  const url = process.env.KHOUMS_TEST_DATABASE_URL;
+  if (!url) throw new Error('KHOUMS_TEST_DATABASE_URL is unset: run e2e specs through jest (global-setup)');
+  return url;
+}
+
+/** The real application on the run's database, listening on an ephemeral port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', ...env });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const app = await createApp({ config, databaseUrl: testDatabaseUrl(), logStream });
+  await app.listen(0, '127.0.0.1');
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    ds: app.get(DataSource),
+    config,
+    logs,
+    close: () => app.close(),
+  };
+}
+
+let counter = 0;
+
+/** A fresh organization (both environments, four keys) so tests never share data. */
+export function newTenant(t: TestApp, name = 'Test Merchant'): Promise<CreatedOrganization> {
+  counter += 1;
+  const unique = `${process.pid}-${Date.now()}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+  return t.app.get(OrganizationsService).create({ name, email: `merchant-${unique}@test.khoums` });
+}
+
+/** Parses a 422 body (JSON sent as text/plain). */
+export function validationBody(res: { text: string }): Record<string, unknown> & {
+  errors: Array<Record<string, unknown>>;
+} {
+  return JSON.parse(res.text);
+}
