@@ -140,7 +140,7 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   const second = await startServer();
   expect(second.output()).not.toContain('Demo organization created');
   const again = await api('/payment-request/by-transaction/first-run', secretKey!);
-  expect((await again.json()).data.amount).toBe(1500);
+  expect(((await again.json()) as { data: { amount: number } }).data.amount).toBe(1500);
 
   // A crash (SIGKILL) leaves PostgreSQL running; the next start attaches to it.
   second.child.kill('SIGKILL');
