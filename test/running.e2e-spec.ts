@@ -37,8 +37,8 @@ interface Server {
 async function startServer(): Promise<Server> {
   const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const deadline = Date.now() + 60_000;
   while (!out.includes('Khoums is listening')) {
