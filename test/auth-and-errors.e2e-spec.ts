@@ -214,3 +214,15 @@ describe('health and documentation', () => {
     expect(ui.text).toContain('swagger');
   });
 });
+
+describe('request bodies', () => {
+  it('answers a body in an unsupported content type with 415 as text', async () => {
+    const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey).set('content-type', 'text/csv').send('a,b');
+    expectText(res, 415, Messages.unsupportedMediaType);
+  });
+
+  it('accepts a body-less POST without a content type as {}', async () => {
+    const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey);
+    expect(res.status).toBe(422);
+  });
+});

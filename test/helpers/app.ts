@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
@@ -9,7 +9,7 @@ import { AppConfig, loadConfig } from '../../src/config/config';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   http: TestAgent;
   ds: DataSource;
   config: AppConfig;

@@ -11,6 +11,7 @@ export const Messages = {
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
+  unsupportedMediaType: 'Unsupported media type',
   internal: 'Internal server error',
 
   paymentRequestNotFound: 'Payment Request not found',
