@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -25,6 +26,9 @@ export class AppModule {
   static forRoot({ config, databaseUrl, logStream }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
+      // AppConfig is injectable in every module.
+      global: true,
+      exports: [AppConfig],
       imports: [
         LoggerModule.forRoot({
           pinoHttp: [
@@ -45,6 +49,7 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
         OrganizationsModule,
         PaymentRequestsModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
       providers: [
