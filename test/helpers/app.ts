@@ -24,9 +24,13 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
-/** The real application on the run's database, listening on an ephemeral port. */
+/**
+ * The real application on the run's database, listening on an ephemeral port. Its webhook
+ * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
+ * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
+ */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', WEBHOOK_WORKER: 'false', ...env });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _enc, cb) {
