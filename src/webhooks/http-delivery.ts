@@ -55,26 +55,20 @@ export interface PostOptions {
 export function postWebhook(o: PostOptions): Promise<AttemptResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+  const failed = (error: string): AttemptResult => ({ statusCode: null, error, responseSnippet: null, retryAfterMs: null, durationMs: elapsed() });
+
+  let url: URL;
+  try {
+    url = new URL(o.url);
+  } catch {
+    return Promise.resolve(failed('Invalid URL'));
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // IP literals are connected to without a lookup, so they are checked here.
+  if (o.publicOnly && isIP(host) && !isPublicAddress(host)) return Promise.resolve(failed(NON_PUBLIC_ADDRESS));
+
   return new Promise((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...r, durationMs: elapsed() });
-    };
-    const fail = (error: string, statusCode: number | null = null, responseSnippet: string | null = null) =>
-      finish({ statusCode, error, responseSnippet, retryAfterMs: null });
-
-    let url: URL;
-    try {
-      url = new URL(o.url);
-    } catch {
-      return fail('Invalid URL');
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (o.publicOnly && isIP(host) && !isPublicAddress(host)) return fail(NON_PUBLIC_ADDRESS);
     const isHttps = url.protocol === 'https:';
     const group = o.publicOnly ? agents.guarded : agents.open;
     const req = (isHttps ? https : http).request(url, {
@@ -83,12 +77,18 @@ export function postWebhook(o: PostOptions): Promise<AttemptResult> {
       agent: isHttps ? group.https : group.http,
       ...(o.publicOnly ? { lookup: publicOnlyLookup } : {}),
     });
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       req.destroy();
-      fail(`Timed out after ${o.timeoutMs} ms`);
+      finish(failed(`Timed out after ${o.timeoutMs} ms`));
     }, o.timeoutMs);
+    const finish = (r: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
 
-    req.on('error', (err: NodeJS.ErrnoException) => fail(describeError(err)));
+    req.on('error', (err: NodeJS.ErrnoException) => finish(failed(describeError(err))));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -98,16 +98,16 @@ export function postWebhook(o: PostOptions): Promise<AttemptResult> {
           kept += Math.min(chunk.length, SNIPPET_BYTES - kept);
         }
       });
-      res.on('error', (err) => fail(describeError(err), res.statusCode ?? null));
+      res.on('error', (err) => finish({ ...failed(describeError(err)), statusCode: res.statusCode ?? null }));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
-        const snippet = chunks.length ? textSafe(Buffer.concat(chunks).toString('utf8')) : null;
         const ok = status >= 200 && status < 300;
         finish({
           statusCode: status,
           error: ok ? null : `HTTP ${status}`,
-          responseSnippet: snippet,
+          responseSnippet: chunks.length ? textSafe(Buffer.concat(chunks).toString('utf8')) : null,
           retryAfterMs: ok ? null : parseRetryAfter(res.headers['retry-after']),
+          durationMs: elapsed(),
         });
       });
     });
@@ -122,5 +122,5 @@ function describeError(err: NodeJS.ErrnoException): string {
 
 /** PostgreSQL text cannot hold NUL. */
 function textSafe(s: string): string {
-  return s.replace(/\u0000/g, '');
+  return s.replaceAll('\u0000', '');
 }

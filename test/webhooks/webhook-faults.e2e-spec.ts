@@ -45,8 +45,8 @@ async function serviceProcess(env: Record<string, string>): Promise<{ child: Chi
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const port = await waitFor(() => {
     if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
     const line = out.split('\n').find((l) => l.startsWith('{'));
