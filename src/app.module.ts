@@ -9,6 +9,7 @@ import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -20,10 +21,14 @@ export class AppModule {
   static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
+      // AppConfig is injectable in every module.
+      global: true,
+      exports: [AppConfig],
       imports: [
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
         OrganizationsModule,
         PaymentRequestsModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -39,6 +39,38 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean()
   DEMO_ORG = true;
 
+  /** Deliver webhooks from this instance (every instance may: deliveries are claimed, never shared). */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_WORKER = true;
+
+  /** No answer within this time is a failed attempt. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Let Production endpoints reach loopback and private addresses (an operator's choice, e.g. on a private network). */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /** Delays before each retry, in ms (default: CONTRACT.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). */
+  @Matches(/^\d{1,9}(,\d{1,9}){0,49}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 5000,300000' })
+  WEBHOOK_RETRY_SCHEDULE_MS = '5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000';
+
+  /** Deliveries in flight per instance. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_CONCURRENCY = 32;
+
+  /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
+  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
+  WEBHOOK_POLL_MS = 500;
+
+  /** How long a claimed delivery stays with its worker; after that (a crashed instance) another one retries it. Default: time-out + 30 s. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(200) @Max(3_600_000)
+  WEBHOOK_LEASE_MS?: number;
+
+  get webhookLeaseMs(): number {
+    return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
+  }
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
@@ -49,7 +81,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, string> = {};
-  for (const key of [...known, 'DATABASE_URL', 'PUBLIC_URL']) {
+  for (const key of [...known, 'DATABASE_URL', 'PUBLIC_URL', 'WEBHOOK_LEASE_MS']) {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }

@@ -37,6 +37,7 @@ export const Messages = {
   simulatedTransfersSandboxOnly: 'Simulated transfers are only available in sandbox',
   billingRunsSandboxOnly: 'Billing runs are only available in sandbox',
   webhookUrlMustBePublic: 'Webhook URL must be a public address in Production',
+  webhookEndpointDoesNotReceive: (kind: string) => `Webhook endpoint does not receive ${kind} events`,
 
   transactionIdTaken: (transactionId: string) =>
     `A payment request with transactionId "${transactionId}" already exists in this environment`,
