@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
+import { PaymentsModule } from './payments/payments.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +46,7 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
         OrganizationsModule,
         PaymentRequestsModule,
+        PaymentsModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -1,4 +1,5 @@
 import { ApiKey, Environment, Organization, User } from '../organizations/entities';
 import { PaymentRequest } from '../payment-requests/payment-request.entity';
+import { Payment, PaymentMethod } from '../payments/payment.entity';
 
-export const entities = [Organization, Environment, User, ApiKey, PaymentRequest];
+export const entities = [Organization, Environment, User, ApiKey, PaymentRequest, PaymentMethod, Payment];

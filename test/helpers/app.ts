@@ -26,7 +26,8 @@ export function testDatabaseUrl(): string {
 
 /** The real application on the run's database, listening on an ephemeral port. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', ...env });
+  // Scheduled jobs are off: tests drive them by calling the services (RECONCILE_INTERVAL_MS).
+  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', RECONCILE_INTERVAL_MS: '0', ...env });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _enc, cb) {
