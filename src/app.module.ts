@@ -26,6 +26,9 @@ export class AppModule {
   static forRoot({ config, databaseUrl, logStream }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
+      // Feature modules inject AppConfig (read once at start-up) without importing anything.
+      global: true,
+      exports: [AppConfig],
       imports: [
         LoggerModule.forRoot({
           pinoHttp: [
