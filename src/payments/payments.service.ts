@@ -9,7 +9,7 @@ import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request.entity';
 import { assertPhone } from '../payment-requests/payment-requests.service';
-import { recordEvent, recordEventWhen } from '../webhooks/outbox';
+import { recordEventWhen } from '../webhooks/outbox';
 import { BankAnswer, BankUnavailableError, PaymentMethodType } from './banks/bank';
 import { BanksService } from './banks/banks.service';
 import type { ListPaymentsQuery, PayDto } from './dto/payment.dto';
@@ -35,6 +35,10 @@ export interface ReconcileResult {
 }
 
 const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
+
+function paidVersion(request: PaymentRequest, at: Date): PaymentRequest {
+  return Object.assign(new PaymentRequest(), { ...request, status: 'paid', paidAt: at, updatedAt: at } satisfies PaymentRequest);
+}
 
 /**
  * Pay, payment reads, simulated transfers and reconciliation. The money rules:
@@ -169,41 +173,47 @@ export class PaymentsService {
    * Settles a pending payment (the only way a payment leaves `pending`): one transaction that
    * updates it, records `payment-updated` and, when it completed, marks its request paid. When it
    * is no longer pending (someone settled it first), nothing changes and its current state is returned.
+   *
+   * Locks are taken in the order pay takes them (the request row, then the payment), so a settle
+   * and a concurrent pay of the same request queue instead of deadlocking.
    */
   private async settle(payment: Payment, transactionId: string, organizationId: string, outcome: Settlement): Promise<PaymentJson> {
     const settled = await this.ds.transaction(async (m) => {
       const now = new Date();
+      const request = await m.getRepository(PaymentRequest).findOne({
+        where: { id: payment.paymentRequestId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!request) return null;
+      const paidRequest = outcome.status === 'completed' ? paidVersion(request, now) : request;
+      const expected = Object.assign(new Payment(), {
+        ...payment,
+        status: outcome.status,
+        referenceId: (outcome.status === 'completed' ? outcome.bankReference : null) ?? payment.referenceId,
+        failureReason: outcome.status === 'failed' ? outcome.reason : null,
+        completedAt: outcome.status === 'completed' ? now : null,
+        updatedAt: now,
+      } satisfies Payment);
+      const event = recordEventWhen('settled', 7, {
+        organizationId,
+        environmentId: payment.environmentId,
+        kind: 'payment-updated',
+        data: { ...toPaymentJson(expected, transactionId), request: toPaymentRequestJson(paidRequest) },
+        createdAt: now,
+      });
       const [row] = (await m.query(
         `WITH settled AS (
            UPDATE payments
            SET status = $2, reference_id = COALESCE($3, reference_id), failure_reason = $4, completed_at = $5, updated_at = $6
            WHERE id = $1 AND status = 'pending'
            RETURNING *
-         )
+         ), event AS (${event.sql})
          SELECT * FROM settled`,
-        [
-          payment.id,
-          outcome.status,
-          outcome.status === 'completed' ? outcome.bankReference : null,
-          outcome.status === 'failed' ? outcome.reason : null,
-          outcome.status === 'completed' ? now : null,
-          now,
-        ],
+        [payment.id, expected.status, expected.referenceId, expected.failureReason, expected.completedAt, now, ...event.params],
       )) as Record<string, unknown>[];
       if (!row) return null;
-      const updated = paymentFromRow(row);
-      const request =
-        outcome.status === 'completed'
-          ? await this.markPaid(m, updated.paymentRequestId, organizationId, now)
-          : await m.getRepository(PaymentRequest).findOneByOrFail({ id: updated.paymentRequestId });
-      await recordEvent(m, {
-        organizationId,
-        environmentId: updated.environmentId,
-        kind: 'payment-updated',
-        data: { ...toPaymentJson(updated, transactionId), request: toPaymentRequestJson(request) },
-        createdAt: now,
-      });
-      return toPaymentJson(updated, transactionId);
+      if (outcome.status === 'completed') await this.markPaid(m, request, organizationId, now);
+      return toPaymentJson(paymentFromRow(row), transactionId);
     });
     return settled ?? (await this.readPayment(payment.environmentId, payment.id))!;
   }
@@ -211,31 +221,32 @@ export class PaymentsService {
   /**
    * The one place where a payment request becomes paid, inside the transaction that completes its
    * payment (pay, simulated transfer, refresh-status and reconciliation all come through here).
-   * Records `payment-request-updated`. A request that is not `pending` any more would mean a second
+   * `request` is the row as read under its lock in this transaction. Records
+   * `payment-request-updated`. A request that is not `pending` any more would mean a second
    * completion: the transaction is rolled back instead.
    */
-  async markPaid(m: EntityManager, paymentRequestId: string, organizationId: string, at: Date): Promise<PaymentRequest> {
+  async markPaid(m: EntityManager, request: PaymentRequest, organizationId: string, at: Date): Promise<PaymentRequest> {
+    const paid = paidVersion(request, at);
+    const event = recordEventWhen('paid', 3, {
+      organizationId,
+      environmentId: request.environmentId,
+      kind: 'payment-request-updated',
+      data: toPaymentRequestJson(paid),
+      createdAt: at,
+    });
     const [row] = (await m.query(
       `WITH paid AS (
          UPDATE payment_requests SET status = 'paid', paid_at = $2, updated_at = $2
          WHERE id = $1 AND status = 'pending'
          RETURNING id
-       )
+       ), event AS (${event.sql})
        SELECT id FROM paid`,
-      [paymentRequestId, at],
+      [request.id, at, ...event.params],
     )) as { id: string }[];
-    if (!row) throw new Error(`payment request ${paymentRequestId} is already paid: refusing a second completion`);
-    const request = await m.getRepository(PaymentRequest).findOneByOrFail({ id: paymentRequestId });
-    await recordEvent(m, {
-      organizationId,
-      environmentId: request.environmentId,
-      kind: 'payment-request-updated',
-      data: toPaymentRequestJson(request),
-      createdAt: at,
-    });
+    if (!row) throw new Error(`payment request ${request.id} is already paid: refusing a second completion`);
     // checkout: complete the open session here (CONTRACT.md: a request paid by any route completes
     // its open checkout session), with `m` so it commits or rolls back with the payment.
-    return request;
+    return paid;
   }
 
   async get(tenant: Tenant, id: string): Promise<PaymentJson> {
