@@ -32,8 +32,13 @@ beforeAll(async () => {
   });
   payments = t.app.get(PaymentsService);
   org = await newTenant(t);
-  const res = await t.http.get('/api/v1/payment-methods').set('Authorization', org.production.publishableKey).expect(200);
-  methods = Object.fromEntries((res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id])) as never;
+  const res = await t.http
+    .get('/api/v1/payment-methods')
+    .set('Authorization', org.production.publishableKey)
+    .expect(200);
+  methods = Object.fromEntries(
+    (res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id]),
+  ) as never;
 });
 beforeEach(() => sim.reset());
 afterAll(async () => {
@@ -44,15 +49,29 @@ afterAll(async () => {
 async function newRequest(amount = 2500): Promise<{ id: string; transactionId: string }> {
   seq += 1;
   const transactionId = `live_${Date.now()}_${seq}`;
-  const res = await t.http.post('/api/v1/payment-request').set('Authorization', org.production.secretKey).send({ transactionId, amount }).expect(200);
+  const res = await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', org.production.secretKey)
+    .send({ transactionId, amount })
+    .expect(200);
   return { id: res.body.data.id, transactionId };
 }
 
-function pay(transactionId: string, phoneNumber = '22222222', method: keyof typeof methods = 'masrivi', passCode?: string) {
+function pay(
+  transactionId: string,
+  phoneNumber = '22222222',
+  method: keyof typeof methods = 'masrivi',
+  passCode?: string,
+) {
   return t.http
     .post('/api/v1/payment')
     .set('Authorization', org.production.publishableKey)
-    .send({ transactionId, phoneNumber, configurationId: methods[method], ...(passCode !== undefined ? { passCode } : {}) });
+    .send({
+      transactionId,
+      phoneNumber,
+      configurationId: methods[method],
+      ...(passCode !== undefined ? { passCode } : {}),
+    });
 }
 
 async function requestStatus(id: string): Promise<string> {
@@ -61,7 +80,9 @@ async function requestStatus(id: string): Promise<string> {
 }
 
 async function paymentsOf(requestId: string): Promise<Array<{ id: string; status: string }>> {
-  return t.ds.query('SELECT id, status FROM payments WHERE payment_request_id = $1 ORDER BY created_at', [requestId]);
+  return t.ds.query('SELECT id, status FROM payments WHERE payment_request_id = $1 ORDER BY created_at', [
+    requestId,
+  ]);
 }
 
 async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
@@ -78,9 +99,17 @@ describe('pay through the bank gateway (Production)', () => {
   it('completes a payment: the charge reaches the bank once, with the payment id as its reference', async () => {
     const pr = await newRequest();
     const res = await pay(pr.transactionId).expect(200);
-    expect(res.body.data).toMatchObject({ status: 'completed', amount: 2500, referenceId: expect.stringMatching(/^bank_/) });
+    expect(res.body.data).toMatchObject({
+      status: 'completed',
+      amount: 2500,
+      referenceId: expect.stringMatching(/^bank_/),
+    });
     expect(sim.stats()).toMatchObject({ chargeRequests: 1, charges: 1 });
-    expect(sim.charge(res.body.data.id)).toMatchObject({ amount: 2500, phoneNumber: '22222222', status: 'completed' });
+    expect(sim.charge(res.body.data.id)).toMatchObject({
+      amount: 2500,
+      phoneNumber: '22222222',
+      status: 'completed',
+    });
     expect(await requestStatus(pr.id)).toBe('paid');
   });
 
@@ -117,7 +146,10 @@ describe('pay through the bank gateway (Production)', () => {
     const res = await pay(pr.transactionId).expect(502);
     expect(Date.now() - started).toBeGreaterThanOrEqual(BANK_TIMEOUT_MS - 10);
     expect(res.text).toBe(Messages.bankFailure);
-    const [failed] = await t.ds.query('SELECT status, failure_reason FROM payments WHERE payment_request_id = $1', [pr.id]);
+    const [failed] = await t.ds.query(
+      'SELECT status, failure_reason FROM payments WHERE payment_request_id = $1',
+      [pr.id],
+    );
     expect(failed).toEqual({ status: 'failed', failure_reason: 'bank did not answer in time' });
     sim.setMode('normal');
     await pay(pr.transactionId).expect(200);
@@ -143,7 +175,10 @@ describe('pay through the bank gateway (Production)', () => {
       .set('Authorization', org.production.secretKey)
       .expect(200);
     expect(refreshed.body.data).toMatchObject({ id: pr.id, status: 'paid' });
-    const payment = await t.http.get(`/api/v1/payment/${res.body.data.id}`).set('Authorization', org.production.secretKey).expect(200);
+    const payment = await t.http
+      .get(`/api/v1/payment/${res.body.data.id}`)
+      .set('Authorization', org.production.secretKey)
+      .expect(200);
     expect(payment.body.data.status).toBe('completed');
     expect(sim.stats().chargeRequests).toBe(1);
   });
@@ -154,7 +189,9 @@ describe('money safety', () => {
     const pr = await newRequest();
     const results = await Promise.all(Array.from({ length: 50 }, () => pay(pr.transactionId)));
     const statuses = results.map((r) => r.status);
-    expect(results.filter((r) => r.status !== 409 && r.status !== 200).map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    expect(
+      results.filter((r) => r.status !== 409 && r.status !== 200).map((r) => `${r.status} ${r.text}`),
+    ).toEqual([]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     for (const r of results.filter((x) => x.status === 409)) {
@@ -196,8 +233,14 @@ describe('reconciliation', () => {
     expect(await requestStatus(pr.id)).toBe('paid');
     const second = await payments.reconcile({ minAgeMs: 0 });
     expect(second).toMatchObject({ claimed: 0, completed: 0 });
-    const events = await t.ds.query(`SELECT kind FROM events WHERE data->>'id' IN ($1, $2) AND kind LIKE '%updated'`, [res.body.data.id, pr.id]);
-    expect(events.map((e: { kind: string }) => e.kind).sort()).toEqual(['payment-request-updated', 'payment-updated']);
+    const events = await t.ds.query(
+      `SELECT kind FROM events WHERE data->>'id' IN ($1, $2) AND kind LIKE '%updated'`,
+      [res.body.data.id, pr.id],
+    );
+    expect(events.map((e: { kind: string }) => e.kind).sort()).toEqual([
+      'payment-request-updated',
+      'payment-updated',
+    ]);
     expect(sim.stats().chargeRequests).toBe(1);
   });
 
@@ -216,12 +259,18 @@ describe('reconciliation', () => {
     sim.setMode('pending-then-confirm');
     const prs = await Promise.all([newRequest(), newRequest(), newRequest()]);
     for (const pr of prs) await pay(pr.transactionId).expect(200);
-    const [a, b] = await Promise.all([payments.reconcile({ minAgeMs: 0 }), payments.reconcile({ minAgeMs: 0 })]);
+    const [a, b] = await Promise.all([
+      payments.reconcile({ minAgeMs: 0 }),
+      payments.reconcile({ minAgeMs: 0 }),
+    ]);
     expect(a.claimed + b.claimed).toBe(3);
     expect(a.completed + b.completed).toBe(3);
     for (const pr of prs) {
       expect(await requestStatus(pr.id)).toBe('paid');
-      const [{ count }] = await t.ds.query(`SELECT count(*)::int AS count FROM events WHERE kind = 'payment-request-updated' AND data->>'id' = $1`, [pr.id]);
+      const [{ count }] = await t.ds.query(
+        `SELECT count(*)::int AS count FROM events WHERE kind = 'payment-request-updated' AND data->>'id' = $1`,
+        [pr.id],
+      );
       expect(count).toBe(1);
     }
   });
@@ -235,7 +284,10 @@ describe('reconciliation', () => {
       [org.production.environmentId, pr.id, methods.masrivi],
     );
     expect(await payments.reconcile({ minAgeMs: 0 })).toMatchObject({ stillPending: 1 });
-    await t.ds.query(`UPDATE payments SET created_at = now() - interval '1 hour', next_check_at = now() WHERE id = $1`, [id]);
+    await t.ds.query(
+      `UPDATE payments SET created_at = now() - interval '1 hour', next_check_at = now() WHERE id = $1`,
+      [id],
+    );
     expect(await payments.reconcile({ minAgeMs: 0 })).toMatchObject({ failed: 1 });
     expect(await requestStatus(pr.id)).toBe('pending');
   });
@@ -260,7 +312,11 @@ describe('a crash between the bank and the commit', () => {
 
   it('SIGKILL after the bank charged leaves a pending payment that reconciliation completes', async () => {
     const root = join(__dirname, '..');
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: root, stdio: 'pipe' },
+    );
     const port = await freePort();
     child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
       cwd: root,
@@ -277,7 +333,15 @@ describe('a crash between the bank and the commit', () => {
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;
-    await until('the service to start', () => fetch(`${base}/health`).then((r) => r.ok, () => false), 60_000);
+    await until(
+      'the service to start',
+      () =>
+        fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
 
     // The bank charges at once but answers late: the service is killed while it waits.
     sim.setMode('slow', 60_000);
@@ -285,13 +349,20 @@ describe('a crash between the bank and the commit', () => {
     const inFlight = fetch(`${base}/api/v1/payment`, {
       method: 'POST',
       headers: { authorization: org.production.publishableKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ transactionId: pr.transactionId, phoneNumber: '22222222', configurationId: methods.masrivi }),
-    }).catch((err: Error) => err);
+      body: JSON.stringify({
+        transactionId: pr.transactionId,
+        phoneNumber: '22222222',
+        configurationId: methods.masrivi,
+      }),
+    }).then(
+      (res) => `answered ${res.status}`,
+      (err: Error) => err.message,
+    );
     await until('the charge to reach the bank', () => sim.stats().charges === 1);
     const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGKILL');
     await exited;
-    expect(String(await inFlight)).toMatch(/fetch failed/); // the service never answered
+    expect(await inFlight).toMatch(/fetch failed/); // the service never answered
 
     const [pending] = await paymentsOf(pr.id);
     expect(pending.status).toBe('pending');

@@ -19,7 +19,12 @@ export async function insertDefaultPaymentMethods(q: Queryable, environmentId: s
     [
       environmentId,
       JSON.stringify(
-        DEFAULT_PAYMENT_METHODS.map((m, i) => ({ type: m.type, name: m.name, requires_pass_code: m.requiresPassCode, position: i + 1 })),
+        DEFAULT_PAYMENT_METHODS.map((m, i) => ({
+          type: m.type,
+          name: m.name,
+          requires_pass_code: m.requiresPassCode,
+          position: i + 1,
+        })),
       ),
     ],
   );

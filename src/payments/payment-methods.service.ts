@@ -11,7 +11,10 @@ export class PaymentMethodsService {
 
   /** The bank apps enabled for the environment, in display order. */
   listEnabled(environmentId: string): Promise<PaymentMethod[]> {
-    return this.repo.find({ where: { environmentId, enabled: true }, order: { position: 'ASC', name: 'ASC' } });
+    return this.repo.find({
+      where: { environmentId, enabled: true },
+      order: { position: 'ASC', name: 'ASC' },
+    });
   }
 
   /** An enabled method of the environment, or 404 `Payment method not found`. */

@@ -27,7 +27,13 @@ export interface PaymentMethodJson {
 }
 
 export function toPaymentMethodJson(m: PaymentMethod): PaymentMethodJson {
-  return { id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode, config: { code: m.code } };
+  return {
+    id: m.id,
+    type: m.type,
+    name: m.name,
+    requiresPassCode: m.requiresPassCode,
+    config: { code: m.code },
+  };
 }
 
 /** One attempt to pay a payment request through a bank app. Never holds the pass code. */
@@ -84,6 +90,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
 }
 
 /** A `payments` row read with plain SQL (snake_case columns). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw pg row: each column is typed by the assignment below
 export function paymentFromRow(r: Record<string, any>): Payment {
   return Object.assign(new Payment(), {
     id: r.id,

@@ -4,7 +4,13 @@ import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { API, Patch, Post } from '../common/http/routes';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
-import { ListPaymentsQuery, PayDto, PaymentIdParams, PaymentMethodsQuery, SimulateTransferDto } from './dto/payment.dto';
+import {
+  ListPaymentsQuery,
+  PayDto,
+  PaymentIdParams,
+  PaymentMethodsQuery,
+  SimulateTransferDto,
+} from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
 import { toPaymentMethodJson } from './payment.entity';
 import { PaymentsService } from './payments.service';
@@ -16,22 +22,27 @@ import { SandboxOnlyGuard } from './sandbox-only.guard';
 export class PaymentsController {
   constructor(private readonly service: PaymentsService) {}
 
-  @Post() @AnyKey()
+  @Post()
+  @AnyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
     return { data: await this.service.pay(t, dto) };
   }
 
-  @Get() @SecretKey()
+  @Get()
+  @SecretKey()
   list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery) {
     return this.service.list(t, q);
   }
 
-  @Get(':id') @SecretKey()
+  @Get(':id')
+  @SecretKey()
   async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
     return { data: await this.service.get(t, p.id) };
   }
 
-  @Post(':id/simulate-transfer') @SecretKey() @UseGuards(SandboxOnlyGuard)
+  @Post(':id/simulate-transfer')
+  @SecretKey()
+  @UseGuards(SandboxOnlyGuard)
   async simulateTransfer(@Tenant() t: Tenant, @Param() p: PaymentIdParams, @Body() dto: SimulateTransferDto) {
     return { data: await this.service.simulateTransfer(t, p.id, dto.outcome) };
   }
@@ -43,12 +54,14 @@ export class PaymentsController {
 export class PaymentMethodsController {
   constructor(private readonly methods: PaymentMethodsService) {}
 
-  @Get('configuration') @AnyKey()
+  @Get('configuration')
+  @AnyKey()
   configuration(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
 
-  @Get('payment-methods') @AnyKey()
+  @Get('payment-methods')
+  @AnyKey()
   paymentMethods(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
@@ -64,7 +77,8 @@ export class PaymentMethodsController {
 export class RefreshStatusController {
   constructor(private readonly service: PaymentsService) {}
 
-  @Patch(':transactionId/refresh-status') @SecretKey()
+  @Patch(':transactionId/refresh-status')
+  @SecretKey()
   async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
     return { data: await this.service.refreshStatus(t, p.transactionId) };
   }

@@ -17,7 +17,8 @@ import { PaymentMethodsService } from './payment-methods.service';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment.entity';
 
 /** How a payment ends: the bank took the money, or it did not. */
-type Settlement = { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
+type Settlement =
+  { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
 
 /** What reconciliation needs to ask the bank about a pending payment and settle it. */
 interface PendingPayment {
@@ -37,7 +38,12 @@ export interface ReconcileResult {
 const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
 
 function paidVersion(request: PaymentRequest, at: Date): PaymentRequest {
-  return Object.assign(new PaymentRequest(), { ...request, status: 'paid', paidAt: at, updatedAt: at } satisfies PaymentRequest);
+  return Object.assign(new PaymentRequest(), {
+    ...request,
+    status: 'paid',
+    paidAt: at,
+    updatedAt: at,
+  } satisfies PaymentRequest);
 }
 
 /**
@@ -79,8 +85,22 @@ export class PaymentsService {
       });
     } catch (err) {
       const reason = err instanceof BankUnavailableError ? err.message : 'bank adapter failure';
-      this.logger.warn({ paymentId: payment.id, method: method.type, reason, err: err instanceof BankUnavailableError ? undefined : err }, 'bank call failed');
-      answer = { status: 'declined', reason: err instanceof BankUnavailableError && err.kind === 'timeout' ? 'bank did not answer in time' : 'bank unavailable' };
+      this.logger.warn(
+        {
+          paymentId: payment.id,
+          method: method.type,
+          reason,
+          err: err instanceof BankUnavailableError ? undefined : err,
+        },
+        'bank call failed',
+      );
+      answer = {
+        status: 'declined',
+        reason:
+          err instanceof BankUnavailableError && err.kind === 'timeout'
+            ? 'bank did not answer in time'
+            : 'bank unavailable',
+      };
     }
 
     switch (answer.status) {
@@ -92,13 +112,23 @@ export class PaymentsService {
         return this.answerFor(settled);
       }
       case 'pending':
-        if (answer.bankReference) await this.ds.query('UPDATE payments SET reference_id = $2 WHERE id = $1 AND status = \'pending\'', [payment.id, answer.bankReference]);
+        if (answer.bankReference)
+          await this.ds.query<{ total: number }[]>(
+            "UPDATE payments SET reference_id = $2 WHERE id = $1 AND status = 'pending'",
+            [payment.id, answer.bankReference],
+          );
         return toPaymentJson({ ...payment, referenceId: answer.bankReference }, request.transactionId);
       case 'declined':
       case 'unknown': {
         const reason = answer.status === 'declined' ? answer.reason : 'bank gave no outcome';
-        this.logger.warn({ paymentId: payment.id, method: method.type, reason }, 'payment failed at the bank');
-        const settled = await this.settle(payment, request.transactionId, tenant.organizationId, { status: 'failed', reason });
+        this.logger.warn(
+          { paymentId: payment.id, method: method.type, reason },
+          'payment failed at the bank',
+        );
+        const settled = await this.settle(payment, request.transactionId, tenant.organizationId, {
+          status: 'failed',
+          reason,
+        });
         return this.answerFor(settled);
       }
     }
@@ -162,7 +192,16 @@ export class PaymentsService {
            RETURNING id
          ), event AS (${event.sql})
          SELECT id FROM created`,
-        [payment.id, payment.environmentId, payment.paymentRequestId, methodId, payment.amount, phoneNumber, now, ...event.params],
+        [
+          payment.id,
+          payment.environmentId,
+          payment.paymentRequestId,
+          methodId,
+          payment.amount,
+          phoneNumber,
+          now,
+          ...event.params,
+        ],
       );
       if (rows.length === 0) throw conflict(Messages.paymentInProgress);
       return { payment, request };
@@ -177,7 +216,12 @@ export class PaymentsService {
    * Locks are taken in the order pay takes them (the request row, then the payment), so a settle
    * and a concurrent pay of the same request queue instead of deadlocking.
    */
-  private async settle(payment: Payment, transactionId: string, organizationId: string, outcome: Settlement): Promise<PaymentJson> {
+  private async settle(
+    payment: Payment,
+    transactionId: string,
+    organizationId: string,
+    outcome: Settlement,
+  ): Promise<PaymentJson> {
     const settled = await this.ds.transaction(async (m) => {
       const now = new Date();
       const request = await m.getRepository(PaymentRequest).findOne({
@@ -201,7 +245,7 @@ export class PaymentsService {
         data: { ...toPaymentJson(expected, transactionId), request: toPaymentRequestJson(paidRequest) },
         createdAt: now,
       });
-      const [row] = (await m.query(
+      const [row] = await m.query<Record<string, unknown>[]>(
         `WITH settled AS (
            UPDATE payments
            SET status = $2, reference_id = COALESCE($3, reference_id), failure_reason = $4, completed_at = $5, updated_at = $6
@@ -209,8 +253,16 @@ export class PaymentsService {
            RETURNING *
          ), event AS (${event.sql})
          SELECT * FROM settled`,
-        [payment.id, expected.status, expected.referenceId, expected.failureReason, expected.completedAt, now, ...event.params],
-      )) as Record<string, unknown>[];
+        [
+          payment.id,
+          expected.status,
+          expected.referenceId,
+          expected.failureReason,
+          expected.completedAt,
+          now,
+          ...event.params,
+        ],
+      );
       if (!row) return null;
       if (outcome.status === 'completed') await this.markPaid(m, request, organizationId, now);
       return toPaymentJson(paymentFromRow(row), transactionId);
@@ -225,7 +277,12 @@ export class PaymentsService {
    * `payment-request-updated`. A request that is not `pending` any more would mean a second
    * completion: the transaction is rolled back instead.
    */
-  async markPaid(m: EntityManager, request: PaymentRequest, organizationId: string, at: Date): Promise<PaymentRequest> {
+  async markPaid(
+    m: EntityManager,
+    request: PaymentRequest,
+    organizationId: string,
+    at: Date,
+  ): Promise<PaymentRequest> {
     const paid = paidVersion(request, at);
     const event = recordEventWhen('paid', 3, {
       organizationId,
@@ -234,7 +291,7 @@ export class PaymentsService {
       data: toPaymentRequestJson(paid),
       createdAt: at,
     });
-    const [row] = (await m.query(
+    const [row] = await m.query<{ id: string }[]>(
       `WITH paid AS (
          UPDATE payment_requests SET status = 'paid', paid_at = $2, updated_at = $2
          WHERE id = $1 AND status = 'pending'
@@ -242,7 +299,7 @@ export class PaymentsService {
        ), event AS (${event.sql})
        SELECT id FROM paid`,
       [request.id, at, ...event.params],
-    )) as { id: string }[];
+    );
     if (!row) throw new Error(`payment request ${request.id} is already paid: refusing a second completion`);
     // checkout: complete the open session here (CONTRACT.md: a request paid by any route completes
     // its open checkout session), with `m` so it commits or rolls back with the payment.
@@ -269,13 +326,17 @@ export class PaymentsService {
     if (q.status !== undefined) filter('p.status', q.status);
     const from = `FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE ${where.join(' AND ')}`;
     const [rows, [{ total }]] = await Promise.all([
-      this.ds.query(
+      this.ds.query<Record<string, unknown>[]>(
         `SELECT ${PAYMENT_COLUMNS} ${from} ORDER BY p.created_at DESC, p.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, page.limit, page.offset],
-      ) as Promise<Record<string, unknown>[]>,
-      this.ds.query(`SELECT count(*)::int AS total ${from}`, params) as Promise<{ total: number }[]>,
+      ),
+      this.ds.query<{ total: number }[]>(`SELECT count(*)::int AS total ${from}`, params),
     ]);
-    return envelope(rows.map((r) => toPaymentJson(paymentFromRow(r), r.transaction_id as string)), total, page);
+    return envelope(
+      rows.map((r) => toPaymentJson(paymentFromRow(r), r.transaction_id as string)),
+      total,
+      page,
+    );
   }
 
   /**
@@ -283,18 +344,26 @@ export class PaymentsService {
    * Repeating the same outcome returns the payment unchanged; any other change of a settled
    * payment is 409 `Payment is not pending`.
    */
-  async simulateTransfer(tenant: Tenant, id: string, outcome: 'completed' | 'failed' = 'completed'): Promise<PaymentJson> {
+  async simulateTransfer(
+    tenant: Tenant,
+    id: string,
+    outcome: 'completed' | 'failed' = 'completed',
+  ): Promise<PaymentJson> {
     if (tenant.environment !== 'sandbox') throw badRequest(Messages.simulatedTransfersSandboxOnly);
     const current = await this.readPayment(tenant.environmentId, id);
     if (!current) throw notFound(Messages.paymentNotFound);
     if (current.status === outcome) return current;
     if (current.status !== 'pending') throw conflict(Messages.paymentNotPending);
-    const [row] = (await this.ds.query('SELECT * FROM payments WHERE id = $1', [id])) as Record<string, unknown>[];
+    const [row] = await this.ds.query<Record<string, unknown>[]>('SELECT * FROM payments WHERE id = $1', [
+      id,
+    ]);
     const settled = await this.settle(
       paymentFromRow(row),
       current.transactionId,
       tenant.organizationId,
-      outcome === 'completed' ? { status: 'completed', bankReference: null } : { status: 'failed', reason: 'simulated transfer failed' },
+      outcome === 'completed'
+        ? { status: 'completed', bankReference: null }
+        : { status: 'failed', reason: 'simulated transfer failed' },
     );
     if (settled.status !== outcome) throw conflict(Messages.paymentNotPending);
     return settled;
@@ -302,7 +371,9 @@ export class PaymentsService {
 
   /** PATCH /payment-request/:transactionId/refresh-status: ask the bank about the request's pending payments now. */
   async refreshStatus(tenant: Tenant, transactionId: string) {
-    const request = await this.ds.getRepository(PaymentRequest).findOneBy({ environmentId: tenant.environmentId, transactionId });
+    const request = await this.ds
+      .getRepository(PaymentRequest)
+      .findOneBy({ environmentId: tenant.environmentId, transactionId });
     if (!request) throw notFound(Messages.paymentRequestNotFound);
     const pending = await this.pendingPayments('p.payment_request_id = $1', [request.id]);
     for (const p of pending) await this.reconcileOne(p, 0);
@@ -318,7 +389,7 @@ export class PaymentsService {
   async reconcile(options: { minAgeMs?: number; limit?: number } = {}): Promise<ReconcileResult> {
     const minAgeMs = options.minAgeMs ?? this.config.RECONCILE_MIN_AGE_MS;
     const retryAfterMs = Math.max(this.config.BANK_TIMEOUT_MS, this.config.SANDBOX_BANK_TIMEOUT_MS) + 30_000;
-    const claimedIds = (await this.ds.query(
+    const claimedIds = await this.ds.query<{ id: string }[]>(
       `WITH due AS (
          SELECT id FROM payments
          WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
@@ -332,7 +403,7 @@ export class PaymentsService {
        )
        SELECT id FROM claimed`,
       [minAgeMs, options.limit ?? 100, retryAfterMs],
-    )) as { id: string }[];
+    );
     const result: ReconcileResult = { claimed: claimedIds.length, completed: 0, failed: 0, stillPending: 0 };
     if (claimedIds.length === 0) return result;
     const pending = await this.pendingPayments('p.id = ANY($1)', [claimedIds.map((r) => r.id)]);
@@ -346,13 +417,22 @@ export class PaymentsService {
   }
 
   /** Asks the bank about one pending payment and settles it when the bank knows the outcome. */
-  private async reconcileOne(p: PendingPayment, minAgeMs: number): Promise<'pending' | 'completed' | 'failed'> {
+  private async reconcileOne(
+    p: PendingPayment,
+    minAgeMs: number,
+  ): Promise<'pending' | 'completed' | 'failed'> {
     const { payment } = p;
     let answer: BankAnswer;
     try {
-      answer = await this.banks.status(p.environment, p.methodType, { reference: payment.id, phoneNumber: payment.phoneNumber });
+      answer = await this.banks.status(p.environment, p.methodType, {
+        reference: payment.id,
+        phoneNumber: payment.phoneNumber,
+      });
     } catch (err) {
-      this.logger.warn({ paymentId: payment.id, reason: err instanceof Error ? err.message : String(err) }, 'bank status unavailable; will ask again');
+      this.logger.warn(
+        { paymentId: payment.id, reason: err instanceof Error ? err.message : String(err) },
+        'bank status unavailable; will ask again',
+      );
       return 'pending';
     }
     const transactionId = await this.transactionIdOf(payment.paymentRequestId);
@@ -369,7 +449,8 @@ export class PaymentsService {
       case 'unknown':
         // The charge never reached the bank (the process stopped before sending it). Only once
         // the payment is older than a bank call can take, so an in-flight charge is not failed.
-        if (Date.now() - payment.createdAt.getTime() < Math.max(minAgeMs, this.maxBankCallMs())) return 'pending';
+        if (Date.now() - payment.createdAt.getTime() < Math.max(minAgeMs, this.maxBankCallMs()))
+          return 'pending';
         settlement = { status: 'failed', reason: 'the bank has no record of the charge' };
         break;
     }
@@ -383,7 +464,7 @@ export class PaymentsService {
   }
 
   private async pendingPayments(condition: string, params: unknown[]): Promise<PendingPayment[]> {
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<Record<string, unknown>[]>(
       `SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
        FROM payments p
        JOIN payment_methods pm ON pm.id = p.payment_method_id
@@ -391,7 +472,7 @@ export class PaymentsService {
        WHERE p.status = 'pending' AND ${condition}
        ORDER BY p.created_at`,
       params,
-    )) as Record<string, unknown>[];
+    );
     return rows.map((r) => ({
       payment: paymentFromRow(r),
       organizationId: r.organization_id as string,
@@ -401,18 +482,19 @@ export class PaymentsService {
   }
 
   private async transactionIdOf(paymentRequestId: string): Promise<string> {
-    const [row] = (await this.ds.query('SELECT transaction_id FROM payment_requests WHERE id = $1', [paymentRequestId])) as {
-      transaction_id: string;
-    }[];
+    const [row] = await this.ds.query<{ transaction_id: string }[]>(
+      'SELECT transaction_id FROM payment_requests WHERE id = $1',
+      [paymentRequestId],
+    );
     return row.transaction_id;
   }
 
   private async readPayment(environmentId: string, id: string): Promise<PaymentJson | null> {
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<Record<string, unknown>[]>(
       `SELECT ${PAYMENT_COLUMNS} FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
        WHERE p.id = $1 AND p.environment_id = $2`,
       [id, environmentId],
-    )) as Record<string, unknown>[];
+    );
     return row ? toPaymentJson(paymentFromRow(row), row.transaction_id as string) : null;
   }
 }

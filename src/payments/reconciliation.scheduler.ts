@@ -23,7 +23,10 @@ export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplic
 
   onApplicationBootstrap(): void {
     if (this.config.RECONCILE_INTERVAL_MS === 0) return;
-    this.registry.addInterval(JOB, setInterval(() => this.tick(), this.config.RECONCILE_INTERVAL_MS));
+    this.registry.addInterval(
+      JOB,
+      setInterval(() => this.tick(), this.config.RECONCILE_INTERVAL_MS),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -50,7 +50,10 @@ export class BankUnavailableError extends Error {
 }
 
 /** Runs one bank call with a deadline; the adapter gets the signal so it can stop its work. */
-export async function withDeadline<T>(timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  timeoutMs: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

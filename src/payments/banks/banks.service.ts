@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import type { EnvironmentKind } from '../../organizations/entities';
-import { BankAdapter, BankAnswer, BankUnavailableError, ChargeRequest, PaymentMethodType, StatusRequest, withDeadline } from './bank';
+import {
+  BankAdapter,
+  BankAnswer,
+  BankUnavailableError,
+  ChargeRequest,
+  PaymentMethodType,
+  StatusRequest,
+  withDeadline,
+} from './bank';
 import { GatewayBank } from './gateway-bank';
 import { SandboxBank } from './sandbox-bank';
 
@@ -21,12 +29,20 @@ export class BanksService {
 
   constructor(private readonly config: AppConfig) {}
 
-  charge(environment: EnvironmentKind, method: PaymentMethodType, request: ChargeRequest): Promise<BankAnswer> {
+  charge(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: ChargeRequest,
+  ): Promise<BankAnswer> {
     const bank = this.adapter(environment, method);
     return withDeadline(this.timeoutMs(environment), (signal) => bank.charge(request, signal));
   }
 
-  status(environment: EnvironmentKind, method: PaymentMethodType, request: StatusRequest): Promise<BankAnswer> {
+  status(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: StatusRequest,
+  ): Promise<BankAnswer> {
     const bank = this.adapter(environment, method);
     return withDeadline(this.timeoutMs(environment), (signal) => bank.status(request, signal));
   }
@@ -39,16 +55,24 @@ export class BanksService {
     const key = `${environment}:${method}`;
     if (!this.adapters.has(key)) this.adapters.set(key, this.create(environment, method));
     const adapter = this.adapters.get(key);
-    if (!adapter) throw new BankUnavailableError(`no gateway is configured for ${method} (set BANK_${method.toUpperCase()}_URL)`, 'not-configured');
+    if (!adapter)
+      throw new BankUnavailableError(
+        `no gateway is configured for ${method} (set BANK_${method.toUpperCase()}_URL)`,
+        'not-configured',
+      );
     return adapter;
   }
 
   private create(environment: EnvironmentKind, method: PaymentMethodType): BankAdapter | null {
     if (environment === 'sandbox') return new SandboxBank(method);
-    const settings = (GATEWAY_SETTINGS as Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>)[method];
+    const settings = (
+      GATEWAY_SETTINGS as Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>
+    )[method];
     if (!settings) return null;
     const url = this.config[settings[0]];
     const apiKey = this.config[settings[1]];
-    return typeof url === 'string' ? new GatewayBank(url, typeof apiKey === 'string' ? apiKey : undefined) : null;
+    return typeof url === 'string'
+      ? new GatewayBank(url, typeof apiKey === 'string' ? apiKey : undefined)
+      : null;
   }
 }

@@ -28,14 +28,16 @@ export class GatewayBank implements BankAdapter {
       ...(request.passCode !== undefined ? { passCode: request.passCode } : {}),
     };
     const res = await this.call('POST', '/charges', signal, body, request.reference);
-    if (res.status >= 400 && res.status < 500) return { status: 'declined', reason: `bank answered ${res.status}` };
+    if (res.status >= 400 && res.status < 500)
+      return { status: 'declined', reason: `bank answered ${res.status}` };
     return this.answer(res.status, res.json, request.reference);
   }
 
   async status(charge: StatusRequest, signal: AbortSignal): Promise<BankAnswer> {
     const res = await this.call('GET', `/charges/${encodeURIComponent(charge.reference)}`, signal);
     if (res.status === 404) return { status: 'unknown' };
-    if (res.status >= 400 && res.status < 500) throw new BankUnavailableError(`status answered ${res.status}`, 'error');
+    if (res.status >= 400 && res.status < 500)
+      throw new BankUnavailableError(`status answered ${res.status}`, 'error');
     return this.answer(res.status, res.json, charge.reference);
   }
 
@@ -50,7 +52,10 @@ export class GatewayBank implements BankAdapter {
       case 'pending':
         return { status: 'pending', bankReference };
       case 'declined':
-        return { status: 'declined', reason: typeof json.reason === 'string' ? json.reason.slice(0, 200) : 'declined' };
+        return {
+          status: 'declined',
+          reason: typeof json.reason === 'string' ? json.reason.slice(0, 200) : 'declined',
+        };
       default:
         throw new BankUnavailableError('unexpected charge status', 'error');
     }

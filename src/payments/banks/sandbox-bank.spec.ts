@@ -32,7 +32,9 @@ describe('sandbox bank rules', () => {
 
   it('reports a pending payment as pending when asked its status', async () => {
     const bank = new SandboxBank('sedad');
-    const answer = await withDeadline(1000, (s) => bank.status({ reference: 'r', phoneNumber: '22229003' }, s));
+    const answer = await withDeadline(1000, (s) =>
+      bank.status({ reference: 'r', phoneNumber: '22229003' }, s),
+    );
     expect(answer.status).toBe('pending');
   });
 });

@@ -37,7 +37,11 @@ export class SandboxBank implements BankAdapter {
     return this.answer(sandboxBehaviour(charge.phoneNumber), charge.reference, signal);
   }
 
-  private async answer(behaviour: SandboxBehaviour, reference: string, signal: AbortSignal): Promise<BankAnswer> {
+  private async answer(
+    behaviour: SandboxBehaviour,
+    reference: string,
+    signal: AbortSignal,
+  ): Promise<BankAnswer> {
     const bankReference = `sbx_${this.method}_${reference.slice(0, 8)}`;
     switch (behaviour) {
       case 'completed':

@@ -1,6 +1,12 @@
 import { Expose, Transform } from 'class-transformer';
 import { PaginationQuery } from '../../common/pagination';
-import { EnumField, ExternalIdField, PhoneField, StringField, UuidField } from '../../common/validation/fields';
+import {
+  EnumField,
+  ExternalIdField,
+  PhoneField,
+  StringField,
+  UuidField,
+} from '../../common/validation/fields';
 
 export class PayDto {
   @ExternalIdField({ description: 'The transactionId of the payment request to pay', example: 'order_1042' })
@@ -9,12 +15,19 @@ export class PayDto {
   @PhoneField({ description: "The customer's 8-digit number at the bank app (+222 and spaces are stripped)" })
   phoneNumber!: string;
 
-  @StringField({ optional: true, maxLength: 32, description: 'Bankily only: the customer\'s pass code ("" or absent for the others). Never stored.' })
+  @StringField({
+    optional: true,
+    maxLength: 32,
+    description: 'Bankily only: the customer\'s pass code ("" or absent for the others). Never stored.',
+  })
   passCode?: string;
 
   /** The payment method id; `paymentMethodId` is accepted as an alias (the client libraries' name). */
   @Expose()
-  @Transform(({ obj }: { obj: { configurationId?: unknown; paymentMethodId?: unknown } }) => obj.configurationId ?? obj.paymentMethodId)
+  @Transform(
+    ({ obj }: { obj: { configurationId?: unknown; paymentMethodId?: unknown } }) =>
+      obj.configurationId ?? obj.paymentMethodId,
+  )
   @UuidField({ description: 'The id of a payment method of GET /payment-methods (alias: paymentMethodId)' })
   configurationId!: string;
 
@@ -35,11 +48,17 @@ export class PaymentIdParams {
 }
 
 export class SimulateTransferDto {
-  @EnumField(['completed', 'failed'], { optional: true, description: 'What the customer\'s bank does (default completed)' })
+  @EnumField(['completed', 'failed'], {
+    optional: true,
+    description: "What the customer's bank does (default completed)",
+  })
   outcome?: 'completed' | 'failed';
 }
 
 export class PaymentMethodsQuery {
-  @StringField({ optional: true, description: 'Accepted for the client libraries; it has no effect (the key decides the environment)' })
+  @StringField({
+    optional: true,
+    description: 'Accepted for the client libraries; it has no effect (the key decides the environment)',
+  })
   isTestingMode?: string;
 }

@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
  * that reaches it, and has fault switches (a mode, set over HTTP or in-process).
  */
 
-export const SIMULATOR_MODES = ['normal', 'decline', 'error', 'hang', 'pending', 'pending-then-confirm', 'slow'] as const;
+export const SIMULATOR_MODES = [
+  'normal',
+  'decline',
+  'error',
+  'hang',
+  'pending',
+  'pending-then-confirm',
+  'slow',
+] as const;
 export type SimulatorMode = (typeof SIMULATOR_MODES)[number];
 
 export interface SimulatedCharge {
@@ -48,8 +56,14 @@ interface ChargeBody {
 }
 
 /** What the simulator does with a new charge in `normal` mode: the Sandbox's magic numbers. */
-export function normalOutcome(phoneNumber: string, passCode: unknown): 'completed' | 'pending' | 'declined' | 'hang' {
-  if (passCode !== undefined && (typeof passCode !== 'string' || !/^\d{4,6}$/.test(passCode) || passCode === '0000')) {
+export function normalOutcome(
+  phoneNumber: string,
+  passCode: unknown,
+): 'completed' | 'pending' | 'declined' | 'hang' {
+  if (
+    passCode !== undefined &&
+    (typeof passCode !== 'string' || !/^\d{4,6}$/.test(passCode) || passCode === '0000')
+  ) {
     return 'declined';
   }
   switch (phoneNumber.slice(-4)) {
@@ -64,7 +78,9 @@ export function normalOutcome(phoneNumber: string, passCode: unknown): 'complete
   }
 }
 
-export async function startBankSimulator(options: { port?: number; host?: string; apiKey?: string } = {}): Promise<BankSimulator> {
+export async function startBankSimulator(
+  options: { port?: number; host?: string; apiKey?: string } = {},
+): Promise<BankSimulator> {
   const charges = new Map<string, SimulatedCharge>();
   const stats: SimulatorStats = { chargeRequests: 0, charges: 0, statusRequests: 0 };
   let mode: SimulatorMode = 'normal';
@@ -82,7 +98,12 @@ export async function startBankSimulator(options: { port?: number; host?: string
     ...(c.reason ? { reason: c.reason } : {}),
   });
 
-  function record(body: ChargeBody, status: SimulatedCharge['status'], confirmOnStatus = false, reason?: string) {
+  function record(
+    body: ChargeBody,
+    status: SimulatedCharge['status'],
+    confirmOnStatus = false,
+    reason?: string,
+  ) {
     const charge: SimulatedCharge = {
       reference: String(body.reference),
       bankReference: `bank_${randomUUID().slice(0, 12)}`,
@@ -99,7 +120,11 @@ export async function startBankSimulator(options: { port?: number; host?: string
 
   async function handleCharge(body: ChargeBody, res: ServerResponse): Promise<void> {
     stats.chargeRequests += 1;
-    if (typeof body.reference !== 'string' || !Number.isInteger(body.amount) || typeof body.phoneNumber !== 'string') {
+    if (
+      typeof body.reference !== 'string' ||
+      !Number.isInteger(body.amount) ||
+      typeof body.phoneNumber !== 'string'
+    ) {
       return send(res, 400, { error: 'reference, amount and phoneNumber are required' });
     }
     const known = charges.get(body.reference);
@@ -124,7 +149,11 @@ export async function startBankSimulator(options: { port?: number; host?: string
       case 'normal': {
         const outcome = normalOutcome(body.phoneNumber, body.passCode);
         if (outcome === 'hang') return;
-        return send(res, 200, view(record(body, outcome, false, outcome === 'declined' ? 'declined' : undefined)));
+        return send(
+          res,
+          200,
+          view(record(body, outcome, false, outcome === 'declined' ? 'declined' : undefined)),
+        );
       }
     }
   }
@@ -146,14 +175,17 @@ export async function startBankSimulator(options: { port?: number; host?: string
       return send(res, 200, { mode });
     }
     if (path === '/_control/mode') {
-      if (!SIMULATOR_MODES.includes(body.mode as SimulatorMode)) return send(res, 400, { error: `mode: one of ${SIMULATOR_MODES.join(', ')}` });
+      if (!SIMULATOR_MODES.includes(body.mode as SimulatorMode))
+        return send(res, 400, { error: `mode: one of ${SIMULATOR_MODES.join(', ')}` });
       setMode(body.mode as SimulatorMode, typeof body.delayMs === 'number' ? body.delayMs : undefined);
       return send(res, 200, { mode, delayMs });
     }
     const settleMatch = /^\/_control\/charges\/([^/]+)\/settle$/.exec(path);
     if (settleMatch) {
       const status = body.status === 'declined' ? 'declined' : 'completed';
-      return settle(decodeURIComponent(settleMatch[1]), status) ? send(res, 200, view(charges.get(decodeURIComponent(settleMatch[1]))!)) : send(res, 404, { error: 'unknown charge' });
+      return settle(decodeURIComponent(settleMatch[1]), status)
+        ? send(res, 200, view(charges.get(decodeURIComponent(settleMatch[1]))!))
+        : send(res, 404, { error: 'unknown charge' });
     }
     send(res, 404, { error: 'not found' });
   }
@@ -188,7 +220,8 @@ export async function startBankSimulator(options: { port?: number; host?: string
         }
       }
       if (path.startsWith('/_control/')) return handleControl(path, body, res);
-      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) return send(res, 401, { error: 'unauthorized' });
+      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
+        return send(res, 401, { error: 'unauthorized' });
       if (req.method === 'POST' && path === '/charges') {
         handleCharge(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
         return;

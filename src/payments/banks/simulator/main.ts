@@ -3,7 +3,11 @@ import { startBankSimulator } from './bank-simulator';
 /** `npm run bank-simulator`: a bank gateway on BANK_SIMULATOR_PORT (default 4010) for local Production runs. */
 async function main(): Promise<void> {
   const port = Number(process.env.BANK_SIMULATOR_PORT ?? 4010);
-  const sim = await startBankSimulator({ port, host: process.env.BANK_SIMULATOR_HOST ?? '127.0.0.1', apiKey: process.env.BANK_SIMULATOR_API_KEY });
+  const sim = await startBankSimulator({
+    port,
+    host: process.env.BANK_SIMULATOR_HOST ?? '127.0.0.1',
+    apiKey: process.env.BANK_SIMULATOR_API_KEY,
+  });
   process.stdout.write(
     [
       `Bank simulator listening on ${sim.url} (protocol: docs/bank-gateway.md)`,
