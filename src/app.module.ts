@@ -10,6 +10,7 @@ import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PaymentsModule } from './payments/payments.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -29,6 +30,7 @@ export class AppModule {
         OrganizationsModule,
         PaymentRequestsModule,
         WebhooksModule,
+        PaymentsModule,
       ],
       controllers: [HealthController],
       providers: [

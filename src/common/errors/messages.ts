@@ -45,6 +45,10 @@ export const Messages = {
     `A customer with externalUserId "${externalUserId}" already exists`,
   paymentRequestAlreadyPaid: 'Payment request is already paid',
   checkoutSessionNotOpen: 'Checkout session is not open',
+  /** Not in SPEC.md/CONTRACT.md: a second pay while the bank is still answering the first (docs/bank-gateway.md). */
+  paymentInProgress: 'A payment for this payment request is already in progress',
+  /** Not in SPEC.md/CONTRACT.md: a simulated transfer on a payment that is already completed or failed. */
+  paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
 } as const;
