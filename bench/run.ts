@@ -10,12 +10,13 @@ import { dataSourceOptions, runMigrations } from '../src/database/data-source';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import { ApiKeysService } from '../src/organizations/api-keys.service';
 import { Sql } from '../src/database/sql';
-import { OrganizationsService } from '../src/organizations/organizations.service';
+import { CreatedOrganization, OrganizationsService } from '../src/organizations/organizations.service';
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
- * and the ratio to the ceiling. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 50).
+ * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
+ * BENCH_ONLY=lookup,pay,webhooks to run some scenarios only (create always runs: it is pay's ceiling).
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
 
     process.stdout.write(`\nKhoums bench: ${CONNECTIONS} connections, ${SECONDS} s per scenario, fresh embedded PostgreSQL\n\n`);
     const rows: string[] = [];
-    const scenario = async (name: string, khoumsReq: autocannon.Request, bareReq: autocannon.Request) => {
+    const scenario = async (name: string, khoumsReq: autocannon.Request, bareReq: autocannon.Request): Promise<Measure> => {
       await load(khoumsPort, khoumsReq, 2); // warm-up
       await load(barePort, bareReq, 2);
       const k = await load(khoumsPort, khoumsReq);
@@ -144,13 +145,127 @@ async function main(): Promise<void> {
           `   (target >= 0.70, p99 <= 25 ms: ${k.rps / b.rps >= 0.7 && k.p99 <= 25 ? 'met' : 'NOT met'})\n`,
       );
       process.stdout.write(rows[rows.length - 1] + '\n');
+      return b;
     };
-    await scenario('POST /payment-request', createRequest(key, 'k'), createRequest(key, 'b'));
-    await scenario('GET /payment-request/by-transaction/:id', lookupRequest(key, lookupIds), lookupRequest(key, lookupIds));
+    const only = process.env.BENCH_ONLY?.split(',');
+    const wanted = (name: string) => !only || only.includes(name);
+    const createCeiling = await scenario('POST /payment-request', createRequest(key, 'k'), createRequest(key, 'b'));
+    if (wanted('lookup')) {
+      await scenario('GET /payment-request/by-transaction/:id', lookupRequest(key, lookupIds), lookupRequest(key, lookupIds));
+    }
+    if (wanted('pay')) await payScenario(khoumsPort, pg.url, org, createCeiling);
+    if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
   } finally {
     for (const c of children) await stop(c);
     await pg.stop();
   }
+}
+
+/**
+ * Pay (sandbox Masrivi, the bank answers at once): every request pays a fresh unpaid payment
+ * request with the publishable key. Compared with the create ceiling (a bare server's single
+ * insert), since pay does strictly more: two transactions around the bank call.
+ */
+async function payScenario(port: number, url: string, org: CreatedOrganization, ceiling: Measure): Promise<void> {
+  const ds = await new DataSource(dataSourceOptions(url, 2)).initialize();
+  const total = 60_000;
+  await ds.query(
+    `INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
+     SELECT gen_random_uuid(), $1, 'pay-' || i, 1500 FROM generate_series(1, $2) i`,
+    [org.sandbox.environmentId, total],
+  );
+  const [{ id: methodId }] = await ds.query(
+    `SELECT id FROM payment_methods WHERE environment_id = $1 AND type = 'masrivi'`,
+    [org.sandbox.environmentId],
+  );
+  await ds.destroy();
+  let next = 0;
+  const pay: autocannon.Request = {
+    method: 'POST',
+    path: '/api/v1/payment',
+    headers: { authorization: org.sandbox.publishableKey, 'content-type': 'application/json' },
+    setupRequest: (req) => ({
+      ...req,
+      body: JSON.stringify({ transactionId: `pay-${++next}`, phoneNumber: '22222222', passCode: '', configurationId: methodId }),
+    }),
+  };
+  await load(port, pay, 2);
+  const m = await load(port, pay);
+  if (next > total) throw new Error('pay scenario ran out of payment requests: raise its total');
+  const ratio = m.rps / ceiling.rps;
+  process.stdout.write(
+    `POST /payment (sandbox, bank answers at once)\n  khoums  ${fmt(m)}\n  ratio   ${ratio.toFixed(2)} of the create ceiling` +
+      `   (target >= 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'})\n\n`,
+  );
+}
+
+/**
+ * Webhooks: one endpoint on a receiver in its own process. Throughput: a burst of events committed
+ * at once, deliveries/s until the last arrives. Latency: events committed one by one at a steady
+ * rate, commit-to-arrival p50/p99.
+ */
+async function webhookScenario(port: number, url: string, org: CreatedOrganization, children: ChildProcess[]): Promise<void> {
+  const receiverPort = await freePort();
+  children.push(await startProcess('dist/bench/webhook-receiver.js', { PORT: String(receiverPort) }, 'listening'));
+  const receiver = `http://127.0.0.1:${receiverPort}`;
+  const created = await fetch(`http://127.0.0.1:${port}/api/v1/webhook-endpoints`, {
+    method: 'POST',
+    headers: { authorization: org.sandbox.secretKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${receiver}/hook`, events: ['payment-request-created'] }),
+  });
+  if (created.status !== 200) throw new Error(`webhook endpoint: ${created.status} ${await created.text()}`);
+  const stats = async () => (await (await fetch(`${receiver}/stats`)).json()) as { count: number; arrivals: Record<string, number> };
+  const waitFor = async (n: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const s = await stats();
+      if (s.count >= n || Date.now() > deadline) return s;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const ds = await new DataSource(dataSourceOptions(url, 4)).initialize();
+  const insertEvents = (n: number) =>
+    ds.query(
+      `INSERT INTO events (id, organization_id, environment_id, kind, data)
+       SELECT gen_random_uuid(), $1, $2, 'payment-request-created', jsonb_build_object('transactionId', 'wh-' || i, 'amount', 1500)
+         FROM generate_series(1, $3) i`,
+      [org.organizationId, org.sandbox.environmentId, n],
+    );
+
+  // Throughput
+  const burst = 10_000;
+  await insertEvents(500); // warm-up
+  await waitFor(500, 30_000);
+  await fetch(`${receiver}/reset`, { method: 'POST' });
+  const t0 = Date.now();
+  await insertEvents(burst);
+  const got = await waitFor(burst, 120_000);
+  const seconds = (Math.max(...Object.values(got.arrivals)) - t0) / 1000;
+  const perSecond = got.count / seconds;
+
+  // Latency: 1,000 events committed one by one, 200 per second.
+  await fetch(`${receiver}/reset`, { method: 'POST' });
+  const committed = new Map<string, number>();
+  for (let i = 0; i < 1000; i++) {
+    const [{ id }] = await ds.query(
+      `INSERT INTO events (id, organization_id, environment_id, kind, data)
+       VALUES (gen_random_uuid(), $1, $2, 'payment-request-created', '{}') RETURNING id`,
+      [org.organizationId, org.sandbox.environmentId],
+    );
+    committed.set(id, Date.now());
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const arrived = await waitFor(1000, 60_000);
+  await ds.destroy();
+  const lat = [...committed].map(([id, t]) => (arrived.arrivals[id] ?? Infinity) - t).sort((a, b) => a - b);
+  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
+  const ok = perSecond >= 1000 && pct(99) <= 1000;
+  process.stdout.write(
+    `Webhook deliveries (one endpoint, receiver in its own process)\n` +
+      `  burst   ${got.count}/${burst} delivered, ${perSecond.toFixed(0)} deliveries/s\n` +
+      `  latency commit-to-arrival p50 ${pct(50)} ms   p99 ${pct(99)} ms   (${arrived.count}/1000 arrived)\n` +
+      `  target  >= 1000 deliveries/s, p99 <= 1000 ms: ${ok ? 'met' : 'NOT met'}\n\n`,
+  );
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import { ErrorFilter } from './common/http/error.filter';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
+import { Sql } from './database/sql';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
@@ -24,7 +25,7 @@ export class AppModule {
       module: AppModule,
       // AppConfig is injectable in every module.
       global: true,
-      exports: [AppConfig],
+      exports: [AppConfig, Sql],
       imports: [
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
         OrganizationsModule,
@@ -35,6 +36,7 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
+        Sql,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -3,12 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
+import { Sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/entities';
 import { EventKind } from './event-kinds';
 import { AttemptResult, postWebhook } from './http-delivery';
 import { nextRetryDelay, parseSchedule } from './retry-schedule';
 import { webhookBody, webhookHeaders } from './signing';
 import { DELIVERIES_CHANNEL } from './webhooks.service';
+
+interface Outcome {
+  c: Claimed;
+  startedAt: Date;
+  r: AttemptResult;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 interface Claimed {
   id: string;
@@ -45,9 +54,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private wakePending = false;
   private backlog = false;
   private attemptsMade = 0;
+  private readonly outcomes: Outcome[] = [];
+  private flushing = false;
 
   constructor(
     private readonly ds: DataSource,
+    private readonly sql: Sql,
     private readonly config: AppConfig,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS);
@@ -145,7 +157,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    return this.ds.query(
+    return this.sql.rows<Claimed>(
       `WITH due AS (
          SELECT d.id
            FROM webhook_deliveries d
@@ -206,37 +218,90 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async record(c: Claimed, startedAt: Date, r: AttemptResult): Promise<void> {
-    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-    const gone = r.statusCode === 410;
-    const failures = c.retry_index + 1;
-    const delay = ok || gone ? null : nextRetryDelay(this.schedule, failures, r.retryAfterMs);
-    const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
-    const rows: unknown = await this.ds.query(
-      `WITH d AS (
-         UPDATE webhook_deliveries
-            SET status = $3, attempts = attempts + 1, retry_index = $4,
-                next_attempt_at = now() + $5::bigint * interval '1 millisecond',
-                last_status_code = $6, last_error = $7, last_response_snippet = $8,
+  /**
+   * Queues an attempt's outcome; outcomes are written in batches (one statement for all the
+   * attempts that finished while the previous batch was being written), which keeps one database
+   * round trip per delivery off the hot path. Resolves once this outcome is committed.
+   */
+  private record(c: Claimed, startedAt: Date, r: AttemptResult): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.outcomes.push({ c, startedAt, r, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.outcomes.length > 0) {
+      const batch = this.outcomes.splice(0, 500);
+      try {
+        const written = await this.writeOutcomes(batch);
+        for (const o of batch) {
+          if (!written.has(o.c.id)) {
+            this.logger.warn(`Webhook delivery ${o.c.id}: lease lost before the attempt was recorded; it will be attempted again`);
+          }
+          o.resolve();
+        }
+      } catch (err) {
+        for (const o of batch) o.reject(err);
+      }
+    }
+    this.flushing = false;
+  }
+
+  private async writeOutcomes(batch: Outcome[]): Promise<Set<string>> {
+    const cols = {
+      id: [] as string[], status: [] as string[], retryIndex: [] as number[], delay: [] as (number | null)[],
+      statusCode: [] as (number | null)[], error: [] as (string | null)[], snippet: [] as (string | null)[],
+      duration: [] as number[], startedAt: [] as Date[], gone: [] as boolean[], endpointId: [] as string[],
+    };
+    for (const { c, startedAt, r } of batch) {
+      const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+      const gone = r.statusCode === 410;
+      const failures = c.retry_index + 1;
+      const delay = ok || gone ? null : nextRetryDelay(this.schedule, failures, r.retryAfterMs);
+      const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+      cols.id.push(c.id);
+      cols.status.push(status);
+      cols.retryIndex.push(ok ? c.retry_index : failures);
+      cols.delay.push(delay);
+      cols.statusCode.push(r.statusCode);
+      cols.error.push(r.error);
+      cols.snippet.push(r.responseSnippet);
+      cols.duration.push(r.durationMs);
+      cols.startedAt.push(startedAt);
+      cols.gone.push(gone);
+      cols.endpointId.push(c.endpoint_id);
+      if (!ok) {
+        this.logger.log(`Webhook delivery ${c.id} attempt failed (${r.error ?? `HTTP ${r.statusCode}`}); ${status === 'pending' ? `retry in ${delay} ms` : 'no retry left'}`);
+      }
+    }
+    const rows = await this.sql.rows<{ id: string }>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::bigint[], $5::int[], $6::text[], $7::text[],
+                              $8::int[], $9::timestamptz[], $10::bool[], $11::uuid[])
+           AS t(id, status, retry_index, delay, status_code, error, snippet, duration_ms, started_at, gone, endpoint_id)
+       ), d AS (
+         UPDATE webhook_deliveries w
+            SET status = i.status, attempts = w.attempts + 1, retry_index = i.retry_index,
+                next_attempt_at = now() + i.delay * interval '1 millisecond',
+                last_status_code = i.status_code, last_error = i.error, last_response_snippet = i.snippet,
                 locked_until = NULL, locked_by = NULL, updated_at = now()
-          WHERE id = $1 AND locked_by = $2
-         RETURNING id
+           FROM input i
+          WHERE w.id = i.id AND w.locked_by = $12
+         RETURNING w.id
        ), logged AS (
          INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_snippet, created_at)
-         SELECT id, $6, $9, $7, $8, $10 FROM d
+         SELECT i.id, i.status_code, i.duration_ms, i.error, i.snippet, i.started_at FROM input i JOIN d ON d.id = i.id
        ), disabled AS (
          UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'The receiver answered 410 Gone', updated_at = now()
-          WHERE $11 AND id = $12 AND EXISTS (SELECT 1 FROM d)
+          WHERE id IN (SELECT i.endpoint_id FROM input i JOIN d ON d.id = i.id WHERE i.gone)
        )
        SELECT id FROM d`,
-      [c.id, this.token, status, ok ? c.retry_index : failures, delay, r.statusCode, r.error, r.responseSnippet,
-        r.durationMs, startedAt, gone, c.endpoint_id],
+      [cols.id, cols.status, cols.retryIndex, cols.delay, cols.statusCode, cols.error, cols.snippet, cols.duration,
+        cols.startedAt, cols.gone, cols.endpointId, this.token],
     );
-    if (Array.isArray(rows) && rows.length === 0) {
-      this.logger.warn(`Webhook delivery ${c.id}: lease lost before the attempt was recorded; it will be attempted again`);
-    } else if (!ok) {
-      this.logger.log(`Webhook delivery ${c.id} attempt failed (${r.error ?? 'unknown'}); ${status === 'pending' ? `retry in ${delay} ms` : 'no retry left'}`);
-    }
+    return new Set(rows.map((r) => r.id));
   }
 
   private async listen(): Promise<void> {
