@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -11,6 +10,7 @@ import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import { ApiKeysService } from '../src/organizations/api-keys.service';
 import { Sql } from '../src/database/sql';
 import { CreatedOrganization, OrganizationsService } from '../src/organizations/organizations.service';
+import { freePort } from '../src/common/net';
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
@@ -23,16 +23,6 @@ const ROOT = resolve(__dirname, '..', '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-    s.on('error', fail);
-  });
-}
 
 async function startProcess(script: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

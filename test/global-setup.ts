@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { runMigrations } from '../src/database/data-source';
 import { RunningPostgres, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import { freePort } from '../src/common/net';
 
 /**
  * Once per run: a database of its own (a fresh embedded PostgreSQL, or a new database on the
@@ -16,16 +16,6 @@ declare global {
   var __khoumsTestDb: { pg?: RunningPostgres; adminUrl?: string; database?: string } | undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 export default async function globalSetup(): Promise<void> {
   let url: string;

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulator/bank-simulator';
 import { PaymentsService } from '../src/payments/payments.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
+import { freePort } from '../src/common/net';
 
 /**
  * The Production path: the gateway adapter against the bank simulator server, its faults,
@@ -327,16 +327,6 @@ describe('a crash between the bank and the commit', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-  function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const { port } = s.address() as { port: number };
-        s.close(() => resolve(port));
-      });
-      s.on('error', reject);
-    });
-  }
 
   it('SIGKILL after the bank charged leaves a pending payment that reconciliation completes', async () => {
     const root = join(__dirname, '..');

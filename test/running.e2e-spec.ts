@@ -1,8 +1,8 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../src/common/net';
 
 /**
  * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
@@ -13,16 +13,6 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 jest.setTimeout(180_000);
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-    s.on('error', fail);
-  });
-}
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
