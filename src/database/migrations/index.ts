@@ -1,4 +1,5 @@
 import { Foundation1763776800000 } from './1763776800000-Foundation';
+import { Checkout1763777100000 } from './1763777100000-Checkout';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
-export const migrations = [Foundation1763776800000];
+export const migrations = [Foundation1763776800000, Checkout1763777100000];

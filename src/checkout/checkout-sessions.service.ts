@@ -1,0 +1,334 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Tenant } from '../auth/tenant';
+import { badRequest, conflict, notFound } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+import { AppConfig } from '../config/config';
+import type { EnvironmentKind } from '../organizations/entities';
+import { PaymentRequestStatus } from '../payment-requests/payment-request.entity';
+import { assertAmount, assertPhone, PaymentRequestsService } from '../payment-requests/payment-requests.service';
+import { Queryable, recordEvent } from '../webhooks/outbox';
+import {
+  CheckoutSession,
+  CheckoutSessionJson,
+  CheckoutSessionStatus,
+  SESSION_COLUMNS,
+  toCheckoutSessionJson,
+} from './checkout-session.entity';
+import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
+
+export const DEFAULT_EXPIRES_IN_MINUTES = 30;
+
+type SessionWithOrganization = CheckoutSession & { organizationId: string };
+
+/**
+ * Moves the open sessions selected by `condition` (SQL on alias `s`) to `expired` and records a
+ * `checkout-session-expired` event for each, on the caller's transaction.
+ */
+async function expireWhere(q: Queryable, condition: string, params: unknown[]): Promise<CheckoutSession[]> {
+  const rows = (await q.query(
+    `UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
+      WHERE s.status = 'open' AND ${condition}
+      RETURNING ${SESSION_COLUMNS},
+        (SELECT e.organization_id FROM environments e WHERE e.id = s.environment_id) AS "organizationId"`,
+    params,
+  )) as [SessionWithOrganization[], number];
+  const sessions = rows[0];
+  for (const s of sessions) {
+    await recordEvent(q, {
+      organizationId: s.organizationId,
+      environmentId: s.environmentId,
+      kind: 'checkout-session-expired',
+      data: toCheckoutSessionJson(s),
+    });
+  }
+  return sessions.map(({ organizationId: _, ...s }) => s);
+}
+
+/**
+ * The payments hook: when a payment request becomes paid, its open session (if any) becomes
+ * `completed` and `checkout-session-completed` is recorded. Call it on the transaction that marks
+ * the request paid. A session past its deadline still completes: the money has moved.
+ */
+export async function completeOpenSession(
+  q: Queryable,
+  paymentRequestId: string,
+  options: { paymentMethodId?: string | null } = {},
+): Promise<CheckoutSessionJson | null> {
+  const [rows] = (await q.query(
+    `UPDATE checkout_sessions s
+        SET status = 'completed', completed_at = now(), updated_at = now(),
+            selected_configuration_id = COALESCE($2, s.selected_configuration_id)
+      WHERE s.payment_request_id = $1 AND s.status = 'open'
+      RETURNING ${SESSION_COLUMNS},
+        (SELECT e.organization_id FROM environments e WHERE e.id = s.environment_id) AS "organizationId"`,
+    [paymentRequestId, options.paymentMethodId ?? null],
+  )) as [SessionWithOrganization[], number];
+  const s = rows[0];
+  if (!s) return null;
+  const json = toCheckoutSessionJson(s);
+  await recordEvent(q, {
+    organizationId: s.organizationId,
+    environmentId: s.environmentId,
+    kind: 'checkout-session-completed',
+    data: json,
+  });
+  return json;
+}
+
+/** Expires every open session past its deadline, `batch` at a time, safe with several instances at once. */
+export async function expireDueSessions(ds: DataSource, batch = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await ds.transaction((m) =>
+      expireWhere(
+        m,
+        `s.id IN (SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= now()
+                   ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+        [batch],
+      ),
+    );
+    total += expired.length;
+    if (expired.length < batch) return total;
+  }
+}
+
+/** A session with what the hosted page shows: the request's amount, the merchant's name. */
+export interface PageSession {
+  id: string;
+  status: CheckoutSessionStatus;
+  paymentRequestId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  transactionId: string;
+  amount: number;
+  phoneNumber: string | null;
+  merchantName: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  expiresAt: Date;
+}
+
+/** The public view for the page's polling: no keys, URLs or environment internals. */
+export interface PublicCheckoutSession {
+  id: string;
+  status: CheckoutSessionStatus;
+  amount: number;
+  currency: 'MRU';
+  transactionId: string;
+  merchantName: string;
+  livemode: boolean;
+  expiresAt: string;
+}
+
+export interface CheckoutPaymentStatus {
+  status: CheckoutSessionStatus;
+  paymentStatus: 'pending' | 'completed' | 'failed' | null;
+  /** Where the page sends the customer now that the session is over, when the merchant gave a URL. */
+  redirectUrl?: string;
+}
+
+/** successUrl with the session id and transactionId appended, keeping the merchant's own query. */
+export function successRedirect(s: Pick<PageSession, 'id' | 'transactionId' | 'successUrl'>): string | undefined {
+  if (!s.successUrl) return undefined;
+  const url = new URL(s.successUrl);
+  url.searchParams.set('session_id', s.id);
+  url.searchParams.set('transactionId', s.transactionId);
+  return url.toString();
+}
+
+interface LockedRequest {
+  id: string;
+  status: PaymentRequestStatus;
+}
+
+@Injectable()
+export class CheckoutSessionsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly paymentRequests: PaymentRequestsService,
+  ) {}
+
+  checkoutUrl(id: string): string {
+    return `${this.config.publicUrl}/checkout/${id}`;
+  }
+
+  /**
+   * SPEC.md "Checkout session" rules 1–6. The payment request's row lock serialises concurrent
+   * creates for one request, so they all get the same open session; the partial unique index
+   * keeps the invariant even if a future path forgets the lock.
+   */
+  async create(tenant: Tenant, dto: CreateCheckoutSessionDto): Promise<CheckoutSessionJson> {
+    if (dto.paymentRequestId === undefined && dto.transactionId === undefined) {
+      throw badRequest(Messages.eitherPaymentRequestOrTransaction);
+    }
+    const phoneNumber =
+      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined ? assertPhone(dto.phoneNumber) : null;
+    const minutes = dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
+
+    return this.ds.transaction(async (m) => {
+      const pr =
+        dto.paymentRequestId !== undefined
+          ? await this.lockRequest(m, tenant, 'id', dto.paymentRequestId)
+          : await this.lockOrCreateRequest(m, tenant, dto.transactionId!, dto.amount, phoneNumber);
+      if (!pr) throw notFound(Messages.paymentRequestNotFound);
+      if (pr.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
+
+      const [open] = (await m.query(
+        `SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due
+           FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open'`,
+        [pr.id],
+      )) as (CheckoutSession & { due: boolean })[];
+      if (open && !open.due) {
+        const { due: _, ...session } = open;
+        return toCheckoutSessionJson(session);
+      }
+      if (open) await expireWhere(m, 's.id = $1', [open.id]);
+
+      const [created] = (await m.query(
+        `INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6))
+         RETURNING ${SESSION_COLUMNS}`,
+        [randomUUID(), pr.id, tenant.environmentId, dto.successUrl ?? null, dto.cancelUrl ?? null, minutes],
+      )) as CheckoutSession[];
+      return toCheckoutSessionJson(created);
+    });
+  }
+
+  /** A session of the key's environment; one past its deadline is expired first (rule: expired at use time). */
+  async get(tenant: Tenant, id: string): Promise<CheckoutSessionJson> {
+    const session = await this.findInEnvironment(this.ds, tenant, id);
+    if (session.status === 'open' && session.expiresAt.getTime() <= Date.now()) {
+      return this.ds.transaction(async (m) => {
+        await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+        return toCheckoutSessionJson(await this.findInEnvironment(m, tenant, id));
+      });
+    }
+    return toCheckoutSessionJson(session);
+  }
+
+  /** POST /checkout-session/:id/expire: an open session (even one already past its deadline) becomes expired. */
+  async expire(tenant: Tenant, id: string): Promise<CheckoutSessionJson> {
+    return this.ds.transaction(async (m) => {
+      await this.findInEnvironment(m, tenant, id);
+      const [expired] = await expireWhere(m, 's.id = $1', [id]);
+      if (!expired) throw conflict(Messages.checkoutSessionNotOpen);
+      return toCheckoutSessionJson(expired);
+    });
+  }
+
+  /** The session as the hosted page shows it; an open one past its deadline is expired first. */
+  async forPage(id: string): Promise<PageSession> {
+    const session = await this.loadPageSession(this.ds, id);
+    if (session.status === 'open' && session.expiresAt.getTime() <= Date.now()) {
+      return this.ds.transaction(async (m) => {
+        await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+        return this.loadPageSession(m, id);
+      });
+    }
+    return session;
+  }
+
+  /** The session for a customer action that needs it open (pay): 409 otherwise. */
+  async openForPage(id: string): Promise<PageSession> {
+    const session = await this.forPage(id);
+    if (session.status !== 'open') throw conflict(Messages.checkoutSessionNotOpen);
+    return session;
+  }
+
+  /** The customer's Cancel: 409 when the session is no longer open (paid, expired, cancelled). */
+  async cancel(id: string): Promise<PageSession> {
+    return this.ds.transaction(async (m) => {
+      await this.loadPageSession(m, id);
+      await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+      const [[cancelled]] = (await m.query(
+        `UPDATE checkout_sessions SET status = 'cancelled', updated_at = now()
+          WHERE id = $1 AND status = 'open' RETURNING id`,
+        [id],
+      )) as [{ id: string }[], number];
+      if (!cancelled) throw conflict(Messages.checkoutSessionNotOpen);
+      return this.loadPageSession(m, id);
+    });
+  }
+
+  async publicView(id: string): Promise<PublicCheckoutSession> {
+    const s = await this.forPage(id);
+    return {
+      id: s.id,
+      status: s.status,
+      amount: s.amount,
+      currency: 'MRU',
+      transactionId: s.transactionId,
+      merchantName: s.merchantName,
+      livemode: s.environment === 'production',
+      expiresAt: s.expiresAt.toISOString(),
+    };
+  }
+
+  async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
+    const s = await this.forPage(id);
+    // payments: latest payment status
+    const paymentStatus = null;
+    const redirectUrl =
+      s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? (s.cancelUrl ?? undefined) : undefined;
+    return { status: s.status, paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
+  }
+
+  private async findInEnvironment(q: Queryable, tenant: Tenant, id: string): Promise<CheckoutSession> {
+    const [session] = (await q.query(
+      `SELECT ${SESSION_COLUMNS} FROM checkout_sessions s WHERE s.id = $1 AND s.environment_id = $2`,
+      [id, tenant.environmentId],
+    )) as CheckoutSession[];
+    if (!session) throw notFound(Messages.checkoutSessionNotFound);
+    return session;
+  }
+
+  private async loadPageSession(q: Queryable, id: string): Promise<PageSession> {
+    const [row] = (await q.query(
+      `SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
+              e.kind AS environment, pr.transaction_id AS "transactionId", pr.amount, pr.phone_number AS "phoneNumber",
+              o.name AS "merchantName", s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt"
+         FROM checkout_sessions s
+         JOIN payment_requests pr ON pr.id = s.payment_request_id
+         JOIN environments e ON e.id = s.environment_id
+         JOIN organizations o ON o.id = e.organization_id
+        WHERE s.id = $1`,
+      [id],
+    )) as PageSession[];
+    if (!row) throw notFound(Messages.checkoutSessionNotFound);
+    return row;
+  }
+
+  private async lockRequest(
+    m: EntityManager,
+    tenant: Tenant,
+    by: 'id' | 'transaction_id',
+    value: string,
+  ): Promise<LockedRequest | undefined> {
+    const [row] = (await m.query(
+      `SELECT id, status FROM payment_requests WHERE ${by} = $1 AND environment_id = $2 FOR UPDATE`,
+      [value, tenant.environmentId],
+    )) as LockedRequest[];
+    return row;
+  }
+
+  /** Rules 1, 2, 6: an existing transactionId reuses its request (amount ignored); a new one needs an amount. */
+  private async lockOrCreateRequest(
+    m: EntityManager,
+    tenant: Tenant,
+    transactionId: string,
+    amount: number | undefined,
+    phoneNumber: string | null,
+  ): Promise<LockedRequest | undefined> {
+    const existing = await this.lockRequest(m, tenant, 'transaction_id', transactionId);
+    if (existing) return existing;
+    if (amount === undefined) throw badRequest(Messages.amountRequiredForNewTransaction);
+    assertAmount(amount);
+    // A concurrent create of the same transactionId makes this insert wait, then do nothing;
+    // the look-up below then finds (and locks) the winner's committed request.
+    await this.paymentRequests.insert(m, tenant, { transactionId, amount, phoneNumber });
+    return this.lockRequest(m, tenant, 'transaction_id', transactionId);
+  }
+}
