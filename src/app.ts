@@ -1,9 +1,11 @@
 import { NestFactory } from '@nestjs/core';
+import cookieParser from 'cookie-parser';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { bodyParsers } from './common/http/body-parsers';
+import { configureViews } from './common/http/views';
 
 /** The configured application, shared by `main.ts`, the tests and the benchmark. */
 export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
@@ -15,6 +17,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(...bodyParsers());
+  app.use(cookieParser());
+  configureViews(app);
 
   const document = SwaggerModule.createDocument(
     app,

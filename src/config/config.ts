@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -35,6 +35,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   DB_POOL_SIZE = 20;
 
+  /**
+   * Signs the hosted page's CSRF tokens. Unset: a random secret per process, which is fine for one
+   * instance; set the same value on every instance behind a load balancer.
+   */
+  @IsOptional() @IsString() @MinLength(32, { message: 'CHECKOUT_CSRF_SECRET must be at least 32 characters' })
+  CHECKOUT_CSRF_SECRET?: string;
+
   /** Create the demo organization on first start (only on an empty database). */
   @Transform(toBool) @IsBoolean()
   DEMO_ORG = true;
@@ -49,7 +56,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, string> = {};
-  for (const key of [...known, 'DATABASE_URL', 'PUBLIC_URL']) {
+  for (const key of [...known, 'DATABASE_URL', 'PUBLIC_URL', 'CHECKOUT_CSRF_SECRET']) {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
