@@ -221,7 +221,7 @@ export class CheckoutPageController {
     if (query === lang) {
       res.cookie(LANG_COOKIE, lang, { path: '/checkout', maxAge: YEAR_MS, sameSite: 'lax', httpOnly: true, secure: this.secure });
     }
-    return { req, res, lang, t: DICTIONARIES[lang], nonce: randomBytes(16).toString('base64') };
+    return { req, res, lang, t: DICTIONARIES[lang], nonce: randomBytes(16).toString('hex') };
   }
 
   private render(ctx: PageContext, view: string, status: number, locals: Record<string, unknown>): void {
