@@ -42,7 +42,7 @@ describe('hosted checkout page (HTTP)', () => {
   const withMethods = () => jest.spyOn(payments, 'listMethods').mockResolvedValue(METHODS);
   const agent = () => request.agent(t.app.getHttpServer());
   const sessionStatus = async (id: string) =>
-    ((await t.ds.query('SELECT status FROM checkout_sessions WHERE id = $1', [id])) as { status: string }[])[0].status;
+    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
 
   it('shows the merchant, the amount in MRU and the prefilled phone, in French by default', async () => {
     withMethods();

@@ -176,23 +176,20 @@ export class CheckoutSessionsService {
       if (!pr) throw notFound(Messages.paymentRequestNotFound);
       if (pr.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
 
-      const [open] = (await m.query(
+      const [open] = await m.query<(CheckoutSession & { due: boolean })[]>(
         `SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due
            FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open'`,
         [pr.id],
-      )) as (CheckoutSession & { due: boolean })[];
-      if (open && !open.due) {
-        const { due: _, ...session } = open;
-        return toCheckoutSessionJson(session);
-      }
+      );
+      if (open && !open.due) return toCheckoutSessionJson(open);
       if (open) await expireWhere(m, 's.id = $1', [open.id]);
 
-      const [created] = (await m.query(
+      const [created] = await m.query<CheckoutSession[]>(
         `INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
          VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6))
          RETURNING ${SESSION_COLUMNS}`,
         [randomUUID(), pr.id, tenant.environmentId, dto.successUrl ?? null, dto.cancelUrl ?? null, minutes],
-      )) as CheckoutSession[];
+      );
       return toCheckoutSessionJson(created);
     });
   }
@@ -243,11 +240,11 @@ export class CheckoutSessionsService {
     return this.ds.transaction(async (m) => {
       await this.loadPageSession(m, id);
       await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
-      const [[cancelled]] = (await m.query(
+      const [[cancelled]] = await m.query<[{ id: string }[], number]>(
         `UPDATE checkout_sessions SET status = 'cancelled', updated_at = now()
           WHERE id = $1 AND status = 'open' RETURNING id`,
         [id],
-      )) as [{ id: string }[], number];
+      );
       if (!cancelled) throw conflict(Messages.checkoutSessionNotOpen);
       return this.loadPageSession(m, id);
     });
@@ -307,10 +304,10 @@ export class CheckoutSessionsService {
     by: 'id' | 'transaction_id',
     value: string,
   ): Promise<LockedRequest | undefined> {
-    const [row] = (await m.query(
+    const [row] = await m.query<LockedRequest[]>(
       `SELECT id, status FROM payment_requests WHERE ${by} = $1 AND environment_id = $2 FOR UPDATE`,
       [value, tenant.environmentId],
-    )) as LockedRequest[];
+    );
     return row;
   }
 

@@ -1,3 +1,4 @@
+import type { CheckoutSessionJson } from '../../src/checkout/checkout-session.entity';
 import type { TestApp } from './app';
 
 /** Creates a checkout session through the API and returns the response body. */
@@ -5,7 +6,7 @@ export async function createSession(
   t: TestApp,
   key: string,
   body: Record<string, unknown>,
-): Promise<{ data: Record<string, any>; checkoutUrl: string }> {
+): Promise<{ data: CheckoutSessionJson; checkoutUrl: string }> {
   const res = await t.http.post('/api/v1/checkout-session').set('Authorization', key).send(body);
   if (res.status !== 200) throw new Error(`create checkout session: ${res.status} ${res.text}`);
   return res.body;
