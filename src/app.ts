@@ -1,24 +1,57 @@
+import fastifyFormbody from '@fastify/formbody';
 import { NestFactory } from '@nestjs/core';
-import cookieParser from 'cookie-parser';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { LogController } from 'fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
-import { AppModule, AppModuleOptions } from './app.module';
-import { bodyParsers } from './common/http/body-parsers';
-import { configureViews } from './common/http/views';
+import type { IncomingMessage } from 'node:http';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module';
+import { registerJsonParser } from './common/http/body-parsers';
+import { requestId } from './common/http/request-id';
+import { createLogger, NestPinoLogger } from './common/logging/logger';
+import type { AppConfig } from './config/config';
 
-/** The configured application, shared by `main.ts`, the tests and the benchmark. */
-export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
-    bodyParser: false,
-    bufferLogs: true,
+export interface AppOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  /** Where logs go (stdout by default); tests capture them. */
+  logStream?: DestinationStream;
+}
+
+/**
+ * The configured application, shared by `main.ts`, the tests and the benchmark.
+ *
+ * NestJS runs on Fastify rather than Express: on this 2-core machine a bare Express 5 route
+ * served about 3,400 req/s where Fastify served 15,800 (bare node:http: 16,500), and the
+ * service's throughput target is set against a bare node:http ceiling.
+ */
+export async function createApp(options: AppOptions): Promise<NestFastifyApplication> {
+  const logger = createLogger(options.config.LOG_LEVEL, options.logStream);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (req: IncomingMessage) => requestId(req),
+    bodyLimit: 100 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    return503OnClosing: true,
   });
-  app.useLogger(app.get(Logger));
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(...bodyParsers());
-  app.use(cookieParser());
-  configureViews(app);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+    logger: new NestPinoLogger(logger),
+    bodyParser: false,
+  });
+
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonParser(fastify);
+  await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    done();
+  });
+  // One line per request, written after the response; never headers (so never an API key).
+  fastify.addHook('onResponse', (req, reply, done) => {
+    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../common/errors/app-error';
 import { Messages } from '../common/errors/messages';
 import { ApiKeysService } from '../organizations/api-keys.service';
@@ -25,7 +25,7 @@ export class ApiKeyGuard implements CanActivate {
       SECRET_BY_DEFAULT;
     if (rule.kind === 'public') return true;
 
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers.authorization?.trim();
     if (!header) throw unauthorized(Messages.apiKeyRequired);
     const key = header.startsWith('Bearer ') ? header.slice(7).trim() : header;

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { EnvironmentKind, KeyKind } from '../organizations/entities';
 
 /** Who is asking: decided by the API key, available to every authenticated handler. */
@@ -11,14 +11,14 @@ export interface Tenant {
   keyId: string;
 }
 
-declare module 'express' {
-  interface Request {
+declare module 'fastify' {
+  interface FastifyRequest {
     tenant?: Tenant;
   }
 }
 
 export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): Tenant => {
-  const tenant = ctx.switchToHttp().getRequest<Request>().tenant;
+  const tenant = ctx.switchToHttp().getRequest<FastifyRequest>().tenant;
   if (!tenant) throw new Error('@Tenant() used on a route without an API key guard decorator');
   return tenant;
 });

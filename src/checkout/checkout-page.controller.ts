@@ -1,12 +1,14 @@
 import { Controller, Get, Logger, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { Public } from '../auth/decorators';
 import { AppError } from '../common/errors/app-error';
 import { Messages } from '../common/errors/messages';
+import { CookieOptions, parseCookies, serializeCookie } from '../common/http/cookies';
 import { API, Post } from '../common/http/routes';
+import { Views } from '../common/http/views';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
@@ -15,11 +17,13 @@ import { CSRF_COOKIE, csrfToken, newCsrfCookieValue, validCsrfToken } from './cs
 import { chooseLanguage, DICTIONARIES, Dictionary, direction, formatMru, Language, LANGUAGES } from './i18n';
 
 const LANG_COOKIE = 'khoums_lang';
-const YEAR_MS = 365 * 24 * 3600 * 1000;
+/** @fastify/cookie's maxAge is in seconds. */
+const YEAR_S = 365 * 24 * 3600;
 
 interface PageContext {
-  req: Request;
-  res: Response;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  cookies: Record<string, string>;
   lang: Language;
   t: Dictionary;
   nonce: string;
@@ -48,13 +52,14 @@ export class CheckoutPageController {
     private readonly sessions: CheckoutSessionsService,
     private readonly payments: CheckoutPayments,
     private readonly config: AppConfig,
+    private readonly views: Views,
   ) {
     this.csrfSecret = config.CHECKOUT_CSRF_SECRET ?? randomBytes(32).toString('hex');
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const ctx = this.context(req, res);
+  async show(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = this.context(req, reply);
     const session = await this.find(ctx, id);
     if (!session) return;
     if (session.status === 'open') return this.renderForm(ctx, session, 200, { phoneNumber: session.phoneNumber ?? '' });
@@ -62,8 +67,8 @@ export class CheckoutPageController {
   }
 
   @Post(':id/pay')
-  async pay(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const ctx = this.context(req, res);
+  async pay(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = this.context(req, reply);
     const form = (req.body ?? {}) as PayForm;
     const session = await this.find(ctx, id);
     if (!session) return;
@@ -89,7 +94,7 @@ export class CheckoutPageController {
     }
     switch (result.status) {
       case 'completed':
-        return res.redirect(303, successRedirect(session) ?? this.pageUrl(id));
+        return this.redirect(reply, successRedirect(session) ?? this.pageUrl(id));
       case 'pending':
         return this.render(ctx, 'checkout/pending', 200, {
           pageTitle: ctx.t.pendingTitle,
@@ -104,8 +109,8 @@ export class CheckoutPageController {
   }
 
   @Post(':id/cancel')
-  async cancel(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const ctx = this.context(req, res);
+  async cancel(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = this.context(req, reply);
     const session = await this.find(ctx, id);
     if (!session) return;
     if (session.status !== 'open') return this.renderClosed(ctx, session, 409);
@@ -119,7 +124,7 @@ export class CheckoutPageController {
       if (err instanceof AppError && err.status === 409) return this.renderClosed(ctx, await this.sessions.forPage(id), 409);
       throw err;
     }
-    res.redirect(303, cancelled.cancelUrl ?? this.pageUrl(id));
+    this.redirect(reply, cancelled.cancelUrl ?? this.pageUrl(id));
   }
 
   /** The session, or a rendered 404 page (also for ids that are not UUIDs). */
@@ -211,34 +216,24 @@ export class CheckoutPageController {
     }
   }
 
-  private context(req: Request, res: Response): PageContext {
-    const query = req.query.lang;
+  private context(req: FastifyRequest, reply: FastifyReply): PageContext {
+    const query = (req.query as Record<string, unknown> | undefined)?.lang;
+    const cookies = parseCookies(req.headers.cookie);
     const lang = chooseLanguage({
       query,
-      cookie: req.cookies?.[LANG_COOKIE],
+      cookie: cookies[LANG_COOKIE],
       acceptLanguage: req.headers['accept-language'],
     });
     if (query === lang) {
-      res.cookie(LANG_COOKIE, lang, { path: '/checkout', maxAge: YEAR_MS, sameSite: 'lax', httpOnly: true, secure: this.secure });
+      this.setCookie(reply, LANG_COOKIE, lang, { path: '/checkout', maxAge: YEAR_S, sameSite: 'lax', httpOnly: true });
     }
-    return { req, res, lang, t: DICTIONARIES[lang], nonce: randomBytes(16).toString('hex') };
+    return { req, reply, cookies, lang, t: DICTIONARIES[lang], nonce: randomBytes(16).toString('hex') };
   }
 
   private render(ctx: PageContext, view: string, status: number, locals: Record<string, unknown>): void {
-    const { res, nonce, lang } = ctx;
-    res.setHeader(
-      'content-security-policy',
-      `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; ` +
-        `object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
-    );
-    res.setHeader('cache-control', 'no-store');
-    res.setHeader('referrer-policy', 'no-referrer');
-    res.setHeader('x-content-type-options', 'nosniff');
-    res.setHeader('x-frame-options', 'DENY');
-    res.setHeader('content-language', lang);
-    res.setHeader('vary', 'accept-language, cookie');
-    const path = ctx.req.path;
-    res.status(status).render(view, {
+    const { reply, nonce, lang } = ctx;
+    const path = ctx.req.url.split('?')[0].replace(/\/(pay|cancel)\/?$/, '');
+    const html = this.views.render(view, {
       ...locals,
       lang,
       dir: direction(lang),
@@ -247,24 +242,49 @@ export class CheckoutPageController {
       languages: LANGUAGES.map((code) => ({
         code,
         name: DICTIONARIES[code].languageName,
-        href: `${path.endsWith('/pay') || path.endsWith('/cancel') ? path.replace(/\/(pay|cancel)$/, '') : path}?lang=${code}`,
+        href: `${path}?lang=${code}`,
         current: code === lang,
       })),
     });
+    void reply
+      .status(status)
+      .headers({
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy':
+          `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; ` +
+          `object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'content-language': lang,
+        vary: 'accept-language, cookie',
+      })
+      .send(html);
+  }
+
+  /** 303 so the browser follows a form post with a GET. */
+  private redirect(reply: FastifyReply, url: string): void {
+    void reply.header('cache-control', 'no-store').redirect(url, 303);
   }
 
   private csrfFor(ctx: PageContext, sessionId: string): string {
-    let cookie = ctx.req.cookies?.[CSRF_COOKIE] as string | undefined;
+    let cookie: string | undefined = ctx.cookies[CSRF_COOKIE];
     if (typeof cookie !== 'string' || cookie.length < 32) {
       cookie = newCsrfCookieValue();
-      ctx.req.cookies = { ...(ctx.req.cookies ?? {}), [CSRF_COOKIE]: cookie };
-      ctx.res.cookie(CSRF_COOKIE, cookie, { path: '/checkout', httpOnly: true, sameSite: 'lax', secure: this.secure });
+      ctx.cookies[CSRF_COOKIE] = cookie;
+      this.setCookie(ctx.reply, CSRF_COOKIE, cookie, { path: '/checkout', httpOnly: true, sameSite: 'lax' });
     }
     return csrfToken(this.csrfSecret, cookie, sessionId);
   }
 
+  /** Secure whenever the public origin is https. Fastify keeps every `set-cookie` header it is given. */
+  private setCookie(reply: FastifyReply, name: string, value: string, options: Omit<CookieOptions, 'secure'>): void {
+    void reply.header('set-cookie', serializeCookie(name, value, { ...options, secure: this.secure }));
+  }
+
   private csrfOk(ctx: PageContext, sessionId: string, token: unknown): boolean {
-    return validCsrfToken(this.csrfSecret, ctx.req.cookies?.[CSRF_COOKIE], sessionId, token);
+    return validCsrfToken(this.csrfSecret, ctx.cookies[CSRF_COOKIE], sessionId, token);
   }
 
   private translate(t: Dictionary, message: string): string {

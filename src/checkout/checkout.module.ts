@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { Views } from '../common/http/views';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { CheckoutExpiryJob } from './checkout-expiry.job';
 import { CheckoutPageController } from './checkout-page.controller';
@@ -12,6 +13,7 @@ import { CheckoutSessionsService } from './checkout-sessions.service';
   providers: [
     CheckoutSessionsService,
     CheckoutExpiryJob,
+    Views,
     // payments: replace with the payments module's implementation at merge time.
     { provide: CheckoutPayments, useClass: PaymentsNotMergedYet },
   ],

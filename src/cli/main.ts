@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { dataSourceOptions, runMigrations } from '../database/data-source';
 import { openDatabase } from '../database/open';
 import { ApiKeysService } from '../organizations/api-keys.service';
+import { Sql } from '../database/sql';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 
 const USAGE = `Usage:
@@ -26,7 +27,7 @@ async function orgCreate(args: string[]): Promise<number> {
     await runMigrations(db.url);
     const ds = await new DataSource(dataSourceOptions(db.url, 2)).initialize();
     try {
-      const organizations = new OrganizationsService(ds, new ApiKeysService(ds));
+      const organizations = new OrganizationsService(ds, new ApiKeysService(ds, new Sql(ds)));
       const created = await organizations.create({ name: values.name.trim(), email: values.email });
       if (values.json) {
         process.stdout.write(JSON.stringify(created) + '\n');

@@ -3,6 +3,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLen
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
 const toBool = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
@@ -46,17 +47,88 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean()
   DEMO_ORG = true;
 
+  /** Deliver webhooks from this instance (every instance may: deliveries are claimed, never shared). */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_WORKER = true;
+
+  /** No answer within this time is a failed attempt. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Let Production endpoints reach loopback and private addresses (an operator's choice, e.g. on a private network). */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /** Delays before each retry, in ms (default: CONTRACT.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). */
+  @Matches(/^\d{1,9}(,\d{1,9}){0,49}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 5000,300000' })
+  WEBHOOK_RETRY_SCHEDULE_MS = '5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000';
+
+  /** Deliveries in flight per instance. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_CONCURRENCY = 32;
+
+  /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
+  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
+  WEBHOOK_POLL_MS = 500;
+
+  /** How long a claimed delivery stays with its worker; after that (a crashed instance) another one retries it. Default: time-out + 30 s. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(200) @Max(3_600_000)
+  WEBHOOK_LEASE_MS?: number;
+
+  get webhookLeaseMs(): number {
+    return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
+  }
+
+  /** How long the Sandbox bank simulator may take before a charge counts as unanswered (CONTRACT.md: 5 s). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(120_000)
+  SANDBOX_BANK_TIMEOUT_MS = 5000;
+
+  /** Time-out of one call to a Production bank gateway (charge or status). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(120_000)
+  BANK_TIMEOUT_MS = 15_000;
+
+  /** Production bank gateways (docs/bank-gateway.md). A bank without a URL answers every pay with 502. */
+  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_BANKILY_URL must be an http(s) URL' })
+  BANK_BANKILY_URL?: string;
+  @IsOptional() @IsString()
+  BANK_BANKILY_API_KEY?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_MASRIVI_URL must be an http(s) URL' })
+  BANK_MASRIVI_URL?: string;
+  @IsOptional() @IsString()
+  BANK_MASRIVI_API_KEY?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_SEDAD_URL must be an http(s) URL' })
+  BANK_SEDAD_URL?: string;
+  @IsOptional() @IsString()
+  BANK_SEDAD_API_KEY?: string;
+
+  /** How often reconciliation asks the banks about pending payments; 0 turns the schedule off. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  RECONCILE_INTERVAL_MS = 30_000;
+
+  /** A pending payment is reconciled only once this old: longer than a bank call may take, so an in-flight pay finishes first. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  RECONCILE_MIN_AGE_MS = 60_000;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
 }
+
+/** Settings without a default (so absent from `new AppConfig()`), read when set. */
+const OPTIONAL_SETTINGS = [
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'CHECKOUT_CSRF_SECRET',
+  'WEBHOOK_LEASE_MS',
+  ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
+];
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const input: Record<string, string> = {};
-  for (const key of [...known, 'DATABASE_URL', 'PUBLIC_URL', 'CHECKOUT_CSRF_SECRET']) {
+  for (const key of [...known, ...OPTIONAL_SETTINGS]) {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/decorators';
 import { migrationsApplied } from '../database/data-source';
@@ -18,13 +18,13 @@ export class HealthController {
 
   /** Readiness: the database answers and every migration is applied. */
   @Get('ready') @Public()
-  async ready(@Res({ passthrough: true }) res: Response) {
+  async ready(@Res({ passthrough: true }) res: FastifyReply) {
     try {
       if (await migrationsApplied(this.ds)) return { status: 'ready' };
-      res.status(503);
+      void res.status(503);
       return { status: 'migrations pending' };
     } catch {
-      res.status(503);
+      void res.status(503);
       return { status: 'database unreachable' };
     }
   }

@@ -2,6 +2,7 @@ import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common'
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
+import { Sql } from '../database/sql';
 import type { EnvironmentKind, KeyKind } from './entities';
 import { displayKey, generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from './secrets';
 
@@ -28,7 +29,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly used = new Set<string>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly sql: Sql,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
@@ -44,7 +48,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   async authenticate(key: string): Promise<Tenant | null> {
     if (!looksLikeApiKey(key)) return null;
     const hash = hashApiKey(key);
-    const rows: KeyRow[] = await this.ds.query(
+    const rows = await this.sql.rows<KeyRow>(
       `SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment
          FROM api_keys k JOIN environments e ON e.id = k.environment_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,

@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
+import { Sql } from '../database/sql';
 import { ApiKeysService } from './api-keys.service';
 import { OrganizationsService } from './organizations.service';
 
 @Global()
 @Module({
-  providers: [OrganizationsService, ApiKeysService],
-  exports: [OrganizationsService, ApiKeysService],
+  providers: [OrganizationsService, ApiKeysService, Sql],
+  exports: [OrganizationsService, ApiKeysService, Sql],
 })
 export class OrganizationsModule {}

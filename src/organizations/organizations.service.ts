@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { insertDefaultPaymentMethods } from '../payments/payment-methods.defaults';
 import { ApiKeysService } from './api-keys.service';
 import type { EnvironmentKind } from './entities';
 import { generatePassword, hashPassword } from './secrets';
@@ -55,6 +56,7 @@ export class OrganizationsService {
         await m.query('INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, $3)', [
           environment.id, organizationId, kind,
         ]);
+        await insertDefaultPaymentMethods(m, environment.id);
         const secret = await this.keys.issue(m, organizationId, environment, 'secret', 'Default secret key');
         const publishable = await this.keys.issue(m, organizationId, environment, 'publishable', 'Default publishable key');
         credentials[kind] = { environmentId: environment.id, secretKey: secret.key, publishableKey: publishable.key };

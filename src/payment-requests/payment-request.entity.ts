@@ -16,6 +16,35 @@ export class PaymentRequest {
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
 }
 
+/** A `payment_requests` row as plain SQL returns it. */
+export interface PaymentRequestRow {
+  id: string;
+  environment_id: string;
+  transaction_id: string;
+  amount: number;
+  phone_number: string | null;
+  status: PaymentRequestStatus;
+  paid_at: Date | null;
+  invoice_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function fromRow(r: PaymentRequestRow): PaymentRequest {
+  return Object.assign(new PaymentRequest(), {
+    id: r.id,
+    environmentId: r.environment_id,
+    transactionId: r.transaction_id,
+    amount: r.amount,
+    phoneNumber: r.phone_number,
+    status: r.status,
+    paidAt: r.paid_at,
+    invoiceId: r.invoice_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+}
+
 /** The payment request record of CONTRACT.md, as the API and webhook events show it. */
 export interface PaymentRequestJson {
   id: string;

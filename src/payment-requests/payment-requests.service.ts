@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
+import { Sql } from '../database/sql';
 import { badRequest, conflict, notFound } from '../common/errors/app-error';
 import { Messages } from '../common/errors/messages';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { amountProblem, normalizePhone } from '../common/validation/rules';
 import { Queryable, recordEventWhen } from '../webhooks/outbox';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
-import { PaymentRequest, PaymentRequestJson, toPaymentRequestJson } from './payment-request.entity';
+import { fromRow, PaymentRequest, PaymentRequestJson, PaymentRequestRow, toPaymentRequestJson } from './payment-request.entity';
 
 /** 400 for an amount out of range, with the message of the caller's domain (prices have their own). */
 export function assertAmount(amount: number, notPositive: string = Messages.amountNotPositive): void {
@@ -28,9 +29,12 @@ export function assertPhone(raw: string): string {
 @Injectable()
 export class PaymentRequestsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly sql: Sql,
     @InjectRepository(PaymentRequest) private readonly repo: Repository<PaymentRequest>,
   ) {}
+
+  /** The pool as a Queryable: `create` needs no transaction of its own (one statement). */
+  private readonly pool: Queryable = { query: (text, params) => this.sql.rows(text, params) };
 
   /**
    * Creates the request and records `payment-request-created` in one statement (one round trip,
@@ -39,7 +43,7 @@ export class PaymentRequestsService {
   async create(tenant: Tenant, dto: CreatePaymentRequestDto): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
-    const created = await this.insert(this.ds, tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
+    const created = await this.insert(this.pool, tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
     if (!created) throw conflict(Messages.transactionIdTaken(dto.transactionId));
     return created;
   }
@@ -93,10 +97,14 @@ export class PaymentRequestsService {
     return pr;
   }
 
+  /** A hot path (merchants' retry rule 3, the pay screen): one indexed query, no ORM mapping. */
   async getByTransactionId(tenant: Tenant, transactionId: string): Promise<PaymentRequest> {
-    const pr = await this.repo.findOneBy({ transactionId, environmentId: tenant.environmentId });
-    if (!pr) throw notFound(Messages.paymentRequestNotFound);
-    return pr;
+    const [row] = await this.sql.rows<PaymentRequestRow>(
+      'SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2',
+      [tenant.environmentId, transactionId],
+    );
+    if (!row) throw notFound(Messages.paymentRequestNotFound);
+    return fromRow(row);
   }
 
   /** Newest first. */

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app';
 import { AppConfig, loadConfig } from '../../src/config/config';
+import { runMigrations } from '../../src/database/data-source';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   http: TestAgent;
   ds: DataSource;
   config: AppConfig;
@@ -24,9 +27,16 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
-/** The real application on the run's database, listening on an ephemeral port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', ...env });
+/**
+ * The real application on the run's database, listening on an ephemeral port. Its webhook
+ * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
+ * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
+ * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS).
+ */
+export async function startTestApp(env: Record<string, string> = {}, databaseUrl = testDatabaseUrl()): Promise<TestApp> {
+  const config = loadConfig({
+    LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', WEBHOOK_WORKER: 'false', RECONCILE_INTERVAL_MS: '0', ...env,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -34,7 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       cb();
     },
   });
-  const app = await createApp({ config, databaseUrl: testDatabaseUrl(), logStream });
+  const app = await createApp({ config, databaseUrl, logStream });
   await app.listen(0, '127.0.0.1');
   return {
     app,
@@ -43,6 +53,31 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     config,
     logs,
     close: () => app.close(),
+  };
+}
+
+/**
+ * A migrated database of its own on the run's server, for suites whose processes must be the
+ * only ones working on it (e.g. background workers racing other suites'). Dropped by `drop()`.
+ */
+export async function privateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const database = `khoums_private_${randomBytes(5).toString('hex')}`;
+  const admin = new Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const u = new URL(testDatabaseUrl());
+  u.pathname = `/${database}`;
+  const url = u.toString();
+  await runMigrations(url);
+  return {
+    url,
+    drop: async () => {
+      const c = new Client({ connectionString: testDatabaseUrl() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await c.end();
+    },
   };
 }
 

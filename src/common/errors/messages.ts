@@ -11,6 +11,7 @@ export const Messages = {
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
+  unsupportedMediaType: 'Unsupported media type',
   internal: 'Internal server error',
 
   paymentRequestNotFound: 'Payment Request not found',
@@ -36,6 +37,7 @@ export const Messages = {
   simulatedTransfersSandboxOnly: 'Simulated transfers are only available in sandbox',
   billingRunsSandboxOnly: 'Billing runs are only available in sandbox',
   webhookUrlMustBePublic: 'Webhook URL must be a public address in Production',
+  webhookEndpointDoesNotReceive: (kind: string) => `Webhook endpoint does not receive ${kind} events`,
 
   transactionIdTaken: (transactionId: string) =>
     `A payment request with transactionId "${transactionId}" already exists in this environment`,
@@ -43,6 +45,10 @@ export const Messages = {
     `A customer with externalUserId "${externalUserId}" already exists`,
   paymentRequestAlreadyPaid: 'Payment request is already paid',
   checkoutSessionNotOpen: 'Checkout session is not open',
+  /** Not in SPEC.md/CONTRACT.md: a second pay while the bank is still answering the first (docs/bank-gateway.md). */
+  paymentInProgress: 'A payment for this payment request is already in progress',
+  /** Not in SPEC.md/CONTRACT.md: a simulated transfer on a payment that is already completed or failed. */
+  paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
 } as const;

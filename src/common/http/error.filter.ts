@@ -1,12 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { Messages } from '../errors/messages';
 import { ValidationFailed } from '../validation/validation-body';
 
-export function sendText(res: Response, status: number, body: string): void {
-  res.status(status).type('text/plain; charset=utf-8').send(body);
+export function sendText(reply: FastifyReply, status: number, body: string): void {
+  void reply.status(status).header('content-type', 'text/plain; charset=utf-8').send(body);
 }
+
+/** Fastify's own 4xx errors (raised before a handler runs, seen here as HttpExceptions) and the API's words for them. */
+const FRAMEWORK_MESSAGES: Record<number, string> = {
+  404: Messages.notFound,
+  413: Messages.payloadTooLarge,
+  415: Messages.unsupportedMediaType,
+};
 
 /**
  * The only place that writes error responses: plain text for every failure, the validation JSON
@@ -19,20 +26,19 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const res = ctx.getResponse<Response>();
-    const req = ctx.getRequest<Request>();
-    if (res.headersSent) {
+    const reply = ctx.getResponse<FastifyReply>();
+    const req = ctx.getRequest<FastifyRequest>();
+    if (reply.sent) {
       this.logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
       return;
     }
-    if (error instanceof AppError) return sendText(res, error.status, error.message);
-    if (error instanceof ValidationFailed) return sendText(res, 422, JSON.stringify(error.body));
+    if (error instanceof AppError) return sendText(reply, error.status, error.message);
+    if (error instanceof ValidationFailed) return sendText(reply, 422, JSON.stringify(error.body));
     if (error instanceof HttpException) {
       const status = error.getStatus();
-      if (status === 404) return sendText(res, 404, Messages.notFound);
-      if (status < 500) return sendText(res, status, error.message);
+      if (status < 500) return sendText(reply, status, FRAMEWORK_MESSAGES[status] ?? error.message);
     }
     this.logger.error({ err: error, requestId: req.id }, 'unhandled error');
-    sendText(res, 500, Messages.internal);
+    sendText(reply, 500, Messages.internal);
   }
 }

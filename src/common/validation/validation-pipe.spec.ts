@@ -1,0 +1,61 @@
+import { ValidationPipe } from './validation-pipe';
+import { ValidationFailed } from './validation-body';
+import { ExternalIdField, IntegerField, StringField } from './fields';
+
+class Dto {
+  @ExternalIdField() transactionId!: string;
+  @IntegerField() amount!: number;
+  @StringField({ optional: true }) passCode?: string;
+}
+
+const pipe = new ValidationPipe();
+const run = (value: unknown, type: 'body' | 'query' | 'param' = 'body') =>
+  pipe.transform(value, { type, metatype: Dto, data: undefined });
+
+function failure(value: unknown, type: 'body' | 'query' | 'param' = 'body') {
+  try {
+    run(value, type);
+  } catch (e) {
+    if (e instanceof ValidationFailed) return e.body;
+    throw e;
+  }
+  throw new Error('expected a validation failure');
+}
+
+describe('ValidationPipe', () => {
+  it('returns an instance with unknown properties dropped', () => {
+    expect(run({ transactionId: 'a', amount: 1, extra: true })).toEqual(Object.assign(new Dto(), { transactionId: 'a', amount: 1 }));
+  });
+
+  it('builds the validation body of SPEC.md with JSON pointers and the expected shape', () => {
+    const body = failure({ transactionId: 'a', amount: '10' });
+    expect(body).toEqual({
+      type: 'validation',
+      on: 'body',
+      property: '/amount',
+      message: 'Expected integer',
+      summary: "Property 'amount' should be integer",
+      expected: { transactionId: 'string (1-128 printable characters)', amount: 'integer', 'passCode?': 'string' },
+      found: { transactionId: 'a', amount: '10' },
+      errors: [
+        { property: '/amount', message: 'Expected integer', summary: "Property 'amount' should be integer", expected: 'integer', found: '10' },
+      ],
+    });
+  });
+
+  it('names the part of the request that failed', () => {
+    expect(failure({}, 'query').on).toBe('query');
+    expect(failure({}, 'param').on).toBe('params');
+  });
+
+  it('never echoes a pass code back', () => {
+    const body = failure({ transactionId: 'a', amount: 1, passCode: 1234 });
+    expect(JSON.stringify(body)).not.toContain('1234');
+    expect(body.found).toEqual({ transactionId: 'a', amount: 1, passCode: '[redacted]' });
+  });
+
+  it('leaves primitives and untyped parameters alone', () => {
+    expect(pipe.transform('x', { type: 'param', metatype: String, data: 'id' })).toBe('x');
+    expect(pipe.transform({ a: 1 }, { type: 'custom', metatype: Dto })).toEqual({ a: 1 });
+  });
+});

@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('uses the defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.DATA_DIR).toBe('./.data');
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.DEMO_ORG).toBe(true);
+  });
+
+  it('reads and converts the values it knows', () => {
+    const c = loadConfig({ PORT: '8080', PUBLIC_URL: 'https://pay.example.mr', DEMO_ORG: 'false', DATABASE_URL: 'postgres://u@h/db' });
+    expect(c.PORT).toBe(8080);
+    expect(c.publicUrl).toBe('https://pay.example.mr');
+    expect(c.DEMO_ORG).toBe(false);
+    expect(c.DATABASE_URL).toBe('postgres://u@h/db');
+  });
+
+  it('names every bad variable in one clear message', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'https://pay.example.mr/path', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('PORT="eighty"');
+    expect(message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('PUBLIC_URL must be an http(s) origin');
+    expect(message).toContain('LOG_LEVEL');
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * One interface for every bank app: the Sandbox simulator and the Production gateway adapter
+ * both implement it, and the payments service only ever talks to this.
+ */
+
+export const PAYMENT_METHOD_TYPES = ['bankily', 'masrivi', 'sedad', 'bim_bank', 'amanty', 'bci_pay'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
+
+export interface ChargeRequest {
+  /** Our payment id: the bank's idempotency reference, so a retried charge is never charged twice. */
+  reference: string;
+  amount: number;
+  phoneNumber: string;
+  /** Only for methods that need one (Bankily). Sent to the bank, never stored or logged. */
+  passCode?: string;
+  /** The merchant's order id, shown to the customer by some banks. */
+  description: string;
+}
+
+export interface StatusRequest {
+  reference: string;
+  phoneNumber: string;
+}
+
+/** What the bank says about a charge. */
+export type BankAnswer =
+  | { status: 'completed'; bankReference: string | null }
+  | { status: 'pending'; bankReference: string | null }
+  | { status: 'declined'; reason: string }
+  /** Status only: the bank has no charge with this reference (it never reached the bank). */
+  | { status: 'unknown' };
+
+export interface BankAdapter {
+  charge(request: ChargeRequest, signal: AbortSignal): Promise<BankAnswer>;
+  status(charge: StatusRequest, signal: AbortSignal): Promise<BankAnswer>;
+}
+
+/**
+ * The bank did not give a usable answer: no answer in time, a 5xx, a broken connection or the
+ * bank not being configured. The outcome of a charge is then not known to us.
+ */
+export class BankUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'error' | 'not-configured',
+  ) {
+    super(message);
+    this.name = 'BankUnavailableError';
+  }
+}
+
+/** Runs one bank call with a deadline; the adapter gets the signal so it can stop its work. */
+export async function withDeadline<T>(
+  timeoutMs: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new BankUnavailableError(`no answer within ${timeoutMs} ms`, 'timeout'));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([call(controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves when the signal aborts: how a simulated bank "never answers" without leaking a timer. */
+export function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(new BankUnavailableError('aborted', 'timeout'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}

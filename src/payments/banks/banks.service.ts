@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/config';
+import type { EnvironmentKind } from '../../organizations/entities';
+import {
+  BankAdapter,
+  BankAnswer,
+  BankUnavailableError,
+  ChargeRequest,
+  PaymentMethodType,
+  StatusRequest,
+  withDeadline,
+} from './bank';
+import { GatewayBank } from './gateway-bank';
+import { SandboxBank } from './sandbox-bank';
+
+const GATEWAY_SETTINGS = {
+  bankily: ['BANK_BANKILY_URL', 'BANK_BANKILY_API_KEY'],
+  masrivi: ['BANK_MASRIVI_URL', 'BANK_MASRIVI_API_KEY'],
+  sedad: ['BANK_SEDAD_URL', 'BANK_SEDAD_API_KEY'],
+} as const satisfies Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>;
+
+/**
+ * Picks the adapter of a bank app for an environment (Sandbox: the simulator; Production: the
+ * gateway configured for that bank) and puts the environment's time-out on every call.
+ */
+@Injectable()
+export class BanksService {
+  private readonly adapters = new Map<string, BankAdapter | null>();
+
+  constructor(private readonly config: AppConfig) {}
+
+  charge(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: ChargeRequest,
+  ): Promise<BankAnswer> {
+    const bank = this.adapter(environment, method);
+    return withDeadline(this.timeoutMs(environment), (signal) => bank.charge(request, signal));
+  }
+
+  status(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: StatusRequest,
+  ): Promise<BankAnswer> {
+    const bank = this.adapter(environment, method);
+    return withDeadline(this.timeoutMs(environment), (signal) => bank.status(request, signal));
+  }
+
+  private timeoutMs(environment: EnvironmentKind): number {
+    return environment === 'sandbox' ? this.config.SANDBOX_BANK_TIMEOUT_MS : this.config.BANK_TIMEOUT_MS;
+  }
+
+  private adapter(environment: EnvironmentKind, method: PaymentMethodType): BankAdapter {
+    const key = `${environment}:${method}`;
+    if (!this.adapters.has(key)) this.adapters.set(key, this.create(environment, method));
+    const adapter = this.adapters.get(key);
+    if (!adapter)
+      throw new BankUnavailableError(
+        `no gateway is configured for ${method} (set BANK_${method.toUpperCase()}_URL)`,
+        'not-configured',
+      );
+    return adapter;
+  }
+
+  private create(environment: EnvironmentKind, method: PaymentMethodType): BankAdapter | null {
+    if (environment === 'sandbox') return new SandboxBank(method);
+    const settings = (
+      GATEWAY_SETTINGS as Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>
+    )[method];
+    if (!settings) return null;
+    const url = this.config[settings[0]];
+    const apiKey = this.config[settings[1]];
+    return typeof url === 'string'
+      ? new GatewayBank(url, typeof apiKey === 'string' ? apiKey : undefined)
+      : null;
+  }
+}

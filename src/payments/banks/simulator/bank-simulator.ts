@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A bank gateway speaking the protocol of docs/bank-gateway.md, for the end-to-end suite and
+ * local runs (`npm run bank-simulator`). It keeps its charges in memory, counts every charge
+ * that reaches it, and has fault switches (a mode, set over HTTP or in-process).
+ */
+
+export const SIMULATOR_MODES = [
+  'normal',
+  'decline',
+  'error',
+  'hang',
+  'pending',
+  'pending-then-confirm',
+  'slow',
+] as const;
+export type SimulatorMode = (typeof SIMULATOR_MODES)[number];
+
+export interface SimulatedCharge {
+  reference: string;
+  bankReference: string;
+  amount: number;
+  phoneNumber: string;
+  status: 'completed' | 'pending' | 'declined';
+  reason?: string;
+  /** Only `pending-then-confirm`: becomes completed when its status is first asked. */
+  confirmOnStatus: boolean;
+}
+
+export interface SimulatorStats {
+  /** Charge requests that reached the bank (replays of a known reference included). */
+  chargeRequests: number;
+  /** Distinct charges recorded (a replayed reference is not charged again). */
+  charges: number;
+  statusRequests: number;
+}
+
+export interface BankSimulator {
+  url: string;
+  stats(): SimulatorStats;
+  charge(reference: string): SimulatedCharge | undefined;
+  setMode(mode: SimulatorMode, delayMs?: number): void;
+  settle(reference: string, status: 'completed' | 'declined'): boolean;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface ChargeBody {
+  reference?: unknown;
+  amount?: unknown;
+  phoneNumber?: unknown;
+  passCode?: unknown;
+}
+
+/** What the simulator does with a new charge in `normal` mode: the Sandbox's magic numbers. */
+export function normalOutcome(
+  phoneNumber: string,
+  passCode: unknown,
+): 'completed' | 'pending' | 'declined' | 'hang' {
+  if (
+    passCode !== undefined &&
+    (typeof passCode !== 'string' || !/^\d{4,6}$/.test(passCode) || passCode === '0000')
+  ) {
+    return 'declined';
+  }
+  switch (phoneNumber.slice(-4)) {
+    case '9001':
+      return 'declined';
+    case '9002':
+      return 'hang';
+    case '9003':
+      return 'pending';
+    default:
+      return 'completed';
+  }
+}
+
+export async function startBankSimulator(
+  options: { port?: number; host?: string; apiKey?: string } = {},
+): Promise<BankSimulator> {
+  const charges = new Map<string, SimulatedCharge>();
+  const stats: SimulatorStats = { chargeRequests: 0, charges: 0, statusRequests: 0 };
+  let mode: SimulatorMode = 'normal';
+  let delayMs = 0;
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    if (res.writableEnded || res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const view = (c: SimulatedCharge) => ({
+    reference: c.reference,
+    status: c.status,
+    bankReference: c.bankReference,
+    amount: c.amount,
+    ...(c.reason ? { reason: c.reason } : {}),
+  });
+
+  function record(
+    body: ChargeBody,
+    status: SimulatedCharge['status'],
+    confirmOnStatus = false,
+    reason?: string,
+  ) {
+    const charge: SimulatedCharge = {
+      reference: String(body.reference),
+      bankReference: `bank_${randomUUID().slice(0, 12)}`,
+      amount: Number(body.amount),
+      phoneNumber: String(body.phoneNumber),
+      status,
+      reason,
+      confirmOnStatus,
+    };
+    charges.set(charge.reference, charge);
+    stats.charges += 1;
+    return charge;
+  }
+
+  async function handleCharge(body: ChargeBody, res: ServerResponse): Promise<void> {
+    stats.chargeRequests += 1;
+    if (
+      typeof body.reference !== 'string' ||
+      !Number.isInteger(body.amount) ||
+      typeof body.phoneNumber !== 'string'
+    ) {
+      return send(res, 400, { error: 'reference, amount and phoneNumber are required' });
+    }
+    const known = charges.get(body.reference);
+    if (known) return send(res, 200, view(known)); // idempotent replay: no second charge
+    switch (mode) {
+      case 'error':
+        return send(res, 503, { error: 'bank unavailable' });
+      case 'hang':
+        return; // never answers; the caller's time-out decides
+      case 'decline':
+        return send(res, 200, view(record(body, 'declined', false, 'insufficient funds')));
+      case 'pending':
+        return send(res, 200, view(record(body, 'pending')));
+      case 'pending-then-confirm':
+        return send(res, 200, view(record(body, 'pending', true)));
+      case 'slow': {
+        // The charge is done at once; the answer comes late (a crash can fall in between).
+        const charge = record(body, 'completed');
+        await new Promise((r) => setTimeout(r, delayMs).unref());
+        return send(res, 200, view(charge));
+      }
+      case 'normal': {
+        const outcome = normalOutcome(body.phoneNumber, body.passCode);
+        if (outcome === 'hang') return;
+        return send(
+          res,
+          200,
+          view(record(body, outcome, false, outcome === 'declined' ? 'declined' : undefined)),
+        );
+      }
+    }
+  }
+
+  function handleStatus(reference: string, res: ServerResponse): void {
+    stats.statusRequests += 1;
+    if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
+    if (mode === 'hang') return;
+    const charge = charges.get(reference);
+    if (!charge) return send(res, 404, { error: 'unknown charge' });
+    if (charge.confirmOnStatus && charge.status === 'pending') charge.status = 'completed';
+    send(res, 200, view(charge));
+  }
+
+  function handleControl(path: string, body: Record<string, unknown>, res: ServerResponse): void {
+    if (path === '/_control/stats') return send(res, 200, stats);
+    if (path === '/_control/reset') {
+      reset();
+      return send(res, 200, { mode });
+    }
+    if (path === '/_control/mode') {
+      if (!SIMULATOR_MODES.includes(body.mode as SimulatorMode))
+        return send(res, 400, { error: `mode: one of ${SIMULATOR_MODES.join(', ')}` });
+      setMode(body.mode as SimulatorMode, typeof body.delayMs === 'number' ? body.delayMs : undefined);
+      return send(res, 200, { mode, delayMs });
+    }
+    const settleMatch = /^\/_control\/charges\/([^/]+)\/settle$/.exec(path);
+    if (settleMatch) {
+      const status = body.status === 'declined' ? 'declined' : 'completed';
+      return settle(decodeURIComponent(settleMatch[1]), status)
+        ? send(res, 200, view(charges.get(decodeURIComponent(settleMatch[1]))!))
+        : send(res, 404, { error: 'unknown charge' });
+    }
+    send(res, 404, { error: 'not found' });
+  }
+
+  function setMode(next: SimulatorMode, nextDelayMs = 0): void {
+    mode = next;
+    delayMs = nextDelayMs;
+  }
+  function settle(reference: string, status: 'completed' | 'declined'): boolean {
+    const charge = charges.get(reference);
+    if (!charge) return false;
+    charge.status = status;
+    return true;
+  }
+  function reset(): void {
+    charges.clear();
+    Object.assign(stats, { chargeRequests: 0, charges: 0, statusRequests: 0 });
+    setMode('normal');
+  }
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://bank').pathname;
+      let body: Record<string, unknown> = {};
+      if (chunks.length) {
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        } catch {
+          return send(res, 400, { error: 'malformed JSON' });
+        }
+      }
+      if (path.startsWith('/_control/')) return handleControl(path, body, res);
+      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
+        return send(res, 401, { error: 'unauthorized' });
+      if (req.method === 'POST' && path === '/charges') {
+        handleCharge(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
+        return;
+      }
+      const statusMatch = /^\/charges\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && statusMatch) return handleStatus(decodeURIComponent(statusMatch[1]), res);
+      send(res, 404, { error: 'not found' });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    stats: () => ({ ...stats }),
+    charge: (reference) => charges.get(reference),
+    setMode,
+    settle,
+    reset,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,64 @@
+import { Expose, Transform } from 'class-transformer';
+import { PaginationQuery } from '../../common/pagination';
+import {
+  EnumField,
+  ExternalIdField,
+  PhoneField,
+  StringField,
+  UuidField,
+} from '../../common/validation/fields';
+
+export class PayDto {
+  @ExternalIdField({ description: 'The transactionId of the payment request to pay', example: 'order_1042' })
+  transactionId!: string;
+
+  @PhoneField({ description: "The customer's 8-digit number at the bank app (+222 and spaces are stripped)" })
+  phoneNumber!: string;
+
+  @StringField({
+    optional: true,
+    maxLength: 32,
+    description: 'Bankily only: the customer\'s pass code ("" or absent for the others). Never stored.',
+  })
+  passCode?: string;
+
+  /** The payment method id; `paymentMethodId` is accepted as an alias (the client libraries' name). */
+  @Expose()
+  @Transform(
+    ({ obj }: { obj: { configurationId?: unknown; paymentMethodId?: unknown } }) =>
+      obj.configurationId ?? obj.paymentMethodId,
+  )
+  @UuidField({ description: 'The id of a payment method of GET /payment-methods (alias: paymentMethodId)' })
+  configurationId!: string;
+
+  @UuidField({ optional: true, description: 'Alias of configurationId' })
+  paymentMethodId?: string;
+}
+
+export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+
+export class ListPaymentsQuery extends PaginationQuery {
+  @ExternalIdField({ optional: true }) transactionId?: string;
+  @UuidField({ optional: true }) paymentRequestId?: string;
+  @EnumField(PAYMENT_STATUSES, { optional: true }) status?: (typeof PAYMENT_STATUSES)[number];
+}
+
+export class PaymentIdParams {
+  @UuidField() id!: string;
+}
+
+export class SimulateTransferDto {
+  @EnumField(['completed', 'failed'], {
+    optional: true,
+    description: "What the customer's bank does (default completed)",
+  })
+  outcome?: 'completed' | 'failed';
+}
+
+export class PaymentMethodsQuery {
+  @StringField({
+    optional: true,
+    description: 'Accepted for the client libraries; it has no effect (the key decides the environment)',
+  })
+  isTestingMode?: string;
+}

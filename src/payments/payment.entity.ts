@@ -1,0 +1,110 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PaymentMethodType } from './banks/bank';
+
+export type PaymentStatus = 'pending' | 'completed' | 'failed';
+
+/** A bank app enabled (or not) for one environment. Names and the enabled set are data. */
+@Entity('payment_methods')
+export class PaymentMethod {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
+  @Column('text') type!: PaymentMethodType;
+  @Column('text') name!: string;
+  @Column('boolean', { name: 'requires_pass_code' }) requiresPassCode!: boolean;
+  @Column('text') code!: string;
+  @Column('boolean') enabled!: boolean;
+  @Column('integer') position!: number;
+  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+}
+
+/** The payment method record of CONTRACT.md. */
+export interface PaymentMethodJson {
+  id: string;
+  type: PaymentMethodType;
+  name: string;
+  requiresPassCode: boolean;
+  config: { code: string };
+}
+
+export function toPaymentMethodJson(m: PaymentMethod): PaymentMethodJson {
+  return {
+    id: m.id,
+    type: m.type,
+    name: m.name,
+    requiresPassCode: m.requiresPassCode,
+    config: { code: m.code },
+  };
+}
+
+/** One attempt to pay a payment request through a bank app. Never holds the pass code. */
+@Entity('payments')
+export class Payment {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
+  @Column('uuid', { name: 'payment_request_id' }) paymentRequestId!: string;
+  @Column('uuid', { name: 'payment_method_id' }) paymentMethodId!: string;
+  @Column('integer') amount!: number;
+  @Column('text', { name: 'phone_number' }) phoneNumber!: string;
+  @Column('text') status!: PaymentStatus;
+  @Column('text', { name: 'reference_id', nullable: true }) referenceId!: string | null;
+  @Column('text', { name: 'failure_reason', nullable: true }) failureReason!: string | null;
+  @Column('timestamptz', { name: 'completed_at', nullable: true }) completedAt!: Date | null;
+  @Column('timestamptz', { name: 'next_check_at' }) nextCheckAt!: Date;
+  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
+}
+
+/** The payment record of CONTRACT.md, as the API and webhook events show it. */
+export interface PaymentJson {
+  id: string;
+  paymentRequestId: string;
+  transactionId: string;
+  amount: number;
+  configurationId: string;
+  phoneNumber: string;
+  status: PaymentStatus;
+  referenceId: string | null;
+  failureReason: string | null;
+  completedAt: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
+  return {
+    id: p.id,
+    paymentRequestId: p.paymentRequestId,
+    transactionId,
+    amount: p.amount,
+    configurationId: p.paymentMethodId,
+    phoneNumber: p.phoneNumber,
+    status: p.status,
+    referenceId: p.referenceId,
+    failureReason: p.failureReason,
+    completedAt: p.completedAt?.toISOString() ?? null,
+    environmentId: p.environmentId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+/** A `payments` row read with plain SQL (snake_case columns). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw pg row: each column is typed by the assignment below
+export function paymentFromRow(r: Record<string, any>): Payment {
+  return Object.assign(new Payment(), {
+    id: r.id,
+    environmentId: r.environment_id,
+    paymentRequestId: r.payment_request_id,
+    paymentMethodId: r.payment_method_id,
+    amount: r.amount,
+    phoneNumber: r.phone_number,
+    status: r.status,
+    referenceId: r.reference_id,
+    failureReason: r.failure_reason,
+    completedAt: r.completed_at,
+    nextCheckAt: r.next_check_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  } satisfies Payment);
+}

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { AnyKey, SecretKey } from '../auth/decorators';
+import { Tenant } from '../auth/tenant';
+import { API, Patch, Post } from '../common/http/routes';
+import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
+import {
+  ListPaymentsQuery,
+  PayDto,
+  PaymentIdParams,
+  PaymentMethodsQuery,
+  SimulateTransferDto,
+} from './dto/payment.dto';
+import { PaymentMethodsService } from './payment-methods.service';
+import { toPaymentMethodJson } from './payment.entity';
+import { PaymentsService } from './payments.service';
+import { SandboxOnlyGuard } from './sandbox-only.guard';
+
+@ApiTags('Payments')
+@ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
+@Controller(`${API}/payment`)
+export class PaymentsController {
+  constructor(private readonly service: PaymentsService) {}
+
+  @Post()
+  @AnyKey()
+  async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
+    return { data: await this.service.pay(t, dto) };
+  }
+
+  @Get()
+  @SecretKey()
+  list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery) {
+    return this.service.list(t, q);
+  }
+
+  @Get(':id')
+  @SecretKey()
+  async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
+    return { data: await this.service.get(t, p.id) };
+  }
+
+  @Post(':id/simulate-transfer')
+  @SecretKey()
+  @UseGuards(SandboxOnlyGuard)
+  async simulateTransfer(@Tenant() t: Tenant, @Param() p: PaymentIdParams, @Body() dto: SimulateTransferDto) {
+    return { data: await this.service.simulateTransfer(t, p.id, dto.outcome) };
+  }
+}
+
+@ApiTags('Payments')
+@ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
+@Controller(API)
+export class PaymentMethodsController {
+  constructor(private readonly methods: PaymentMethodsService) {}
+
+  @Get('configuration')
+  @AnyKey()
+  configuration(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
+    return this.list(t);
+  }
+
+  @Get('payment-methods')
+  @AnyKey()
+  paymentMethods(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
+    return this.list(t);
+  }
+
+  private async list(t: Tenant) {
+    return { data: (await this.methods.listEnabled(t.environmentId)).map(toPaymentMethodJson) };
+  }
+}
+
+@ApiTags('Payment requests')
+@ApiHeader({ name: 'Authorization', description: 'API key (sk_…)', required: true })
+@Controller(`${API}/payment-request`)
+export class RefreshStatusController {
+  constructor(private readonly service: PaymentsService) {}
+
+  @Patch(':transactionId/refresh-status')
+  @SecretKey()
+  async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
+    return { data: await this.service.refreshStatus(t, p.transactionId) };
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppConfig } from '../config/config';
+import { PaymentsService } from './payments.service';
+
+const JOB = 'payments-reconciliation';
+
+/**
+ * Every RECONCILE_INTERVAL_MS (0: off), asks the banks about payments left pending (a bank that
+ * answered "pending", or a process that died between the bank's answer and the commit). The
+ * claim in `reconcile` makes several instances safe; a tick never overlaps the previous one.
+ */
+@Injectable()
+export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ReconciliationScheduler.name);
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly registry: SchedulerRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.RECONCILE_INTERVAL_MS === 0) return;
+    this.registry.addInterval(
+      JOB,
+      setInterval(() => this.tick(), this.config.RECONCILE_INTERVAL_MS),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.registry.doesExist('interval', JOB)) this.registry.deleteInterval(JOB);
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.payments
+      .reconcile()
+      .then((r) => {
+        if (r.claimed > 0) this.logger.log(r, 'reconciliation pass');
+      })
+      .catch((err: unknown) => this.logger.error({ err }, 'reconciliation pass failed'))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+}

@@ -1,0 +1,180 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
+ * data directory, the demo organization, the CLI beside a running server, restarts, Ctrl-C,
+ * a crash and a stale lock. Real processes, real PostgreSQL, real HTTP.
+ */
+
+const ROOT = resolve(__dirname, '..');
+jest.setTimeout(180_000);
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+    s.on('error', fail);
+  });
+}
+
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+
+interface Server {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(): Promise<Server> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('Khoums is listening')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, output: () => out, exited };
+}
+
+function cli(...args: string[]): { stdout: string; status: number } {
+  try {
+    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    return { stdout: stdout.toString(), status: 0 };
+  } catch (e) {
+    const err = e as { stdout: Buffer; stderr: Buffer; status: number };
+    return { stdout: err.stdout.toString() + err.stderr.toString(), status: err.status };
+  }
+}
+
+const api = (path: string, key: string, init: RequestInit = {}) =>
+  fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: key, 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
+
+const pidFile = () => join(dataDir, 'pg', 'postmaster.pid');
+const postmasterPid = () => Number(readFileSync(pidFile(), 'utf8').split('\n')[0]);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function until(check: () => boolean, what: string, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+  dataDir = mkdtempSync(join(tmpdir(), 'khoums-run-'));
+  chmodSync(dataDir, 0o755);
+  port = await freePort();
+  env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+});
+
+afterAll(() => {
+  if (existsSync(pidFile())) {
+    const pid = postmasterPid();
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('serves on the embedded database, prints the demo keys once, and survives restarts, the CLI, a crash and a stale lock', async () => {
+  // First start: migrations, demo organization, keys printed.
+  const first = await startServer();
+  const secretKey = /Sandbox secret key:\s+(sk_test_\w+)/.exec(first.output())?.[1];
+  const publishableKey = /Sandbox publishable key:\s+(pk_test_\w+)/.exec(first.output())?.[1];
+  expect(secretKey).toBeDefined();
+  expect(publishableKey).toBeDefined();
+  expect(first.output()).toMatch(/Dashboard login:\s+demo@khoums\.local \/ \w+/);
+  const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  expect(saved.sandbox.secretKey).toBe(secretKey);
+
+  const created = await api('/payment-request', secretKey!, { method: 'POST', body: JSON.stringify({ transactionId: 'first-run', amount: 1500 }) });
+  expect(created.status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', publishableKey!)).status).toBe(200);
+
+  // The CLI beside the running server uses the same embedded database.
+  const made = cli('org:create', '--name', 'Boutique Atar', '--email', 'owner@atar.example', '--json');
+  expect(made.status).toBe(0);
+  const org = JSON.parse(made.stdout);
+  expect(Object.keys(org).sort()).toEqual(['email', 'organizationId', 'password', 'production', 'sandbox']);
+  expect(org.email).toBe('owner@atar.example');
+  for (const kind of ['sandbox', 'production']) {
+    expect(Object.keys(org[kind]).sort()).toEqual(['environmentId', 'publishableKey', 'secretKey']);
+  }
+  expect(org.sandbox.secretKey).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+  expect(org.production.publishableKey).toMatch(/^pk_live_[0-9A-Za-z]{32,}$/);
+  expect((await api('/payment-request', org.production.secretKey)).status).toBe(200);
+  expect(cli('org:create', '--name', 'Dup', '--email', 'owner@atar.example', '--json').status).not.toBe(0);
+
+  // Ctrl-C: the server exits 0 and PostgreSQL stops cleanly.
+  const pgPid = postmasterPid();
+  first.child.kill('SIGINT');
+  expect(await first.exited).toBe(0);
+  expect(alive(pgPid)).toBe(false);
+  expect(existsSync(pidFile())).toBe(false);
+  expect(readFileSync(join(dataDir, 'postgres.log'), 'utf8')).toContain('database system is shut down');
+
+  // Second start reuses the data: no new demo organization, the earlier request is there.
+  const second = await startServer();
+  expect(second.output()).not.toContain('Demo organization created');
+  const again = await api('/payment-request/by-transaction/first-run', secretKey!);
+  expect(((await again.json()) as { data: { amount: number } }).data.amount).toBe(1500);
+
+  // A crash (SIGKILL) leaves PostgreSQL running; the next start attaches to it.
+  second.child.kill('SIGKILL');
+  await second.exited;
+  const orphan = postmasterPid();
+  expect(alive(orphan)).toBe(true);
+  const third = await startServer();
+  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  third.child.kill('SIGINT');
+  expect(await third.exited).toBe(0);
+
+  // A stale lock (its server is gone, the file stayed) is recovered.
+  process.kill(orphan, 'SIGINT');
+  await until(() => !alive(orphan), 'PostgreSQL to stop');
+  writeFileSync(pidFile(), `999999\n${join(dataDir, 'pg')}\n1700000000\n${env.EMBEDDED_PG_PORT}\n\n\n`);
+  const fourth = await startServer();
+  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  fourth.child.kill('SIGINT');
+  expect(await fourth.exited).toBe(0);
+
+  // The CLI on its own starts and stops the embedded database.
+  const alone = cli('org:create', '--name', 'Alone', '--email', 'alone@example.mr', '--json');
+  expect(alone.status).toBe(0);
+  expect(JSON.parse(alone.stdout).organizationId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(existsSync(pidFile())).toBe(false);
+});
+
+it('refuses to start with a bad configuration and says which variable is wrong', () => {
+  let output = '';
+  try {
+    execFileSync(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: { ...env, PORT: 'abc' }, stdio: 'pipe' });
+  } catch (e) {
+    output = (e as { stderr: Buffer }).stderr.toString();
+  }
+  expect(output).toContain('Invalid configuration');
+  expect(output).toContain('PORT="abc"');
+});

@@ -1,0 +1,153 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { CreatedOrganization } from '../../src/organizations/organizations.service';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
+import { recordEvent } from '../../src/webhooks/outbox';
+import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
+import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
+
+// A database of their own: the only workers on it are the instances these tests start and kill.
+let db: { url: string; drop(): Promise<void> };
+let t: TestApp;
+const cleanup: Array<() => Promise<unknown>> = [];
+beforeAll(async () => {
+  db = await privateDatabase();
+  t = await startTestApp({}, db.url); // no worker: the instances under test are started by each test
+});
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
+
+async function receiver(behaviour = ok): Promise<Receiver> {
+  const r = new Receiver(behaviour);
+  cleanup.push(() => r.stop());
+  await r.start();
+  return r;
+}
+
+async function instance(env: Record<string, string> = {}): Promise<TestApp> {
+  const app = await startTestApp({ ...WORKER_ENV, ...env }, db.url);
+  cleanup.push(() => app.close());
+  return app;
+}
+
+/** A service instance in a child process, which the test can SIGKILL. */
+async function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures/run-ts.js'), join(__dirname, 'fixtures/service-process.ts')], {
+    env: { ...process.env, ...WORKER_ENV, LOG_LEVEL: 'warn', KHOUMS_TEST_DATABASE_URL: db.url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanup.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const port = await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
+    const line = out.split('\n').find((l) => l.startsWith('{'));
+    return line ? (JSON.parse(line) as { port: number }).port : undefined;
+  }, 'the service process to listen', 60_000);
+  return { child, port };
+}
+
+async function sigkill(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function endpoint(org: CreatedOrganization, url: string): Promise<string> {
+  const res = await t.http.post('/api/v1/webhook-endpoints').set('Authorization', org.sandbox.secretKey).send({ url });
+  expect(res.status).toBe(200);
+  return res.body.data.id;
+}
+
+const delivered = (eventId: string) =>
+  waitFor(async () => {
+    const [d] = await t.ds.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+    return d?.status === 'succeeded' ? (d as { id: string; attempts: number }) : undefined;
+  }, `delivery of ${eventId}`, 40_000);
+
+describe('webhook delivery faults', () => {
+  it('delivers, after a restart, an event committed by a process killed with SIGKILL before it delivered', async () => {
+    const r = await receiver();
+    const org = await newTenant(t);
+    await endpoint(org, r.url);
+    const { child, port } = await serviceProcess({ WEBHOOK_WORKER: 'false' });
+    const res = await request(`http://127.0.0.1:${port}`)
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.sandbox.secretKey)
+      .send({ transactionId: 'order_killed', amount: 700 });
+    expect(res.status).toBe(200);
+    await sigkill(child);
+
+    await instance(); // the restarted service
+    const [{ id: eventId }] = await t.ds.query(`SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`, [org.sandbox.environmentId]);
+    await delivered(eventId);
+    expect(r.hitsFor(eventId)).toHaveLength(1);
+    expect(r.hitsFor(eventId)[0].body.data.id).toBe(res.body.data.id);
+  });
+
+  it('retries, once its lease expires, a delivery claimed by an instance killed with SIGKILL mid-flight', async () => {
+    let killed = false;
+    const r = await receiver((n, hit, res) => (killed ? ok(n, hit, res) : 'hang'));
+    const org = await newTenant(t);
+    await endpoint(org, r.url);
+    const { child } = await serviceProcess({ WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000' });
+
+    const eventId = await recordEvent(t.ds, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data: {} });
+    await waitFor(() => r.hitsFor(eventId).length > 0, 'the first attempt, by the child');
+    await sigkill(child);
+    killed = true;
+    const [before] = await t.ds.query('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+    expect(before).toEqual({ status: 'pending', attempts: 0 });
+
+    await instance(); // the restarted service
+    const d = await delivered(eventId);
+    const hits = r.hitsFor(eventId);
+    expect(hits).toHaveLength(2); // the interrupted attempt, then the retry after the lease
+    expect(hits[1].raw.equals(hits[0].raw)).toBe(true);
+    expect(hits[1].at - hits[0].at).toBeGreaterThanOrEqual(5000);
+    expect(d.attempts).toBe(1);
+  });
+
+  it('makes each due attempt once with two instances on one database (a burst of 200 events)', async () => {
+    const r = await receiver();
+    const org = await newTenant(t);
+    const endpointId = await endpoint(org, r.url);
+    const [a, b] = [await instance(), await instance()];
+    await t.ds.query(
+      `INSERT INTO events (id, organization_id, environment_id, kind, data)
+       SELECT gen_random_uuid(), $1, $2, 'payment-created', jsonb_build_object('n', g) FROM generate_series(1, 200) g`,
+      [org.organizationId, org.sandbox.environmentId],
+    );
+    await waitFor(async () => {
+      const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpointId]);
+      return n === 200;
+    }, 'all 200 deliveries', 60_000);
+
+    const perId = new Map<string, number>();
+    for (const h of r.hits) perId.set(String(h.headers['webhook-id']), (perId.get(String(h.headers['webhook-id'])) ?? 0) + 1);
+    expect(perId.size).toBe(200);
+    expect([...perId.values()].every((c) => c === 1)).toBe(true);
+    const [{ attempts, logged }] = await t.ds.query(
+      `SELECT sum(d.attempts)::int AS attempts, (SELECT count(*)::int FROM webhook_attempts a JOIN webhook_deliveries x ON x.id = a.delivery_id WHERE x.endpoint_id = $1) AS logged
+         FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
+      [endpointId],
+    );
+    expect({ attempts, logged }).toEqual({ attempts: 200, logged: 200 });
+    const made = [a, b].map((x) => x.app.get(DeliveryWorker).attemptCount);
+    expect(made[0] + made[1]).toBe(200);
+  });
+});
