@@ -74,6 +74,7 @@ describe('hosted checkout page (HTTP)', () => {
   });
 
   it('says payment is unavailable, without a usable Pay button, when payment methods cannot be listed', async () => {
+    jest.spyOn(payments, 'listMethods').mockRejectedValue(new Error('database unavailable'));
     const { data } = await createSession(t, sk, { transactionId: txId(), amount: 1500 });
     const res = await agent().get(`/checkout/${data.id}`);
     expect(res.status).toBe(200);

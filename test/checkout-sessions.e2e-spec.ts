@@ -1,5 +1,5 @@
 import { Messages } from '../src/common/errors/messages';
-import { completeOpenSession } from '../src/checkout/checkout-sessions.service';
+import { completeOpenSession } from '../src/checkout/session-transitions';
 import { newTenant, startTestApp, TestApp, validationBody } from './helpers/app';
 import { createSession, eventsFor, makeOverdue, txId } from './helpers/checkout';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
@@ -236,8 +236,17 @@ describe('checkout sessions API', () => {
         merchantName: 'Boutique Tevragh Zeina',
         livemode: false,
         expiresAt: data.expiresAt,
+        methods: [
+          { id: expect.any(String), type: 'bankily', name: 'Bankily', requiresPassCode: true },
+          { id: expect.any(String), type: 'masrivi', name: 'Masrivi', requiresPassCode: false },
+          { id: expect.any(String), type: 'sedad', name: 'Sedad', requiresPassCode: false },
+        ],
       });
+      const methods = await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey);
+      expect(res.body.data.methods.map((m: { id: string }) => m.id)).toEqual(methods.body.data.map((m: { id: string }) => m.id));
       expect(res.text).not.toContain(org.sandbox.environmentId);
+      expect(res.text).not.toContain(org.sandbox.secretKey);
+      expect(res.text).not.toMatch(/config|passCode|successUrl|cancelUrl|environmentId/);
       expect(res.text).not.toContain('shop.example.mr');
     });
 
@@ -271,7 +280,10 @@ describe('checkout sessions API', () => {
   describe('completeOpenSession (the payments hook)', () => {
     it('completes the open session and records checkout-session-completed once', async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-      const methodId = '11111111-1111-4111-8111-111111111111';
+      const [{ id: methodId }] = await t.ds.query<{ id: string }[]>(
+        'SELECT id FROM payment_methods WHERE environment_id = $1 ORDER BY position LIMIT 1',
+        [org.sandbox.environmentId],
+      );
       const done = await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId, { paymentMethodId: methodId }));
       expect(done).toMatchObject({ id: data.id, status: 'completed', selectedConfigurationId: methodId });
       expect(done!.completedAt).not.toBeNull();

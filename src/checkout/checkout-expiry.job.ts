@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import { expireDueSessions } from './checkout-sessions.service';
+import { expireDueSessions } from './session-transitions';
 
 /**
  * Expires open sessions past `expiresAt`. The tick only claims work (FOR UPDATE SKIP LOCKED), so

@@ -62,8 +62,7 @@ export class CheckoutPageController {
     const ctx = this.context(req, reply);
     const session = await this.find(ctx, id);
     if (!session) return;
-    if (session.status === 'open') return this.renderForm(ctx, session, 200, { phoneNumber: session.phoneNumber ?? '' });
-    this.renderClosed(ctx, session, 200);
+    return this.renderSession(ctx, session, 200);
   }
 
   @Post(':id/pay')
@@ -72,7 +71,7 @@ export class CheckoutPageController {
     const form = (req.body ?? {}) as PayForm;
     const session = await this.find(ctx, id);
     if (!session) return;
-    if (session.status !== 'open') return this.renderClosed(ctx, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderSession(ctx, session, 409);
     const phoneInput = typeof form.phoneNumber === 'string' ? form.phoneNumber : '';
     const methodId = typeof form.paymentMethodId === 'string' ? form.paymentMethodId : '';
     const again = (status: number, error: string) =>
@@ -89,20 +88,15 @@ export class CheckoutPageController {
       result = await this.payments.pay(session, { paymentMethodId: methodId, phoneNumber, passCode });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      if (err.status === 409) return this.renderClosed(ctx, await this.sessions.forPage(id), 409);
+      // Paid, expired or cancelled meanwhile, or a payment already with the bank: show what it is now.
+      if (err.status === 409) return this.renderSession(ctx, await this.sessions.forPage(id), 409);
       return again(err.status, this.translate(ctx.t, err.message));
     }
     switch (result.status) {
       case 'completed':
         return this.redirect(reply, successRedirect(session) ?? this.pageUrl(id));
       case 'pending':
-        return this.render(ctx, 'checkout/pending', 200, {
-          pageTitle: ctx.t.pendingTitle,
-          merchantName: session.merchantName,
-          amountText: formatMru(session.amount, ctx.lang),
-          statusUrl: `/${API}/checkout-session/public/${id}/payment-status`,
-          pageUrl: this.pageUrl(id),
-        });
+        return this.renderPending(ctx, session, 200);
       case 'failed':
         return again(502, ctx.t.bankFailure);
     }
@@ -113,7 +107,7 @@ export class CheckoutPageController {
     const ctx = this.context(req, reply);
     const session = await this.find(ctx, id);
     if (!session) return;
-    if (session.status !== 'open') return this.renderClosed(ctx, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderSession(ctx, session, 409);
     if (!this.csrfOk(ctx, id, (req.body as PayForm | undefined)?._csrf)) {
       return this.renderForm(ctx, session, 403, { phoneNumber: session.phoneNumber ?? '', error: ctx.t.securityCheck });
     }
@@ -121,7 +115,7 @@ export class CheckoutPageController {
     try {
       cancelled = await this.sessions.cancel(id);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return this.renderClosed(ctx, await this.sessions.forPage(id), 409);
+      if (err instanceof AppError && err.status === 409) return this.renderSession(ctx, await this.sessions.forPage(id), 409);
       throw err;
     }
     this.redirect(reply, cancelled.cancelUrl ?? this.pageUrl(id));
@@ -143,6 +137,24 @@ export class CheckoutPageController {
       message: ctx.t.notFoundBody,
     });
     return undefined;
+  }
+
+  /** Whatever the session is now: closed, waiting for the bank, or the form. */
+  private async renderSession(ctx: PageContext, session: PageSession, status: number): Promise<void> {
+    if (session.status !== 'open') return this.renderClosed(ctx, session, status);
+    if (session.paymentStatus === 'pending') return this.renderPending(ctx, session, status);
+    return this.renderForm(ctx, session, status, { phoneNumber: session.phoneNumber ?? '' });
+  }
+
+  /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
+  private renderPending(ctx: PageContext, session: PageSession, status: number): void {
+    this.render(ctx, 'checkout/pending', status, {
+      pageTitle: ctx.t.pendingTitle,
+      merchantName: session.merchantName,
+      amountText: formatMru(session.amount, ctx.lang),
+      statusUrl: `/${API}/checkout-session/public/${session.id}/payment-status`,
+      pageUrl: this.pageUrl(session.id),
+    });
   }
 
   private async renderForm(

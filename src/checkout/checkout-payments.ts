@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import type { EnvironmentKind } from '../organizations/entities';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { PaymentsService } from '../payments/payments.service';
+import { lockSessionForPayment } from './session-transitions';
 
 /** What the hosted page needs to know about a session in order to pay it. */
 export interface PayableSession {
   id: string;
   paymentRequestId: string;
   environmentId: string;
+  environment: EnvironmentKind;
+  organizationId: string;
   transactionId: string;
   amount: number;
 }
@@ -37,7 +44,7 @@ export interface CheckoutPayResult {
 export abstract class CheckoutPayments {
   /**
    * Pays the session's payment request. Throws AppError: 400 (pass code, phone), 404 (method),
-   * 409 (already paid), 502 (the bank failed). A completed payment completes the session (see
+   * 409 (already paid, a payment in progress, the session not open), 502 (the bank failed). A completed payment completes the session (see
    * `completeOpenSession`) in the payment's own transaction.
    */
   abstract pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult>;
@@ -46,14 +53,44 @@ export abstract class CheckoutPayments {
   abstract listMethods(environmentId: string): Promise<PaymentMethodChoice[]>;
 }
 
-/** Placeholder until the payments branch is merged; replaced by the real integration then. */
+/**
+ * The real thing: the page pays through PaymentsService.pay, so every money rule of payments holds
+ * (request lock, one pending payment, the bank outside the transaction, settle), with the session
+ * locked and rechecked inside pay's first transaction by `lockSessionForPayment`.
+ */
 @Injectable()
-export class PaymentsNotMergedYet extends CheckoutPayments {
-  pay(): Promise<CheckoutPayResult> {
-    return Promise.reject(new Error('payments not merged yet'));
+export class BankAppPayments extends CheckoutPayments {
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly methods: PaymentMethodsService,
+  ) {
+    super();
   }
 
-  listMethods(): Promise<PaymentMethodChoice[]> {
-    return Promise.reject(new Error('payments not merged yet'));
+  async pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult> {
+    // The customer on the hosted page acts for the session's environment, like a publishable key.
+    const tenant: Tenant = {
+      organizationId: session.organizationId,
+      environmentId: session.environmentId,
+      environment: session.environment,
+      keyKind: 'publishable',
+      keyId: `checkout-session:${session.id}`,
+    };
+    const payment = await this.payments.pay(
+      tenant,
+      {
+        transactionId: session.transactionId,
+        phoneNumber: input.phoneNumber,
+        passCode: input.passCode,
+        configurationId: input.paymentMethodId,
+      },
+      (m, request) => lockSessionForPayment(m, session.id, request.id, input.paymentMethodId),
+    );
+    return { paymentId: payment.id, status: payment.status };
+  }
+
+  async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
+    const methods = await this.methods.listEnabled(environmentId);
+    return methods.map((m) => ({ id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode }));
   }
 }

@@ -8,7 +8,7 @@ import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
 import { PaymentRequestStatus } from '../payment-requests/payment-request.entity';
 import { assertAmount, assertPhone, PaymentRequestsService } from '../payment-requests/payment-requests.service';
-import { Queryable, recordEvent } from '../webhooks/outbox';
+import type { Queryable } from '../webhooks/outbox';
 import {
   CheckoutSession,
   CheckoutSessionJson,
@@ -16,83 +16,12 @@ import {
   SESSION_COLUMNS,
   toCheckoutSessionJson,
 } from './checkout-session.entity';
+import type { PaymentStatus } from '../payments/payment.entity';
+import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
 import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
+import { expireIfDue, expireWhere, lockRequestOf, NO_PENDING_PAYMENT } from './session-transitions';
 
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
-
-type SessionWithOrganization = CheckoutSession & { organizationId: string };
-
-/**
- * Moves the open sessions selected by `condition` (SQL on alias `s`) to `expired` and records a
- * `checkout-session-expired` event for each, on the caller's transaction.
- */
-async function expireWhere(q: Queryable, condition: string, params: unknown[]): Promise<CheckoutSession[]> {
-  const rows = (await q.query(
-    `UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
-      WHERE s.status = 'open' AND ${condition}
-      RETURNING ${SESSION_COLUMNS},
-        (SELECT e.organization_id FROM environments e WHERE e.id = s.environment_id) AS "organizationId"`,
-    params,
-  )) as [SessionWithOrganization[], number];
-  const sessions = rows[0];
-  for (const s of sessions) {
-    await recordEvent(q, {
-      organizationId: s.organizationId,
-      environmentId: s.environmentId,
-      kind: 'checkout-session-expired',
-      data: toCheckoutSessionJson(s),
-    });
-  }
-  return sessions.map(({ organizationId: _, ...s }) => s);
-}
-
-/**
- * The payments hook: when a payment request becomes paid, its open session (if any) becomes
- * `completed` and `checkout-session-completed` is recorded. Call it on the transaction that marks
- * the request paid. A session past its deadline still completes: the money has moved.
- */
-export async function completeOpenSession(
-  q: Queryable,
-  paymentRequestId: string,
-  options: { paymentMethodId?: string | null } = {},
-): Promise<CheckoutSessionJson | null> {
-  const [rows] = (await q.query(
-    `UPDATE checkout_sessions s
-        SET status = 'completed', completed_at = now(), updated_at = now(),
-            selected_configuration_id = COALESCE($2, s.selected_configuration_id)
-      WHERE s.payment_request_id = $1 AND s.status = 'open'
-      RETURNING ${SESSION_COLUMNS},
-        (SELECT e.organization_id FROM environments e WHERE e.id = s.environment_id) AS "organizationId"`,
-    [paymentRequestId, options.paymentMethodId ?? null],
-  )) as [SessionWithOrganization[], number];
-  const s = rows[0];
-  if (!s) return null;
-  const json = toCheckoutSessionJson(s);
-  await recordEvent(q, {
-    organizationId: s.organizationId,
-    environmentId: s.environmentId,
-    kind: 'checkout-session-completed',
-    data: json,
-  });
-  return json;
-}
-
-/** Expires every open session past its deadline, `batch` at a time, safe with several instances at once. */
-export async function expireDueSessions(ds: DataSource, batch = 500): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const expired = await ds.transaction((m) =>
-      expireWhere(
-        m,
-        `s.id IN (SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= now()
-                   ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-        [batch],
-      ),
-    );
-    total += expired.length;
-    if (expired.length < batch) return total;
-  }
-}
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
 export interface PageSession {
@@ -101,6 +30,7 @@ export interface PageSession {
   paymentRequestId: string;
   environmentId: string;
   environment: EnvironmentKind;
+  organizationId: string;
   transactionId: string;
   amount: number;
   phoneNumber: string | null;
@@ -108,6 +38,8 @@ export interface PageSession {
   successUrl: string | null;
   cancelUrl: string | null;
   expiresAt: Date;
+  /** The status of the request's latest payment, null before any. */
+  paymentStatus: PaymentStatus | null;
 }
 
 /** The public view for the page's polling: no keys, URLs or environment internals. */
@@ -120,11 +52,13 @@ export interface PublicCheckoutSession {
   merchantName: string;
   livemode: boolean;
   expiresAt: string;
+  /** The bank apps the customer can choose from (no configuration, no secrets). */
+  methods: PaymentMethodChoice[];
 }
 
 export interface CheckoutPaymentStatus {
   status: CheckoutSessionStatus;
-  paymentStatus: 'pending' | 'completed' | 'failed' | null;
+  paymentStatus: PaymentStatus | null;
   /** Where the page sends the customer now that the session is over, when the merchant gave a URL. */
   redirectUrl?: string;
 }
@@ -149,6 +83,7 @@ export class CheckoutSessionsService {
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly paymentRequests: PaymentRequestsService,
+    private readonly payments: CheckoutPayments,
   ) {}
 
   checkoutUrl(id: string): string {
@@ -176,12 +111,12 @@ export class CheckoutSessionsService {
       if (!pr) throw notFound(Messages.paymentRequestNotFound);
       if (pr.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
 
-      const [open] = await m.query<(CheckoutSession & { due: boolean })[]>(
-        `SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due
+      const [open] = await m.query<(CheckoutSession & { due: boolean; paying: boolean })[]>(
+        `SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due, NOT ${NO_PENDING_PAYMENT} AS paying
            FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open'`,
         [pr.id],
       );
-      if (open && !open.due) return toCheckoutSessionJson(open);
+      if (open && (!open.due || open.paying)) return toCheckoutSessionJson(open);
       if (open) await expireWhere(m, 's.id = $1', [open.id]);
 
       const [created] = await m.query<CheckoutSession[]>(
@@ -199,17 +134,22 @@ export class CheckoutSessionsService {
     const session = await this.findInEnvironment(this.ds, tenant, id);
     if (session.status === 'open' && session.expiresAt.getTime() <= Date.now()) {
       return this.ds.transaction(async (m) => {
-        await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+        await expireIfDue(m, id);
         return toCheckoutSessionJson(await this.findInEnvironment(m, tenant, id));
       });
     }
     return toCheckoutSessionJson(session);
   }
 
-  /** POST /checkout-session/:id/expire: an open session (even one already past its deadline) becomes expired. */
+  /**
+   * POST /checkout-session/:id/expire: an open session (even one already past its deadline) becomes
+   * expired; 409 while a payment is pending, whose outcome decides the session.
+   */
   async expire(tenant: Tenant, id: string): Promise<CheckoutSessionJson> {
     return this.ds.transaction(async (m) => {
       await this.findInEnvironment(m, tenant, id);
+      await lockRequestOf(m, id);
+      if ((await this.loadPageSession(m, id)).paymentStatus === 'pending') throw conflict(Messages.paymentInProgress);
       const [expired] = await expireWhere(m, 's.id = $1', [id]);
       if (!expired) throw conflict(Messages.checkoutSessionNotOpen);
       return toCheckoutSessionJson(expired);
@@ -219,27 +159,25 @@ export class CheckoutSessionsService {
   /** The session as the hosted page shows it; an open one past its deadline is expired first. */
   async forPage(id: string): Promise<PageSession> {
     const session = await this.loadPageSession(this.ds, id);
-    if (session.status === 'open' && session.expiresAt.getTime() <= Date.now()) {
+    if (session.status === 'open' && session.paymentStatus !== 'pending' && session.expiresAt.getTime() <= Date.now()) {
       return this.ds.transaction(async (m) => {
-        await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+        await expireIfDue(m, id);
         return this.loadPageSession(m, id);
       });
     }
     return session;
   }
 
-  /** The session for a customer action that needs it open (pay): 409 otherwise. */
-  async openForPage(id: string): Promise<PageSession> {
-    const session = await this.forPage(id);
-    if (session.status !== 'open') throw conflict(Messages.checkoutSessionNotOpen);
-    return session;
-  }
-
-  /** The customer's Cancel: 409 when the session is no longer open (paid, expired, cancelled). */
+  /**
+   * The customer's Cancel: 409 `Checkout session is not open` when it is no longer open (paid,
+   * expired, cancelled), 409 `A payment ... is already in progress` while the bank has a payment.
+   */
   async cancel(id: string): Promise<PageSession> {
     return this.ds.transaction(async (m) => {
       await this.loadPageSession(m, id);
-      await expireWhere(m, 's.id = $1 AND s.expires_at <= now()', [id]);
+      await expireIfDue(m, id);
+      const current = await this.loadPageSession(m, id);
+      if (current.status === 'open' && current.paymentStatus === 'pending') throw conflict(Messages.paymentInProgress);
       const [[cancelled]] = await m.query<[{ id: string }[], number]>(
         `UPDATE checkout_sessions SET status = 'cancelled', updated_at = now()
           WHERE id = $1 AND status = 'open' RETURNING id`,
@@ -261,16 +199,15 @@ export class CheckoutSessionsService {
       merchantName: s.merchantName,
       livemode: s.environment === 'production',
       expiresAt: s.expiresAt.toISOString(),
+      methods: s.status === 'open' ? await this.payments.listMethods(s.environmentId) : [],
     };
   }
 
   async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
     const s = await this.forPage(id);
-    // payments: latest payment status
-    const paymentStatus = null;
     const redirectUrl =
       s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? (s.cancelUrl ?? undefined) : undefined;
-    return { status: s.status, paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
+    return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
   }
 
   private async findInEnvironment(q: Queryable, tenant: Tenant, id: string): Promise<CheckoutSession> {
@@ -285,8 +222,10 @@ export class CheckoutSessionsService {
   private async loadPageSession(q: Queryable, id: string): Promise<PageSession> {
     const [row] = (await q.query(
       `SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
-              e.kind AS environment, pr.transaction_id AS "transactionId", pr.amount, pr.phone_number AS "phoneNumber",
-              o.name AS "merchantName", s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt"
+              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId", pr.amount, pr.phone_number AS "phoneNumber",
+              o.name AS "merchantName", s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
+              (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
+                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
          FROM checkout_sessions s
          JOIN payment_requests pr ON pr.id = s.payment_request_id
          JOIN environments e ON e.id = s.environment_id

@@ -1,21 +1,21 @@
 import { Module } from '@nestjs/common';
 import { Views } from '../common/http/views';
+import { PaymentsModule } from '../payments/payments.module';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { CheckoutExpiryJob } from './checkout-expiry.job';
 import { CheckoutPageController } from './checkout-page.controller';
-import { CheckoutPayments, PaymentsNotMergedYet } from './checkout-payments';
+import { BankAppPayments, CheckoutPayments } from './checkout-payments';
 import { CheckoutSessionsController } from './checkout-sessions.controller';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 
 @Module({
-  imports: [PaymentRequestsModule],
+  imports: [PaymentRequestsModule, PaymentsModule],
   controllers: [CheckoutSessionsController, CheckoutPageController],
   providers: [
     CheckoutSessionsService,
     CheckoutExpiryJob,
     Views,
-    // payments: replace with the payments module's implementation at merge time.
-    { provide: CheckoutPayments, useClass: PaymentsNotMergedYet },
+    { provide: CheckoutPayments, useClass: BankAppPayments },
   ],
   exports: [CheckoutSessionsService],
 })

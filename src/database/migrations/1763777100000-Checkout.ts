@@ -14,8 +14,8 @@ export class Checkout1763777100000 implements MigrationInterface {
         success_url text CHECK (length(success_url) <= 2048),
         cancel_url text CHECK (length(cancel_url) <= 2048),
         expires_at timestamptz NOT NULL,
-        -- The payment method chosen on the page. No foreign key yet: payment methods arrive with payments.
-        selected_configuration_id uuid,
+        -- The bank app the customer chose on the page (or that paid the request).
+        selected_configuration_id uuid REFERENCES payment_methods(id) ON DELETE SET NULL,
         completed_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
