@@ -13,7 +13,8 @@ describe('checkout session expiry job', () => {
   afterAll(() => t.close());
 
   const status = async (id: string) =>
-    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
+    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
+      .status;
 
   it('expires open sessions past expiresAt and leaves the others, idempotently', async () => {
     const due = await createSession(t, sk, { transactionId: txId(), amount: 100 });
@@ -47,9 +48,10 @@ describe('checkout session expiry job', () => {
 
   it('does not touch completed or cancelled sessions past their deadline', async () => {
     const s = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-    await t.ds.query(`UPDATE checkout_sessions SET status = 'cancelled', expires_at = now() - interval '1 minute' WHERE id = $1`, [
-      s.data.id,
-    ]);
+    await t.ds.query(
+      `UPDATE checkout_sessions SET status = 'cancelled', expires_at = now() - interval '1 minute' WHERE id = $1`,
+      [s.data.id],
+    );
     await t.app.get(CheckoutExpiryJob).run();
     expect(await status(s.data.id)).toBe('cancelled');
     expect(await eventsFor(t, 'checkout-session-expired', s.data.id)).toHaveLength(0);

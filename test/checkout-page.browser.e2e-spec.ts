@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { Messages } from '../src/common/errors/messages';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
-import { launchBrowser, MerchantSite, newContext, screenshot, startMerchantSite, TestBrowser } from './helpers/browser';
+import {
+  launchBrowser,
+  MerchantSite,
+  newContext,
+  screenshot,
+  startMerchantSite,
+  TestBrowser,
+} from './helpers/browser';
 import { createSession, makeOverdue, txId } from './helpers/checkout';
 
 /*
@@ -25,7 +32,9 @@ describe('hosted checkout page in Chromium', () => {
     b = await launchBrowser();
     sk = (await newTenant(t, 'Épicerie Sebkha')).sandbox.secretKey;
     const res = await t.http.get('/api/v1/payment-methods').set('Authorization', sk);
-    methods = Object.fromEntries((res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id])) as never;
+    methods = Object.fromEntries(
+      (res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id]),
+    ) as never;
   });
   afterAll(async () => {
     await b?.close();
@@ -37,7 +46,11 @@ describe('hosted checkout page in Chromium', () => {
     (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data.status as string;
 
   it('shows the merchant name, the formatted amount and the prefilled phone', async () => {
-    const { data } = await createSession(t, sk, { transactionId: txId(), amount: 12500, phoneNumber: '33445566' });
+    const { data } = await createSession(t, sk, {
+      transactionId: txId(),
+      amount: 12500,
+      phoneNumber: '33445566',
+    });
     const context = await newContext(b, { locale: 'fr-FR' });
     const page = await context.newPage();
     const res = await page.goto(`${base}/checkout/${data.id}`);
@@ -79,12 +92,19 @@ describe('hosted checkout page in Chromium', () => {
   });
 
   it('cancels: back on the merchant cancelUrl, and the session is cancelled', async () => {
-    const { data } = await createSession(t, sk, { transactionId: txId(), amount: 1500, cancelUrl: `${merchant.origin}/cart?from=checkout` });
+    const { data } = await createSession(t, sk, {
+      transactionId: txId(),
+      amount: 1500,
+      cancelUrl: `${merchant.origin}/cart?from=checkout`,
+    });
     const context = await newContext(b);
     const page = await context.newPage();
     await page.goto(`${base}/checkout/${data.id}`);
     await screenshot(page, 'checkout-before-cancel');
-    await Promise.all([page.waitForURL(`${merchant.origin}/cart?from=checkout`), page.click('[data-testid=cancel]')]);
+    await Promise.all([
+      page.waitForURL(`${merchant.origin}/cart?from=checkout`),
+      page.click('[data-testid=cancel]'),
+    ]);
     await page.waitForSelector('#merchant-page');
     expect(merchant.hits).toContain('/cart?from=checkout');
     expect(await apiStatus(data.id)).toBe('cancelled');
@@ -127,11 +147,24 @@ describe('hosted checkout page in Chromium', () => {
     type Method = keyof typeof methods;
 
     const requestStatus = async (transactionId: string) =>
-      (await t.ds.query<{ status: string }[]>('SELECT status FROM payment_requests WHERE transaction_id = $1', [transactionId]))[0].status;
+      (
+        await t.ds.query<{ status: string }[]>(
+          'SELECT status FROM payment_requests WHERE transaction_id = $1',
+          [transactionId],
+        )
+      )[0].status;
     const sessionRow = async (id: string) =>
-      (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data as Record<string, unknown>;
+      (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data as Record<
+        string,
+        unknown
+      >;
 
-    async function fillAndPay(page: Page, method: Method, phoneNumber: string, passCode?: string): Promise<void> {
+    async function fillAndPay(
+      page: Page,
+      method: Method,
+      phoneNumber: string,
+      passCode?: string,
+    ): Promise<void> {
       await page.check(`input[name=paymentMethodId][value="${methods[method]}"]`);
       await page.fill('#phoneNumber', phoneNumber);
       if (passCode !== undefined) await page.fill('#passCode', passCode);
@@ -146,11 +179,18 @@ describe('hosted checkout page in Chromium', () => {
     }
 
     async function expectPaid(sessionId: string, transactionId: string, method: Method): Promise<void> {
-      expect(await sessionRow(sessionId)).toMatchObject({ status: 'completed', selectedConfigurationId: methods[method] });
+      expect(await sessionRow(sessionId)).toMatchObject({
+        status: 'completed',
+        selectedConfigurationId: methods[method],
+      });
       expect(await requestStatus(transactionId)).toBe('paid');
     }
 
-    for (const [method, passCode] of [['bankily', '1234'], ['masrivi', undefined], ['sedad', undefined]] as const) {
+    for (const [method, passCode] of [
+      ['bankily', '1234'],
+      ['masrivi', undefined],
+      ['sedad', undefined],
+    ] as const) {
       it(`pays with ${method} and lands on successUrl with session_id and transactionId`, async () => {
         const transactionId = txId(method);
         const { data } = await createSession(t, sk, {
@@ -166,7 +206,11 @@ describe('hosted checkout page in Chromium', () => {
         if (passCode) await page.fill('#passCode', passCode);
         await screenshot(page, `checkout-pay-${method}`);
         await page.click('button.pay');
-        expect(await landedOnSuccess(page)).toEqual({ order: transactionId, session_id: data.id, transactionId });
+        expect(await landedOnSuccess(page)).toEqual({
+          order: transactionId,
+          session_id: data.id,
+          transactionId,
+        });
         await expectPaid(data.id, transactionId, method);
         await context.close();
       });
@@ -190,7 +234,11 @@ describe('hosted checkout page in Chromium', () => {
 
     it("meets a bank failure with SPEC.md's 502 message, then pays with another bank app", async () => {
       const transactionId = txId('retry');
-      const { data } = await createSession(t, sk, { transactionId, amount: 4000, successUrl: `${merchant.origin}/thanks` });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 4000,
+        successUrl: `${merchant.origin}/thanks`,
+      });
       const context = await newContext(b, { locale: 'en-US' });
       const page = await context.newPage();
       await page.goto(`${base}/checkout/${data.id}`);
@@ -209,17 +257,26 @@ describe('hosted checkout page in Chromium', () => {
 
     it('waits on a pending payment, polling, and moves to successUrl once a simulated transfer completes it', async () => {
       const transactionId = txId('pending');
-      const { data } = await createSession(t, sk, { transactionId, amount: 900, successUrl: `${merchant.origin}/thanks` });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 900,
+        successUrl: `${merchant.origin}/thanks`,
+      });
       const context = await newContext(b, { locale: 'en-US' });
       const page = await context.newPage();
       await page.goto(`${base}/checkout/${data.id}`);
       await fillAndPay(page, 'masrivi', '22129003');
       await page.waitForSelector('[data-state=pending]', WAIT);
       await screenshot(page, 'checkout-pending');
-      const list = await t.http.get(`/api/v1/payment?transactionId=${transactionId}`).set('Authorization', sk);
+      const list = await t.http
+        .get(`/api/v1/payment?transactionId=${transactionId}`)
+        .set('Authorization', sk);
       const [payment] = list.body.data as { id: string; status: string }[];
       expect(payment.status).toBe('pending');
-      const done = await t.http.post(`/api/v1/payment/${payment.id}/simulate-transfer`).set('Authorization', sk).send({});
+      const done = await t.http
+        .post(`/api/v1/payment/${payment.id}/simulate-transfer`)
+        .set('Authorization', sk)
+        .send({});
       expect(done.status).toBe(200);
       expect(await landedOnSuccess(page)).toEqual({ session_id: data.id, transactionId });
       await expectPaid(data.id, transactionId, 'masrivi');

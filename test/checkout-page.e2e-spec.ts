@@ -42,11 +42,16 @@ describe('hosted checkout page (HTTP)', () => {
   const withMethods = () => jest.spyOn(payments, 'listMethods').mockResolvedValue(METHODS);
   const agent = () => request.agent(t.app.getHttpServer());
   const sessionStatus = async (id: string) =>
-    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
+    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
+      .status;
 
   it('shows the merchant, the amount in MRU and the prefilled phone, in French by default', async () => {
     withMethods();
-    const { data } = await createSession(t, sk, { transactionId: txId(), amount: 1500, phoneNumber: '22123456' });
+    const { data } = await createSession(t, sk, {
+      transactionId: txId(),
+      amount: 1500,
+      phoneNumber: '22123456',
+    });
     const res = await agent().get(`/checkout/${data.id}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -129,10 +134,17 @@ describe('hosted checkout page (HTTP)', () => {
     });
 
     it('cancels and redirects to cancelUrl', async () => {
-      const { data } = await createSession(t, sk, { transactionId: txId(), amount: 1500, cancelUrl: 'https://shop.example.mr/cart' });
+      const { data } = await createSession(t, sk, {
+        transactionId: txId(),
+        amount: 1500,
+        cancelUrl: 'https://shop.example.mr/cart',
+      });
       const browser = agent();
       const page = await browser.get(`/checkout/${data.id}`);
-      const res = await browser.post(`/checkout/${data.id}/cancel`).type('form').send({ _csrf: csrfOf(page.text) });
+      const res = await browser
+        .post(`/checkout/${data.id}/cancel`)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text) });
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('https://shop.example.mr/cart');
       expect(await sessionStatus(data.id)).toBe('cancelled');
@@ -156,7 +168,12 @@ describe('hosted checkout page (HTTP)', () => {
     async function openPage(body: Record<string, unknown> = {}) {
       withMethods();
       const transactionId = txId();
-      const { data } = await createSession(t, sk, { transactionId, amount: 1500, phoneNumber: '22123456', ...body });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 1500,
+        phoneNumber: '22123456',
+        ...body,
+      });
       const browser = agent();
       const page = await browser.get(`/checkout/${data.id}?lang=en`);
       return { id: data.id, transactionId, browser, token: csrfOf(page.text) };
@@ -165,28 +182,44 @@ describe('hosted checkout page (HTTP)', () => {
     it('rejects a post without the CSRF token and never calls payments', async () => {
       const { id, browser } = await openPage();
       const pay = jest.spyOn(payments, 'pay');
-      const res = await browser.post(`/checkout/${id}/pay`).type('form').send({ paymentMethodId: METHODS[1].id, phoneNumber: '22123456' });
+      const res = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ paymentMethodId: METHODS[1].id, phoneNumber: '22123456' });
       expect(res.status).toBe(403);
       expect(pay).not.toHaveBeenCalled();
     });
 
     it('asks again for a bad phone number or a missing method', async () => {
       const { id, browser, token } = await openPage();
-      const badPhone = await browser.post(`/checkout/${id}/pay`).type('form').send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '123' });
+      const badPhone = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '123' });
       expect(badPhone.status).toBe(400);
       expect(badPhone.text).toContain('Invalid phone number.');
       expect(badPhone.text).toContain('value="123"');
-      const noMethod = await browser.post(`/checkout/${id}/pay`).type('form').send({ _csrf: token, phoneNumber: '22123456' });
+      const noMethod = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, phoneNumber: '22123456' });
       expect(noMethod.status).toBe(400);
     });
 
     it('redirects a completed payment to successUrl with session_id and transactionId', async () => {
-      const { id, transactionId, browser, token } = await openPage({ successUrl: 'https://shop.example.mr/thanks?order=7' });
+      const { id, transactionId, browser, token } = await openPage({
+        successUrl: 'https://shop.example.mr/thanks?order=7',
+      });
       const pay = jest.spyOn(payments, 'pay').mockResolvedValue({ paymentId: 'p1', status: 'completed' });
       const res = await browser
         .post(`/checkout/${id}/pay`)
         .type('form')
-        .send({ _csrf: token, paymentMethodId: METHODS[0].id, phoneNumber: '+222 22 12 34 56', passCode: ' 1234 ' });
+        .send({
+          _csrf: token,
+          paymentMethodId: METHODS[0].id,
+          phoneNumber: '+222 22 12 34 56',
+          passCode: ' 1234 ',
+        });
       expect(res.status).toBe(303);
       const url = new URL(res.headers.location);
       expect(Object.fromEntries(url.searchParams)).toEqual({ order: '7', session_id: id, transactionId });
@@ -200,7 +233,10 @@ describe('hosted checkout page (HTTP)', () => {
     it("shows SPEC.md's 502 message on a bank failure and keeps the form to retry or choose another app", async () => {
       const { id, browser, token } = await openPage();
       jest.spyOn(payments, 'pay').mockRejectedValue(badGateway(Messages.bankFailure));
-      const res = await browser.post(`/checkout/${id}/pay`).type('form').send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '22129001' });
+      const res = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '22129001' });
       expect(res.status).toBe(502);
       expect(res.text).toContain(Messages.bankFailure);
       expect(res.text).toContain(`value="${METHODS[1].id}" data-pass-code="false" checked`);
@@ -211,7 +247,10 @@ describe('hosted checkout page (HTTP)', () => {
     it('shows a pending payment with the status polling hook', async () => {
       const { id, browser, token } = await openPage();
       jest.spyOn(payments, 'pay').mockResolvedValue({ paymentId: 'p1', status: 'pending' });
-      const res = await browser.post(`/checkout/${id}/pay`).type('form').send({ _csrf: token, paymentMethodId: METHODS[2].id, phoneNumber: '22129003' });
+      const res = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[2].id, phoneNumber: '22129003' });
       expect(res.status).toBe(200);
       expect(res.text).toContain(`data-url="/api/v1/checkout-session/public/${id}/payment-status"`);
     });
@@ -220,7 +259,10 @@ describe('hosted checkout page (HTTP)', () => {
       const { id, browser, token } = await openPage();
       await makeOverdue(t, id);
       const pay = jest.spyOn(payments, 'pay');
-      const res = await browser.post(`/checkout/${id}/pay`).type('form').send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '22123456' });
+      const res = await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '22123456' });
       expect(res.status).toBe(409);
       expect(res.text).toContain('data-state="expired"');
       expect(pay).not.toHaveBeenCalled();

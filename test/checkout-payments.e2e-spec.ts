@@ -25,25 +25,43 @@ describe('checkout sessions and payments', () => {
     sk = org.sandbox.secretKey;
     pk = org.sandbox.publishableKey;
     const res = await t.http.get('/api/v1/payment-methods').set('Authorization', pk);
-    methods = Object.fromEntries((res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id])) as never;
+    methods = Object.fromEntries(
+      (res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id]),
+    ) as never;
   });
   afterAll(() => t.close());
 
-  const session = async (id: string) => (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data;
+  const session = async (id: string) =>
+    (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data;
   const publicStatus = async (id: string) =>
-    (await t.http.get(`/api/v1/checkout-session/public/${id}/payment-status`)).body.data as Record<string, unknown>;
+    (await t.http.get(`/api/v1/checkout-session/public/${id}/payment-status`)).body.data as Record<
+      string,
+      unknown
+    >;
   const pay = (transactionId: string, phoneNumber: string, method: keyof typeof methods = 'masrivi') =>
     t.http
       .post('/api/v1/payment')
       .set('Authorization', pk)
-      .send({ transactionId, phoneNumber, paymentMethodId: methods[method], passCode: method === 'bankily' ? '1234' : '' });
+      .send({
+        transactionId,
+        phoneNumber,
+        paymentMethodId: methods[method],
+        passCode: method === 'bankily' ? '1234' : '',
+      });
   const paymentsOf = async (paymentRequestId: string) =>
-    t.ds.query<{ id: string; status: string }[]>('SELECT id, status FROM payments WHERE payment_request_id = $1', [paymentRequestId]);
+    t.ds.query<{ id: string; status: string }[]>(
+      'SELECT id, status FROM payments WHERE payment_request_id = $1',
+      [paymentRequestId],
+    );
 
   describe('a request paid by any route completes its open session', () => {
     it('pay (POST /payment): completed, the method recorded, checkout-session-completed once, the redirect on the status route', async () => {
       const transactionId = txId();
-      const { data } = await createSession(t, sk, { transactionId, amount: 700, successUrl: 'https://shop.example.mr/ok' });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 700,
+        successUrl: 'https://shop.example.mr/ok',
+      });
       const res = await pay(transactionId, '22123456', 'sedad');
       expect([res.status, res.body.data.status]).toEqual([200, 'completed']);
       const s = await session(data.id);
@@ -62,7 +80,10 @@ describe('checkout sessions and payments', () => {
       const pending = await pay(transactionId, '22129003');
       expect(pending.body.data.status).toBe('pending');
       expect(await publicStatus(data.id)).toEqual({ status: 'open', paymentStatus: 'pending' });
-      const done = await t.http.post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`).set('Authorization', sk).send({});
+      const done = await t.http
+        .post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`)
+        .set('Authorization', sk)
+        .send({});
       expect(done.status).toBe(200);
       expect((await session(data.id)).status).toBe('completed');
       expect(await eventsFor(t, 'checkout-session-completed', data.id)).toHaveLength(1);
@@ -74,7 +95,9 @@ describe('checkout sessions and payments', () => {
       const pending = await pay(transactionId, '22129003');
       // The sandbox bank answers by phone number: from now on it reports the charge completed.
       await t.ds.query(`UPDATE payments SET phone_number = '22123456' WHERE id = $1`, [pending.body.data.id]);
-      const res = await t.http.patch(`/api/v1/payment-request/${transactionId}/refresh-status`).set('Authorization', sk);
+      const res = await t.http
+        .patch(`/api/v1/payment-request/${transactionId}/refresh-status`)
+        .set('Authorization', sk);
       expect([res.status, res.body.data.status]).toEqual([200, 'paid']);
       expect((await session(data.id)).status).toBe('completed');
       expect(await eventsFor(t, 'checkout-session-completed', data.id)).toHaveLength(1);
@@ -96,7 +119,9 @@ describe('checkout sessions and payments', () => {
       const shown = await t.app.get(CheckoutSessionsService).forPage(data.id);
       await makeOverdue(t, data.id);
       await expect(
-        t.app.get(CheckoutPayments).pay(shown, { paymentMethodId: methods.masrivi, phoneNumber: '22123456', passCode: '' }),
+        t.app
+          .get(CheckoutPayments)
+          .pay(shown, { paymentMethodId: methods.masrivi, phoneNumber: '22123456', passCode: '' }),
       ).rejects.toMatchObject({ status: 409, message: Messages.checkoutSessionNotOpen });
       expect(await paymentsOf(data.paymentRequestId)).toEqual([]);
       expect((await session(data.id)).status).toBe('expired');
@@ -108,7 +133,9 @@ describe('checkout sessions and payments', () => {
       const shown = await sessions.forPage(data.id);
       await sessions.cancel(data.id);
       await expect(
-        t.app.get(CheckoutPayments).pay(shown, { paymentMethodId: methods.sedad, phoneNumber: '22123456', passCode: '' }),
+        t.app
+          .get(CheckoutPayments)
+          .pay(shown, { paymentMethodId: methods.sedad, phoneNumber: '22123456', passCode: '' }),
       ).rejects.toMatchObject({ status: 409, message: Messages.checkoutSessionNotOpen });
       expect(await paymentsOf(data.paymentRequestId)).toEqual([]);
     });
@@ -120,7 +147,10 @@ describe('checkout sessions and payments', () => {
         .get(CheckoutPayments)
         .pay(shown, { paymentMethodId: methods.bankily, phoneNumber: '22123456', passCode: '4321' });
       expect(result.status).toBe('completed');
-      expect(await session(data.id)).toMatchObject({ status: 'completed', selectedConfigurationId: methods.bankily });
+      expect(await session(data.id)).toMatchObject({
+        status: 'completed',
+        selectedConfigurationId: methods.bankily,
+      });
       const [payment] = await paymentsOf(data.paymentRequestId);
       expect(payment).toEqual({ id: result.paymentId, status: 'completed' });
     });
@@ -129,7 +159,9 @@ describe('checkout sessions and payments', () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 700 });
       const shown = await t.app.get(CheckoutSessionsService).forPage(data.id);
       await expect(
-        t.app.get(CheckoutPayments).pay(shown, { paymentMethodId: methods.bankily, phoneNumber: '22123456', passCode: '' }),
+        t.app
+          .get(CheckoutPayments)
+          .pay(shown, { paymentMethodId: methods.bankily, phoneNumber: '22123456', passCode: '' }),
       ).rejects.toMatchObject({ status: 400, message: Messages.passCodeRequiredForBankily });
       expect((await session(data.id)).status).toBe('open');
     });
@@ -153,7 +185,10 @@ describe('checkout sessions and payments', () => {
       const again = await createSession(t, sk, { transactionId });
       expect(again.data.id).toBe(data.id);
 
-      await t.http.post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`).set('Authorization', sk).send({ outcome: 'failed' });
+      await t.http
+        .post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`)
+        .set('Authorization', sk)
+        .send({ outcome: 'failed' });
       expect((await session(data.id)).status).toBe('expired');
       expect(await eventsFor(t, 'checkout-session-expired', data.id)).toHaveLength(1);
     });
@@ -182,7 +217,9 @@ describe('checkout sessions and payments', () => {
       for (const key of [other.sandbox.secretKey, org.production.secretKey, other.production.secretKey]) {
         const get = await t.http.get(`/api/v1/checkout-session/${data.id}`).set('Authorization', key);
         expect([get.status, get.text]).toEqual([404, Messages.checkoutSessionNotFound]);
-        const expire = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', key);
+        const expire = await t.http
+          .post(`/api/v1/checkout-session/${data.id}/expire`)
+          .set('Authorization', key);
         expect([expire.status, expire.text]).toEqual([404, Messages.checkoutSessionNotFound]);
         const create = await t.http
           .post('/api/v1/checkout-session')
@@ -195,10 +232,14 @@ describe('checkout sessions and payments', () => {
 
     it("pays with the session's own environment only: another environment's method is 404 Payment method not found", async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 700 });
-      const prod = await t.http.get('/api/v1/payment-methods').set('Authorization', org.production.publishableKey);
+      const prod = await t.http
+        .get('/api/v1/payment-methods')
+        .set('Authorization', org.production.publishableKey);
       const shown = await t.app.get(CheckoutSessionsService).forPage(data.id);
       await expect(
-        t.app.get(CheckoutPayments).pay(shown, { paymentMethodId: prod.body.data[1].id, phoneNumber: '22123456', passCode: '' }),
+        t.app
+          .get(CheckoutPayments)
+          .pay(shown, { paymentMethodId: prod.body.data[1].id, phoneNumber: '22123456', passCode: '' }),
       ).rejects.toMatchObject({ status: 404, message: Messages.paymentMethodNotFound });
       expect((await session(data.id)).status).toBe('open');
     });

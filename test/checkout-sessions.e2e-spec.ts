@@ -8,7 +8,11 @@ describe('checkout sessions API', () => {
   let t: TestApp;
   let org: CreatedOrganization;
   let sk: string;
-  const post = (body: unknown, key = sk) => t.http.post('/api/v1/checkout-session').set('Authorization', key).send(body as object);
+  const post = (body: unknown, key = sk) =>
+    t.http
+      .post('/api/v1/checkout-session')
+      .set('Authorization', key)
+      .send(body as object);
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_URL: 'https://pay.example.mr' });
@@ -42,10 +46,16 @@ describe('checkout sessions API', () => {
     expect(minutes).toBeCloseTo(10, 3);
 
     const pr = await t.http.get(`/api/v1/payment-request/${data.paymentRequestId}`).set('Authorization', sk);
-    expect(pr.body.data).toMatchObject({ transactionId, amount: 1500, phoneNumber: '22123456', status: 'pending' });
-    const created = await t.ds.query(`SELECT 1 FROM events WHERE kind = 'payment-request-created' AND data->>'id' = $1`, [
-      data.paymentRequestId,
-    ]);
+    expect(pr.body.data).toMatchObject({
+      transactionId,
+      amount: 1500,
+      phoneNumber: '22123456',
+      status: 'pending',
+    });
+    const created = await t.ds.query(
+      `SELECT 1 FROM events WHERE kind = 'payment-request-created' AND data->>'id' = $1`,
+      [data.paymentRequestId],
+    );
     expect(created).toHaveLength(1);
   });
 
@@ -58,7 +68,10 @@ describe('checkout sessions API', () => {
 
   it('uses the existing payment request of a known transactionId and ignores amount (rule 1)', async () => {
     const transactionId = txId();
-    const pr = await t.http.post('/api/v1/payment-request').set('Authorization', sk).send({ transactionId, amount: 700 });
+    const pr = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', sk)
+      .send({ transactionId, amount: 700 });
     const { data } = await createSession(t, sk, { transactionId, amount: 999999 });
     expect(data.paymentRequestId).toBe(pr.body.data.id);
     const again = await t.http.get(`/api/v1/payment-request/${pr.body.data.id}`).set('Authorization', sk);
@@ -66,8 +79,15 @@ describe('checkout sessions API', () => {
   });
 
   it('uses an existing payment request by paymentRequestId, ignoring the other payment fields', async () => {
-    const pr = await t.http.post('/api/v1/payment-request').set('Authorization', sk).send({ transactionId: txId(), amount: 50 });
-    const { data } = await createSession(t, sk, { paymentRequestId: pr.body.data.id, transactionId: txId(), phoneNumber: 'nope' });
+    const pr = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', sk)
+      .send({ transactionId: txId(), amount: 50 });
+    const { data } = await createSession(t, sk, {
+      paymentRequestId: pr.body.data.id,
+      transactionId: txId(),
+      phoneNumber: 'nope',
+    });
     expect(data.paymentRequestId).toBe(pr.body.data.id);
   });
 
@@ -108,14 +128,18 @@ describe('checkout sessions API', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => post({ transactionId, amount: 300 })));
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
-    const requests = await t.ds.query(`SELECT id FROM payment_requests WHERE transaction_id = $1`, [transactionId]);
+    const requests = await t.ds.query(`SELECT id FROM payment_requests WHERE transaction_id = $1`, [
+      transactionId,
+    ]);
     expect(requests).toHaveLength(1);
   });
 
   it('returns 409 when the payment request is already paid (rule 4)', async () => {
     const transactionId = txId();
     const { data } = await createSession(t, sk, { transactionId, amount: 100 });
-    await t.ds.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [data.paymentRequestId]);
+    await t.ds.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [
+      data.paymentRequestId,
+    ]);
     const res = await post({ transactionId });
     expect([res.status, res.text]).toEqual([409, Messages.paymentRequestAlreadyPaid]);
     const byId = await post({ paymentRequestId: data.paymentRequestId });
@@ -130,7 +154,10 @@ describe('checkout sessions API', () => {
   it('returns 404 for an unknown paymentRequestId, or one of the other environment', async () => {
     const res = await post({ paymentRequestId: '00000000-0000-4000-8000-000000000000' });
     expect([res.status, res.text]).toEqual([404, Messages.paymentRequestNotFound]);
-    const live = await t.http.post('/api/v1/payment-request').set('Authorization', org.production.secretKey).send({ transactionId: txId(), amount: 5 });
+    const live = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.production.secretKey)
+      .send({ transactionId: txId(), amount: 5 });
     expect((await post({ paymentRequestId: live.body.data.id })).status).toBe(404);
   });
 
@@ -167,7 +194,9 @@ describe('checkout sessions API', () => {
 
     it('returns 404 with a key of the other environment, and 422 for a non-UUID id', async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-      const other = await t.http.get(`/api/v1/checkout-session/${data.id}`).set('Authorization', org.production.secretKey);
+      const other = await t.http
+        .get(`/api/v1/checkout-session/${data.id}`)
+        .set('Authorization', org.production.secretKey);
       expect([other.status, other.text]).toEqual([404, Messages.checkoutSessionNotFound]);
       const bad = await t.http.get('/api/v1/checkout-session/xyz').set('Authorization', sk);
       expect(bad.status).toBe(422);
@@ -203,9 +232,13 @@ describe('checkout sessions API', () => {
 
     it('returns 404 with a key of the other environment and 403 with a publishable key', async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-      const other = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', org.production.secretKey);
+      const other = await t.http
+        .post(`/api/v1/checkout-session/${data.id}/expire`)
+        .set('Authorization', org.production.secretKey);
       expect(other.status).toBe(404);
-      const pk = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', org.sandbox.publishableKey);
+      const pk = await t.http
+        .post(`/api/v1/checkout-session/${data.id}/expire`)
+        .set('Authorization', org.sandbox.publishableKey);
       expect(pk.status).toBe(403);
     });
 
@@ -224,7 +257,11 @@ describe('checkout sessions API', () => {
   describe('public routes', () => {
     it('show amount, status, merchant name and transactionId without a key, and nothing secret', async () => {
       const transactionId = txId();
-      const { data } = await createSession(t, sk, { transactionId, amount: 2500, successUrl: 'https://shop.example.mr/ok' });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 2500,
+        successUrl: 'https://shop.example.mr/ok',
+      });
       const res = await t.http.get(`/api/v1/checkout-session/public/${data.id}`);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
@@ -242,8 +279,12 @@ describe('checkout sessions API', () => {
           { id: expect.any(String), type: 'sedad', name: 'Sedad', requiresPassCode: false },
         ],
       });
-      const methods = await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey);
-      expect(res.body.data.methods.map((m: { id: string }) => m.id)).toEqual(methods.body.data.map((m: { id: string }) => m.id));
+      const methods = await t.http
+        .get('/api/v1/payment-methods')
+        .set('Authorization', org.sandbox.publishableKey);
+      expect(res.body.data.methods.map((m: { id: string }) => m.id)).toEqual(
+        methods.body.data.map((m: { id: string }) => m.id),
+      );
       expect(res.text).not.toContain(org.sandbox.environmentId);
       expect(res.text).not.toContain(org.sandbox.secretKey);
       expect(res.text).not.toMatch(/config|passCode|successUrl|cancelUrl|environmentId/);
@@ -252,7 +293,11 @@ describe('checkout sessions API', () => {
 
     it('payment-status gives the session status, no payment yet, and the redirect once completed', async () => {
       const transactionId = txId();
-      const { data } = await createSession(t, sk, { transactionId, amount: 100, successUrl: 'https://shop.example.mr/ok?a=1' });
+      const { data } = await createSession(t, sk, {
+        transactionId,
+        amount: 100,
+        successUrl: 'https://shop.example.mr/ok?a=1',
+      });
       const open = await t.http.get(`/api/v1/checkout-session/public/${data.id}/payment-status`);
       expect(open.body).toEqual({ data: { status: 'open', paymentStatus: null } });
       await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId));
@@ -284,7 +329,9 @@ describe('checkout sessions API', () => {
         'SELECT id FROM payment_methods WHERE environment_id = $1 ORDER BY position LIMIT 1',
         [org.sandbox.environmentId],
       );
-      const done = await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId, { paymentMethodId: methodId }));
+      const done = await t.ds.transaction((m) =>
+        completeOpenSession(m, data.paymentRequestId, { paymentMethodId: methodId }),
+      );
       expect(done).toMatchObject({ id: data.id, status: 'completed', selectedConfigurationId: methodId });
       expect(done!.completedAt).not.toBeNull();
       expect(await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId))).toBeNull();
@@ -294,7 +341,10 @@ describe('checkout sessions API', () => {
     });
 
     it('does nothing for a request without an open session', async () => {
-      const pr = await t.http.post('/api/v1/payment-request').set('Authorization', sk).send({ transactionId: txId(), amount: 9 });
+      const pr = await t.http
+        .post('/api/v1/payment-request')
+        .set('Authorization', sk)
+        .send({ transactionId: txId(), amount: 9 });
       expect(await t.ds.transaction((m) => completeOpenSession(m, pr.body.data.id))).toBeNull();
     });
 

@@ -71,7 +71,8 @@ export class CheckoutPageController {
     const form = (req.body ?? {}) as PayForm;
     const session = await this.find(ctx, id);
     if (!session) return;
-    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderSession(ctx, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending')
+      return this.renderSession(ctx, session, 409);
     const phoneInput = typeof form.phoneNumber === 'string' ? form.phoneNumber : '';
     const methodId = typeof form.paymentMethodId === 'string' ? form.paymentMethodId : '';
     const again = (status: number, error: string) =>
@@ -103,19 +104,28 @@ export class CheckoutPageController {
   }
 
   @Post(':id/cancel')
-  async cancel(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async cancel(
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const ctx = this.context(req, reply);
     const session = await this.find(ctx, id);
     if (!session) return;
-    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderSession(ctx, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending')
+      return this.renderSession(ctx, session, 409);
     if (!this.csrfOk(ctx, id, (req.body as PayForm | undefined)?._csrf)) {
-      return this.renderForm(ctx, session, 403, { phoneNumber: session.phoneNumber ?? '', error: ctx.t.securityCheck });
+      return this.renderForm(ctx, session, 403, {
+        phoneNumber: session.phoneNumber ?? '',
+        error: ctx.t.securityCheck,
+      });
     }
     let cancelled: PageSession;
     try {
       cancelled = await this.sessions.cancel(id);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return this.renderSession(ctx, await this.sessions.forPage(id), 409);
+      if (err instanceof AppError && err.status === 409)
+        return this.renderSession(ctx, await this.sessions.forPage(id), 409);
       throw err;
     }
     this.redirect(reply, cancelled.cancelUrl ?? this.pageUrl(id));
@@ -171,7 +181,10 @@ export class CheckoutPageController {
       amountText,
       transactionId: session.transactionId,
       testMode: session.environment === 'sandbox',
-      methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+      methods: methods?.map((m, i) => ({
+        ...m,
+        checked: input.methodId ? m.id === input.methodId : i === 0,
+      })),
       phoneNumber: input.phoneNumber,
       error: input.error,
       payLabel: ctx.t.pay.replace('{amount}', amountText),
@@ -192,9 +205,23 @@ export class CheckoutPageController {
           merchantUrl: successRedirect(session),
         });
       case 'cancelled':
-        return this.renderState(ctx, session, status, ctx.t.cancelledTitle, ctx.t.cancelledBody, session.cancelUrl);
+        return this.renderState(
+          ctx,
+          session,
+          status,
+          ctx.t.cancelledTitle,
+          ctx.t.cancelledBody,
+          session.cancelUrl,
+        );
       case 'expired':
-        return this.renderState(ctx, session, status, ctx.t.expiredTitle, ctx.t.expiredBody, session.cancelUrl);
+        return this.renderState(
+          ctx,
+          session,
+          status,
+          ctx.t.expiredTitle,
+          ctx.t.expiredBody,
+          session.cancelUrl,
+        );
       case 'open':
         return this.renderState(ctx, session, status, ctx.t.title, ctx.t.notOpen, null);
     }
@@ -237,7 +264,12 @@ export class CheckoutPageController {
       acceptLanguage: req.headers['accept-language'],
     });
     if (query === lang) {
-      this.setCookie(reply, LANG_COOKIE, lang, { path: '/checkout', maxAge: YEAR_S, sameSite: 'lax', httpOnly: true });
+      this.setCookie(reply, LANG_COOKIE, lang, {
+        path: '/checkout',
+        maxAge: YEAR_S,
+        sameSite: 'lax',
+        httpOnly: true,
+      });
     }
     return { req, reply, cookies, lang, t: DICTIONARIES[lang], nonce: randomBytes(16).toString('hex') };
   }
@@ -291,7 +323,12 @@ export class CheckoutPageController {
   }
 
   /** Secure whenever the public origin is https. Fastify keeps every `set-cookie` header it is given. */
-  private setCookie(reply: FastifyReply, name: string, value: string, options: Omit<CookieOptions, 'secure'>): void {
+  private setCookie(
+    reply: FastifyReply,
+    name: string,
+    value: string,
+    options: Omit<CookieOptions, 'secure'>,
+  ): void {
     void reply.header('set-cookie', serializeCookie(name, value, { ...options, secure: this.secure }));
   }
 

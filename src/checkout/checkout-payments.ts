@@ -91,6 +91,11 @@ export class BankAppPayments extends CheckoutPayments {
 
   async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
     const methods = await this.methods.listEnabled(environmentId);
-    return methods.map((m) => ({ id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode }));
+    return methods.map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
   }
 }

@@ -12,7 +12,8 @@ export class CheckoutSession {
   @Column('text', { name: 'success_url', nullable: true }) successUrl!: string | null;
   @Column('text', { name: 'cancel_url', nullable: true }) cancelUrl!: string | null;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
-  @Column('uuid', { name: 'selected_configuration_id', nullable: true }) selectedConfigurationId!: string | null;
+  @Column('uuid', { name: 'selected_configuration_id', nullable: true }) selectedConfigurationId!:
+    string | null;
   @Column('timestamptz', { name: 'completed_at', nullable: true }) completedAt!: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;

@@ -12,7 +12,8 @@ import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkou
 export class CheckoutSessionsController {
   constructor(private readonly service: CheckoutSessionsService) {}
 
-  @Post() @SecretKey(Messages.checkoutNeedsSecretKey)
+  @Post()
+  @SecretKey(Messages.checkoutNeedsSecretKey)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {
     const data = await this.service.create(t, dto);
@@ -20,24 +21,28 @@ export class CheckoutSessionsController {
   }
 
   /** For the hosted page's polling: no key, nothing secret. */
-  @Get('public/:id') @Public()
+  @Get('public/:id')
+  @Public()
   async publicView(@Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.publicView(p.id) };
   }
 
-  @Get('public/:id/payment-status') @Public()
+  @Get('public/:id/payment-status')
+  @Public()
   async paymentStatus(@Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.paymentStatus(p.id) };
   }
 
-  @Get(':id') @SecretKey()
+  @Get(':id')
+  @SecretKey()
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async get(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
     const data = await this.service.get(t, p.id);
     return { data, checkoutUrl: this.service.checkoutUrl(data.id) };
   }
 
-  @Post(':id/expire') @SecretKey()
+  @Post(':id/expire')
+  @SecretKey()
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async expire(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.expire(t, p.id) };

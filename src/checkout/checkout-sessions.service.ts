@@ -7,7 +7,11 @@ import { Messages } from '../common/errors/messages';
 import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
 import { PaymentRequestStatus } from '../payment-requests/payment-request.entity';
-import { assertAmount, assertPhone, PaymentRequestsService } from '../payment-requests/payment-requests.service';
+import {
+  assertAmount,
+  assertPhone,
+  PaymentRequestsService,
+} from '../payment-requests/payment-requests.service';
 import type { Queryable } from '../webhooks/outbox';
 import {
   CheckoutSession,
@@ -64,7 +68,9 @@ export interface CheckoutPaymentStatus {
 }
 
 /** successUrl with the session id and transactionId appended, keeping the merchant's own query. */
-export function successRedirect(s: Pick<PageSession, 'id' | 'transactionId' | 'successUrl'>): string | undefined {
+export function successRedirect(
+  s: Pick<PageSession, 'id' | 'transactionId' | 'successUrl'>,
+): string | undefined {
   if (!s.successUrl) return undefined;
   const url = new URL(s.successUrl);
   url.searchParams.set('session_id', s.id);
@@ -100,7 +106,9 @@ export class CheckoutSessionsService {
       throw badRequest(Messages.eitherPaymentRequestOrTransaction);
     }
     const phoneNumber =
-      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined ? assertPhone(dto.phoneNumber) : null;
+      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined
+        ? assertPhone(dto.phoneNumber)
+        : null;
     const minutes = dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
 
     return this.ds.transaction(async (m) => {
@@ -149,7 +157,8 @@ export class CheckoutSessionsService {
     return this.ds.transaction(async (m) => {
       await this.findInEnvironment(m, tenant, id);
       await lockRequestOf(m, id);
-      if ((await this.loadPageSession(m, id)).paymentStatus === 'pending') throw conflict(Messages.paymentInProgress);
+      if ((await this.loadPageSession(m, id)).paymentStatus === 'pending')
+        throw conflict(Messages.paymentInProgress);
       const [expired] = await expireWhere(m, 's.id = $1', [id]);
       if (!expired) throw conflict(Messages.checkoutSessionNotOpen);
       return toCheckoutSessionJson(expired);
@@ -159,7 +168,11 @@ export class CheckoutSessionsService {
   /** The session as the hosted page shows it; an open one past its deadline is expired first. */
   async forPage(id: string): Promise<PageSession> {
     const session = await this.loadPageSession(this.ds, id);
-    if (session.status === 'open' && session.paymentStatus !== 'pending' && session.expiresAt.getTime() <= Date.now()) {
+    if (
+      session.status === 'open' &&
+      session.paymentStatus !== 'pending' &&
+      session.expiresAt.getTime() <= Date.now()
+    ) {
       return this.ds.transaction(async (m) => {
         await expireIfDue(m, id);
         return this.loadPageSession(m, id);
@@ -177,7 +190,8 @@ export class CheckoutSessionsService {
       await this.loadPageSession(m, id);
       await expireIfDue(m, id);
       const current = await this.loadPageSession(m, id);
-      if (current.status === 'open' && current.paymentStatus === 'pending') throw conflict(Messages.paymentInProgress);
+      if (current.status === 'open' && current.paymentStatus === 'pending')
+        throw conflict(Messages.paymentInProgress);
       const [[cancelled]] = await m.query<[{ id: string }[], number]>(
         `UPDATE checkout_sessions SET status = 'cancelled', updated_at = now()
           WHERE id = $1 AND status = 'open' RETURNING id`,
@@ -206,7 +220,11 @@ export class CheckoutSessionsService {
   async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
     const s = await this.forPage(id);
     const redirectUrl =
-      s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? (s.cancelUrl ?? undefined) : undefined;
+      s.status === 'completed'
+        ? successRedirect(s)
+        : s.status === 'cancelled'
+          ? (s.cancelUrl ?? undefined)
+          : undefined;
     return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
   }
 

@@ -15,7 +15,12 @@ export function csrfToken(secret: string, cookieValue: string, sessionId: string
   return createHmac('sha256', secret).update(`${cookieValue}.${sessionId}`).digest('base64url');
 }
 
-export function validCsrfToken(secret: string, cookieValue: unknown, sessionId: string, token: unknown): boolean {
+export function validCsrfToken(
+  secret: string,
+  cookieValue: unknown,
+  sessionId: string,
+  token: unknown,
+): boolean {
   if (typeof cookieValue !== 'string' || cookieValue.length < 32 || typeof token !== 'string') return false;
   const expected = Buffer.from(csrfToken(secret, cookieValue, sessionId));
   const given = Buffer.from(token);

@@ -24,10 +24,12 @@ const fr = {
   chooseMethodError: 'Choisissez une application bancaire.',
   invalidPhone: 'Numéro de téléphone invalide.',
   passCodeRequired: 'Le code secret est requis pour Bankily.',
-  bankFailure: 'Le paiement a échoué à cause d’une erreur de la banque. Veuillez réessayer ou choisir une autre application.',
+  bankFailure:
+    'Le paiement a échoué à cause d’une erreur de la banque. Veuillez réessayer ou choisir une autre application.',
   securityCheck: 'La vérification de sécurité a échoué. Veuillez recharger la page et réessayer.',
   pendingTitle: 'Paiement en cours',
-  pendingBody: 'Confirmez le paiement dans votre application bancaire. Cette page se met à jour automatiquement.',
+  pendingBody:
+    'Confirmez le paiement dans votre application bancaire. Cette page se met à jour automatiquement.',
   checkStatus: 'Vérifier l’état du paiement',
   completedTitle: 'Paiement reçu',
   completedBody: 'Merci. Votre paiement a bien été reçu.',
@@ -98,7 +100,8 @@ const en: Dictionary = {
   chooseMethodError: 'Choose a bank app.',
   invalidPhone: 'Invalid phone number.',
   passCodeRequired: 'The pass code is required for Bankily.',
-  bankFailure: 'Payment failed due to a third party error, please try again later. You can retry or choose another bank app.',
+  bankFailure:
+    'Payment failed due to a third party error, please try again later. You can retry or choose another bank app.',
   securityCheck: 'The security check failed. Please reload the page and try again.',
   pendingTitle: 'Payment in progress',
   pendingBody: 'Confirm the payment in your bank app. This page updates by itself.',
@@ -119,7 +122,9 @@ const en: Dictionary = {
 export const DICTIONARIES: Record<Language, Dictionary> = { fr, ar, en };
 
 const NUMBER_LOCALES: Record<Language, string> = { fr: 'fr-MR', ar: 'ar-MR', en: 'en' };
-const formatters = new Map(LANGUAGES.map((l) => [l, new Intl.NumberFormat(NUMBER_LOCALES[l], { maximumFractionDigits: 0 })]));
+const formatters = new Map(
+  LANGUAGES.map((l) => [l, new Intl.NumberFormat(NUMBER_LOCALES[l], { maximumFractionDigits: 0 })]),
+);
 
 /** Whole MRU with the language's digit grouping (and digits), then the currency code. */
 export function formatMru(amount: number, language: Language): string {
@@ -139,7 +144,11 @@ export function fromAcceptLanguage(header: string | undefined): Language | undef
       const [tag, ...params] = part.trim().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
       const quality = q ? Number(q.slice(2)) : 1;
-      return { primary: tag.trim().toLowerCase().split('-')[0], quality: Number.isFinite(quality) ? quality : 0, index };
+      return {
+        primary: tag.trim().toLowerCase().split('-')[0],
+        quality: Number.isFinite(quality) ? quality : 0,
+        index,
+      };
     })
     .filter((r) => r.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
@@ -147,7 +156,11 @@ export function fromAcceptLanguage(header: string | undefined): Language | undef
 }
 
 /** ?lang= first (the switcher), then the remembered choice, then the browser's preference. */
-export function chooseLanguage(input: { query?: unknown; cookie?: unknown; acceptLanguage?: string }): Language {
+export function chooseLanguage(input: {
+  query?: unknown;
+  cookie?: unknown;
+  acceptLanguage?: string;
+}): Language {
   if (isLanguage(input.query)) return input.query;
   if (isLanguage(input.cookie)) return input.cookie;
   return fromAcceptLanguage(input.acceptLanguage) ?? DEFAULT_LANGUAGE;

@@ -65,17 +65,21 @@ export async function lockSessionForPayment(
   )) as { status: CheckoutSessionStatus; due: boolean }[];
   const session = rows[0];
   if (!session || session.status !== 'open' || session.due) throw conflict(Messages.checkoutSessionNotOpen);
-  await q.query(`UPDATE checkout_sessions SET selected_configuration_id = $2, updated_at = now() WHERE id = $1`, [
-    sessionId,
-    paymentMethodId,
-  ]);
+  await q.query(
+    `UPDATE checkout_sessions SET selected_configuration_id = $2, updated_at = now() WHERE id = $1`,
+    [sessionId, paymentMethodId],
+  );
 }
 
 /**
  * Moves the open sessions selected by `condition` (SQL on alias `s`) to `expired` and records a
  * `checkout-session-expired` event for each, on the caller's transaction.
  */
-export async function expireWhere(q: Queryable, condition: string, params: unknown[]): Promise<CheckoutSession[]> {
+export async function expireWhere(
+  q: Queryable,
+  condition: string,
+  params: unknown[],
+): Promise<CheckoutSession[]> {
   const rows = (await q.query(
     `UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
       WHERE s.status = 'open' AND ${condition}
@@ -156,4 +160,3 @@ export async function expireDueSessions(ds: DataSource, batch = 500): Promise<nu
     if (claimed < batch || expired.length === 0) return total;
   }
 }
-

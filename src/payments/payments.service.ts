@@ -274,7 +274,8 @@ export class PaymentsService {
         ],
       );
       if (!row) return null;
-      if (outcome.status === 'completed') await this.markPaid(m, request, organizationId, now, payment.paymentMethodId);
+      if (outcome.status === 'completed')
+        await this.markPaid(m, request, organizationId, now, payment.paymentMethodId);
       return toPaymentJson(paymentFromRow(row), transactionId);
     });
     return settled ?? (await this.readPayment(payment.environmentId, payment.id))!;

@@ -35,7 +35,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-export function newContext(b: TestBrowser, options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<BrowserContext> {
+export function newContext(
+  b: TestBrowser,
+  options: { javaScriptEnabled?: boolean; locale?: string } = {},
+): Promise<BrowserContext> {
   return b.browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
 }
 
@@ -57,7 +60,9 @@ export async function startMerchantSite(): Promise<MerchantSite> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     hits.push(req.url ?? '/');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><title>Merchant</title><h1 id="merchant-page">Back at the shop</h1></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>Merchant</title><h1 id="merchant-page">Back at the shop</h1></html>`,
+    );
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as { port: number };

@@ -14,7 +14,9 @@ export async function createSession(
 
 /** Moves a session's deadline into the past, as if the clock had run on. */
 export async function makeOverdue(t: TestApp, sessionId: string): Promise<void> {
-  await t.ds.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId]);
+  await t.ds.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+    sessionId,
+  ]);
 }
 
 export async function eventsFor(t: TestApp, kind: string, sessionId: string): Promise<unknown[]> {

@@ -8,9 +8,15 @@ describe('cookies', () => {
   });
 
   it('serializes a Set-Cookie value with its attributes', () => {
-    expect(serializeCookie('lang', 'ar', { path: '/checkout', maxAge: 60, httpOnly: true, secure: true, sameSite: 'lax' })).toBe(
-      'lang=ar; Path=/checkout; Max-Age=60; HttpOnly; Secure; SameSite=Lax',
-    );
+    expect(
+      serializeCookie('lang', 'ar', {
+        path: '/checkout',
+        maxAge: 60,
+        httpOnly: true,
+        secure: true,
+        sameSite: 'lax',
+      }),
+    ).toBe('lang=ar; Path=/checkout; Max-Age=60; HttpOnly; Secure; SameSite=Lax');
     expect(serializeCookie('x', 'a b', { path: '/' })).toBe('x=a%20b; Path=/');
   });
 });

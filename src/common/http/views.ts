@@ -31,7 +31,9 @@ export class Views {
     const dir = viewsDir();
     const hb = Handlebars.create();
     for (const file of hbsFiles(dir)) {
-      const name = relative(dir, file).replace(/\\/g, '/').replace(/\.hbs$/, '');
+      const name = relative(dir, file)
+        .replace(/\\/g, '/')
+        .replace(/\.hbs$/, '');
       const source = readFileSync(file, 'utf8');
       if (name.startsWith('partials/')) hb.registerPartial(name.slice('partials/'.length), source);
       else this.templates.set(name, hb.compile(source, { strict: false }));
