@@ -16,7 +16,7 @@ import { freePort } from '../src/common/net';
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks to run some scenarios only (create always runs: it is pay's ceiling).
+ * BENCH_ONLY=lookup,pay,webhooks,page to run some scenarios only (create always runs: it is pay's ceiling).
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -145,6 +145,21 @@ async function main(): Promise<void> {
     }
     if (wanted('pay')) await payScenario(khoumsPort, pg.url, org, createCeiling);
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
+    if (wanted('page')) {
+      // The hosted page: Khoums only (the ceiling server has no pages). One open session, rendered in
+      // French (the session read with its merchant, the methods, Handlebars, a CSRF cookie per visit).
+      const created = await fetch(`http://127.0.0.1:${khoumsPort}/api/v1/checkout-session`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ transactionId: `bench-page-${Date.now()}`, amount: 1500, phoneNumber: '22123456', expiresInMinutes: 1440 }),
+      });
+      if (!created.ok) throw new Error(`bench: create checkout session: ${created.status} ${await created.text()}`);
+      const { data: session } = (await created.json()) as { data: { id: string } };
+      const page: autocannon.Request = { method: 'GET', path: `/checkout/${session.id}`, headers: { 'accept-language': 'fr' } };
+      await load(khoumsPort, page, 2); // warm-up
+      const p = await load(khoumsPort, page);
+      process.stdout.write(`GET /checkout/:id (hosted page renders)\n  khoums  ${fmt(p)}\n\n`);
+    }
   } finally {
     for (const c of children) await stop(c);
     await pg.stop();

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
@@ -28,10 +30,13 @@ export class AppModule {
       exports: [AppConfig, Sql],
       imports: [
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
+        // Registered once, here: every module's @Cron/@Interval jobs share it.
+        ScheduleModule.forRoot(),
         OrganizationsModule,
         PaymentRequestsModule,
         WebhooksModule,
         PaymentsModule,
+        CheckoutModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -35,6 +35,13 @@ export class AppConfig {
   /** Size of the PostgreSQL connection pool of one service instance. */
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   DB_POOL_SIZE = 20;
+
+  /**
+   * Signs the hosted page's CSRF tokens. Unset: a random secret per process, which is fine for one
+   * instance; set the same value on every instance behind a load balancer.
+   */
+  @IsOptional() @IsString() @MinLength(32, { message: 'CHECKOUT_CSRF_SECRET must be at least 32 characters' })
+  CHECKOUT_CSRF_SECRET?: string;
 
   /** Create the demo organization on first start (only on an empty database). */
   @Transform(toBool) @IsBoolean()
@@ -111,6 +118,7 @@ export class AppConfig {
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'PUBLIC_URL',
+  'CHECKOUT_CSRF_SECRET',
   'WEBHOOK_LEASE_MS',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
 ];

@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../common/errors/app-error';
 import { Messages } from '../common/errors/messages';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { amountProblem, normalizePhone } from '../common/validation/rules';
-import { recordEventWhen } from '../webhooks/outbox';
+import { Queryable, recordEventWhen } from '../webhooks/outbox';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
 import { fromRow, PaymentRequest, PaymentRequestJson, PaymentRequestRow, toPaymentRequestJson } from './payment-request.entity';
 
@@ -33,6 +33,9 @@ export class PaymentRequestsService {
     @InjectRepository(PaymentRequest) private readonly repo: Repository<PaymentRequest>,
   ) {}
 
+  /** The pool as a Queryable: `create` needs no transaction of its own (one statement). */
+  private readonly pool: Queryable = { query: (text, params) => this.sql.rows(text, params) };
+
   /**
    * Creates the request and records `payment-request-created` in one statement (one round trip,
    * one transaction). A used transactionId inserts nothing, so the event is not written either.
@@ -40,13 +43,27 @@ export class PaymentRequestsService {
   async create(tenant: Tenant, dto: CreatePaymentRequestDto): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
+    const created = await this.insert(this.pool, tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
+    if (!created) throw conflict(Messages.transactionIdTaken(dto.transactionId));
+    return created;
+  }
+
+  /**
+   * The insert behind `create`, on the caller's transaction (checkout creates requests too).
+   * Input is already validated. Returns null, and records nothing, when the transactionId is taken.
+   */
+  async insert(
+    q: Queryable,
+    tenant: Pick<Tenant, 'organizationId' | 'environmentId'>,
+    input: { transactionId: string; amount: number; phoneNumber: string | null },
+  ): Promise<PaymentRequestJson | null> {
     const now = new Date();
     const pr = Object.assign(new PaymentRequest(), {
       id: randomUUID(),
       environmentId: tenant.environmentId,
-      transactionId: dto.transactionId,
-      amount: dto.amount,
-      phoneNumber,
+      transactionId: input.transactionId,
+      amount: input.amount,
+      phoneNumber: input.phoneNumber,
       status: 'pending',
       paidAt: null,
       invoiceId: null,
@@ -61,7 +78,7 @@ export class PaymentRequestsService {
       data: json,
       createdAt: now,
     });
-    const rows = await this.sql.rows(
+    const rows = (await q.query(
       `WITH created AS (
          INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6)
@@ -70,9 +87,8 @@ export class PaymentRequestsService {
        ), event AS (${event.sql})
        SELECT id FROM created`,
       [pr.id, pr.environmentId, pr.transactionId, pr.amount, pr.phoneNumber, now, ...event.params],
-    );
-    if (rows.length === 0) throw conflict(Messages.transactionIdTaken(dto.transactionId));
-    return json;
+    )) as unknown[];
+    return rows.length === 0 ? null : json;
   }
 
   async getById(tenant: Tenant, id: string): Promise<PaymentRequest> {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BanksService } from './banks/banks.service';
 import { PaymentMethod, Payment } from './payment.entity';
@@ -9,7 +8,7 @@ import { PaymentsService } from './payments.service';
 import { ReconciliationScheduler } from './reconciliation.scheduler';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentMethod, Payment]), ScheduleModule.forRoot()],
+  imports: [TypeOrmModule.forFeature([PaymentMethod, Payment])],
   controllers: [PaymentsController, PaymentMethodsController, RefreshStatusController],
   providers: [PaymentsService, PaymentMethodsService, BanksService, ReconciliationScheduler],
   exports: [PaymentsService, PaymentMethodsService],

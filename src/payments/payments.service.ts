@@ -9,6 +9,7 @@ import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request.entity';
 import { assertPhone } from '../payment-requests/payment-requests.service';
+import { completeOpenSession } from '../checkout/session-transitions';
 import { recordEventWhen } from '../webhooks/outbox';
 import { BankAnswer, BankUnavailableError, PaymentMethodType } from './banks/bank';
 import { BanksService } from './banks/banks.service';
@@ -36,6 +37,13 @@ export interface ReconcileResult {
 }
 
 const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
+
+/**
+ * A caller's own check, run inside pay's first transaction once the request row is locked and
+ * known unpaid, before the pending payment is recorded; throwing refuses the payment. The hosted
+ * checkout locks and rechecks its session here, so an expired or cancelled session is never paid.
+ */
+export type PayGuard = (m: EntityManager, request: PaymentRequest) => Promise<void>;
 
 function paidVersion(request: PaymentRequest, at: Date): PaymentRequest {
   return Object.assign(new PaymentRequest(), {
@@ -66,13 +74,13 @@ export class PaymentsService {
     private readonly config: AppConfig,
   ) {}
 
-  async pay(tenant: Tenant, dto: PayDto): Promise<PaymentJson> {
+  async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
     const phoneNumber = assertPhone(dto.phoneNumber);
     const method = await this.methods.findEnabled(tenant.environmentId, dto.configurationId);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw badRequest(Messages.passCodeRequiredForBankily);
 
-    const { payment, request } = await this.open(tenant, dto.transactionId, method.id, phoneNumber);
+    const { payment, request } = await this.open(tenant, dto.transactionId, method.id, phoneNumber, guard);
 
     let answer: BankAnswer;
     try {
@@ -150,6 +158,7 @@ export class PaymentsService {
     transactionId: string,
     methodId: string,
     phoneNumber: string,
+    guard?: PayGuard,
   ): Promise<{ payment: Payment; request: PaymentRequest }> {
     return this.ds.transaction(async (m) => {
       const request = await m.getRepository(PaymentRequest).findOne({
@@ -158,6 +167,7 @@ export class PaymentsService {
       });
       if (!request) throw notFound(Messages.paymentRequestNotFound);
       if (request.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
+      if (guard) await guard(m, request);
 
       const now = new Date();
       const payment = Object.assign(new Payment(), {
@@ -264,7 +274,8 @@ export class PaymentsService {
         ],
       );
       if (!row) return null;
-      if (outcome.status === 'completed') await this.markPaid(m, request, organizationId, now);
+      if (outcome.status === 'completed')
+        await this.markPaid(m, request, organizationId, now, payment.paymentMethodId);
       return toPaymentJson(paymentFromRow(row), transactionId);
     });
     return settled ?? (await this.readPayment(payment.environmentId, payment.id))!;
@@ -282,6 +293,7 @@ export class PaymentsService {
     request: PaymentRequest,
     organizationId: string,
     at: Date,
+    paymentMethodId: string | null = null,
   ): Promise<PaymentRequest> {
     const paid = paidVersion(request, at);
     const event = recordEventWhen('paid', 3, {
@@ -301,8 +313,9 @@ export class PaymentsService {
       [request.id, at, ...event.params],
     );
     if (!row) throw new Error(`payment request ${request.id} is already paid: refusing a second completion`);
-    // checkout: complete the open session here (CONTRACT.md: a request paid by any route completes
-    // its open checkout session), with `m` so it commits or rolls back with the payment.
+    // CONTRACT.md: a request paid by any route completes its open checkout session, on `m` so the
+    // session and its `checkout-session-completed` event commit or roll back with the payment.
+    await completeOpenSession(m, request.id, { paymentMethodId });
     return paid;
   }
 

@@ -79,8 +79,18 @@ function field(type: string, o: FieldOptions, api: Record<string, unknown>, ...c
 }
 
 /** A JSON integer. Range rules (amount > 0, limits) are business rules checked by the service (400). */
-export const IntegerField = (o: FieldOptions = {}) =>
-  field('integer', o, { type: 'integer' }, IsInt({ message: Msg.expected('integer') }));
+export const IntegerField = (o: FieldOptions & { min?: number; max?: number } = {}) => {
+  const ranged = o.min !== undefined && o.max !== undefined;
+  const type = ranged ? `integer ${o.min}-${o.max}` : 'integer';
+  return field(
+    type,
+    o,
+    { type: 'integer', minimum: o.min, maximum: o.max },
+    IsInt({ message: Msg.expected(type) }),
+    ...(o.min !== undefined ? [Min(o.min, { message: Msg.expected(type) })] : []),
+    ...(o.max !== undefined ? [Max(o.max, { message: Msg.expected(type) })] : []),
+  );
+};
 
 export const StringField = (o: FieldOptions & { minLength?: number; maxLength?: number } = {}) => {
   const type = `string${o.maxLength ? ` (${o.minLength ?? 0}-${o.maxLength} characters)` : ''}`;

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import type { EnvironmentKind } from '../organizations/entities';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { PaymentsService } from '../payments/payments.service';
+import { lockSessionForPayment } from './session-transitions';
+
+/** What the hosted page needs to know about a session in order to pay it. */
+export interface PayableSession {
+  id: string;
+  paymentRequestId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  organizationId: string;
+  transactionId: string;
+  amount: number;
+}
+
+/** A bank app enabled for the environment, as the page offers it. */
+export interface PaymentMethodChoice {
+  id: string;
+  type: string;
+  name: string;
+  requiresPassCode: boolean;
+}
+
+export interface CheckoutPayInput {
+  paymentMethodId: string;
+  /** Already normalised to the 8 digits. */
+  phoneNumber: string;
+  /** `''` for the methods that take none. */
+  passCode: string;
+}
+
+export interface CheckoutPayResult {
+  paymentId: string;
+  status: 'pending' | 'completed' | 'failed';
+}
+
+/**
+ * The hosted page's view of payments, implemented by the payments module. An abstract class so it
+ * is its own injection token.
+ */
+export abstract class CheckoutPayments {
+  /**
+   * Pays the session's payment request. Throws AppError: 400 (pass code, phone), 404 (method),
+   * 409 (already paid, a payment in progress, the session not open), 502 (the bank failed). A completed payment completes the session (see
+   * `completeOpenSession`) in the payment's own transaction.
+   */
+  abstract pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult>;
+
+  /** The payment methods enabled for the environment, in display order. */
+  abstract listMethods(environmentId: string): Promise<PaymentMethodChoice[]>;
+}
+
+/**
+ * The real thing: the page pays through PaymentsService.pay, so every money rule of payments holds
+ * (request lock, one pending payment, the bank outside the transaction, settle), with the session
+ * locked and rechecked inside pay's first transaction by `lockSessionForPayment`.
+ */
+@Injectable()
+export class BankAppPayments extends CheckoutPayments {
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly methods: PaymentMethodsService,
+  ) {
+    super();
+  }
+
+  async pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult> {
+    // The customer on the hosted page acts for the session's environment, like a publishable key.
+    const tenant: Tenant = {
+      organizationId: session.organizationId,
+      environmentId: session.environmentId,
+      environment: session.environment,
+      keyKind: 'publishable',
+      keyId: `checkout-session:${session.id}`,
+    };
+    const payment = await this.payments.pay(
+      tenant,
+      {
+        transactionId: session.transactionId,
+        phoneNumber: input.phoneNumber,
+        passCode: input.passCode,
+        configurationId: input.paymentMethodId,
+      },
+      (m, request) => lockSessionForPayment(m, session.id, request.id, input.paymentMethodId),
+    );
+    return { paymentId: payment.id, status: payment.status };
+  }
+
+  async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
+    const methods = await this.methods.listEnabled(environmentId);
+    return methods.map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
+  }
+}

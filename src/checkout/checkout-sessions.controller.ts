@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Param } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Public, SecretKey } from '../auth/decorators';
+import { Tenant } from '../auth/tenant';
+import { Messages } from '../common/errors/messages';
+import { API, Post } from '../common/http/routes';
+import { CheckoutSessionsService } from './checkout-sessions.service';
+import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkout-session.dto';
+
+@ApiTags('Checkout sessions')
+@Controller(`${API}/checkout-session`)
+export class CheckoutSessionsController {
+  constructor(private readonly service: CheckoutSessionsService) {}
+
+  @Post()
+  @SecretKey(Messages.checkoutNeedsSecretKey)
+  @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+  async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {
+    const data = await this.service.create(t, dto);
+    return { data, checkoutUrl: this.service.checkoutUrl(data.id) };
+  }
+
+  /** For the hosted page's polling: no key, nothing secret. */
+  @Get('public/:id')
+  @Public()
+  async publicView(@Param() p: CheckoutSessionIdParams) {
+    return { data: await this.service.publicView(p.id) };
+  }
+
+  @Get('public/:id/payment-status')
+  @Public()
+  async paymentStatus(@Param() p: CheckoutSessionIdParams) {
+    return { data: await this.service.paymentStatus(p.id) };
+  }
+
+  @Get(':id')
+  @SecretKey()
+  @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+  async get(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
+    const data = await this.service.get(t, p.id);
+    return { data, checkoutUrl: this.service.checkoutUrl(data.id) };
+  }
+
+  @Post(':id/expire')
+  @SecretKey()
+  @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+  async expire(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
+    return { data: await this.service.expire(t, p.id) };
+  }
+}

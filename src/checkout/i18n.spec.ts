@@ -1,0 +1,39 @@
+import { chooseLanguage, DICTIONARIES, direction, formatMru, fromAcceptLanguage, LANGUAGES } from './i18n';
+
+describe('checkout page languages', () => {
+  it('defaults to French', () => {
+    expect(chooseLanguage({})).toBe('fr');
+    expect(chooseLanguage({ acceptLanguage: 'de-DE,de;q=0.9' })).toBe('fr');
+  });
+
+  it('prefers ?lang=, then the cookie, then Accept-Language', () => {
+    expect(chooseLanguage({ query: 'en', cookie: 'ar', acceptLanguage: 'fr' })).toBe('en');
+    expect(chooseLanguage({ query: 'xx', cookie: 'ar', acceptLanguage: 'en' })).toBe('ar');
+    expect(chooseLanguage({ cookie: 'zz', acceptLanguage: 'en-GB,en;q=0.8' })).toBe('en');
+  });
+
+  it('ranks Accept-Language by quality and skips q=0', () => {
+    expect(fromAcceptLanguage('en;q=0.5, ar-MR;q=0.9, fr;q=0.1')).toBe('ar');
+    expect(fromAcceptLanguage('ar;q=0, en')).toBe('en');
+    expect(fromAcceptLanguage('de, es')).toBeUndefined();
+  });
+
+  it('writes Arabic right to left', () => {
+    expect(direction('ar')).toBe('rtl');
+    expect(direction('fr')).toBe('ltr');
+  });
+
+  it('groups MRU amounts per language', () => {
+    expect(formatMru(1234567, 'en')).toBe('1,234,567 MRU');
+    expect(formatMru(1234567, 'fr').replace(/\s/g, ' ')).toBe('1 234 567 MRU');
+    expect(formatMru(1500, 'ar')).toBe('١٬٥٠٠ MRU');
+  });
+
+  it('has every text in every language', () => {
+    const keys = Object.keys(DICTIONARIES.fr).sort();
+    for (const l of LANGUAGES) {
+      expect(Object.keys(DICTIONARIES[l]).sort()).toEqual(keys);
+      for (const value of Object.values(DICTIONARIES[l])) expect(value.length).toBeGreaterThan(0);
+    }
+  });
+});
