@@ -193,6 +193,21 @@ describe('checkout sessions and payments', () => {
       expect(await eventsFor(t, 'checkout-session-expired', data.id)).toHaveLength(1);
     });
 
+    it('the page shows the bank failure message and the form again once a pending payment fails', async () => {
+      const transactionId = txId();
+      const { data } = await createSession(t, sk, { transactionId, amount: 700 });
+      const pending = await pay(transactionId, '22129003');
+      expect((await t.http.get(`/checkout/${data.id}`)).text).toContain('data-state="pending"');
+      await t.http
+        .post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`)
+        .set('Authorization', sk)
+        .send({ outcome: 'failed' });
+      const shown = await t.http.get(`/checkout/${data.id}`).set('accept-language', 'en');
+      expect(shown.status).toBe(200);
+      expect(shown.text).toContain(Messages.bankFailure);
+      expect(shown.text).toContain('<form');
+    });
+
     it('the page shows the pending state instead of the form, and Cancel answers 409 with it', async () => {
       const transactionId = txId();
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });

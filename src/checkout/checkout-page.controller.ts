@@ -153,7 +153,10 @@ export class CheckoutPageController {
   private async renderSession(ctx: PageContext, session: PageSession, status: number): Promise<void> {
     if (session.status !== 'open') return this.renderClosed(ctx, session, status);
     if (session.paymentStatus === 'pending') return this.renderPending(ctx, session, status);
-    return this.renderForm(ctx, session, status, { phoneNumber: session.phoneNumber ?? '' });
+    // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling):
+    // say so, and offer the form again to retry or choose another bank app.
+    const error = session.paymentStatus === 'failed' ? ctx.t.bankFailure : undefined;
+    return this.renderForm(ctx, session, status, { phoneNumber: session.phoneNumber ?? '', error });
   }
 
   /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
