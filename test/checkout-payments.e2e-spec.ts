@@ -68,6 +68,21 @@ describe('checkout sessions and payments', () => {
       expect(s).toMatchObject({ status: 'completed', selectedConfigurationId: methods.sedad });
       expect(s.completedAt).not.toBeNull();
       expect(await eventsFor(t, 'checkout-session-completed', data.id)).toHaveLength(1);
+      // The event carries the session exactly as the API shows it (the event's JSON is built in SQL).
+      const [event] = await t.ds.query<{ data: unknown }[]>(
+        `SELECT data FROM events WHERE kind = 'checkout-session-completed' AND data->>'id' = $1`,
+        [data.id],
+      );
+      expect(event.data).toEqual(s);
+      // ...and the payment, the request and the session changed in the one settling transaction.
+      const [times] = await t.ds.query<{ same: boolean }[]>(
+        `SELECT p.completed_at = pr.paid_at AND pr.paid_at = s.completed_at AS same
+           FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
+           JOIN checkout_sessions s ON s.payment_request_id = pr.id
+          WHERE s.id = $1 AND p.status = 'completed'`,
+        [data.id],
+      );
+      expect(times.same).toBe(true);
       const status = await publicStatus(data.id);
       expect(status).toMatchObject({ status: 'completed', paymentStatus: 'completed' });
       const url = new URL(status.redirectUrl as string);

@@ -45,3 +45,16 @@ it('rejects an unknown key after one statement and a missing key without any', a
   });
   expect(await statementsFor(() => t.http.get('/api/v1/payment-request'))).toEqual({ status: 401, statements: 0 });
 });
+
+it('pays in four statements: the key, one read (method and request), opening the payment, settling it', async () => {
+  await t.http.post('/api/v1/payment-request').set('Authorization', org.sandbox.secretKey).send({ transactionId: 'hot-pay', amount: 10 });
+  const methods = await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey);
+  const masrivi = (methods.body.data as { id: string; type: string }[]).find((m) => m.type === 'masrivi')!;
+  const r = await statementsFor(() =>
+    t.http
+      .post('/api/v1/payment')
+      .set('Authorization', org.sandbox.publishableKey)
+      .send({ transactionId: 'hot-pay', phoneNumber: '22222222', configurationId: masrivi.id }),
+  );
+  expect(r).toEqual({ status: 200, statements: 4 });
+});

@@ -99,35 +99,59 @@ export async function expireWhere(
   return sessions.map(({ organizationId: _, ...s }) => s);
 }
 
+/** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * The payments hook: when a payment request becomes paid, its open session (if any) becomes
- * `completed` and `checkout-session-completed` is recorded. Call it on the transaction that marks
- * the request paid. A session past its deadline still completes: the money has moved.
+ * `toCheckoutSessionJson` in SQL, for events recorded in the statement that changes the session.
+ * A test compares the two, so they cannot drift apart.
+ */
+export const sessionJsonSql = (s: string) => `jsonb_build_object(
+  'id', ${s}.id, 'paymentRequestId', ${s}.payment_request_id, 'status', ${s}.status,
+  'successUrl', ${s}.success_url, 'cancelUrl', ${s}.cancel_url, 'expiresAt', ${iso(`${s}.expires_at`)},
+  'environmentId', ${s}.environment_id, 'selectedConfigurationId', ${s}.selected_configuration_id,
+  'completedAt', ${iso(`${s}.completed_at`)}, 'createdAt', ${iso(`${s}.created_at`)}, 'updatedAt', ${iso(`${s}.updated_at`)})`;
+
+/**
+ * CTEs completing the open session of the payment requests the CTE named `source` returns (column
+ * `id`) and recording `checkout-session-completed`, for the statement that pays a request, so
+ * the payment, the request and the session change in one transaction. `at` numbers the first of
+ * its two parameters (the time, and the payment method the customer paid with or null). Adds the
+ * CTE `completed_session`.
+ */
+export function completeOpenSessionWhen(source: string, at: number) {
+  return {
+    sql: `completed_session AS (
+         UPDATE checkout_sessions s
+            SET status = 'completed', completed_at = $${at}, updated_at = $${at},
+                selected_configuration_id = COALESCE($${at + 1}, s.selected_configuration_id)
+          WHERE s.payment_request_id IN (SELECT id FROM ${source}) AND s.status = 'open'
+         RETURNING s.*
+       ), completed_session_event AS (
+         INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+         SELECT gen_random_uuid(), e.organization_id, s.environment_id, 'checkout-session-completed', ${sessionJsonSql('s')}, $${at}
+           FROM completed_session s JOIN environments e ON e.id = s.environment_id
+       )`,
+    params: (time: Date, paymentMethodId: string | null): unknown[] => [time, paymentMethodId],
+  };
+}
+
+/**
+ * Completes the open session of a payment request and records `checkout-session-completed`, on
+ * the caller's transaction (or as one statement). Null when the request has no open session.
  */
 export async function completeOpenSession(
   q: Queryable,
   paymentRequestId: string,
   options: { paymentMethodId?: string | null } = {},
 ): Promise<CheckoutSessionJson | null> {
-  const [rows] = (await q.query(
-    `UPDATE checkout_sessions s
-        SET status = 'completed', completed_at = now(), updated_at = now(),
-            selected_configuration_id = COALESCE($2, s.selected_configuration_id)
-      WHERE s.payment_request_id = $1 AND s.status = 'open'
-      RETURNING ${SESSION_COLUMNS},
-        (SELECT e.organization_id FROM environments e WHERE e.id = s.environment_id) AS "organizationId"`,
-    [paymentRequestId, options.paymentMethodId ?? null],
-  )) as [SessionWithOrganization[], number];
-  const s = rows[0];
-  if (!s) return null;
-  const json = toCheckoutSessionJson(s);
-  await recordEvent(q, {
-    organizationId: s.organizationId,
-    environmentId: s.environmentId,
-    kind: 'checkout-session-completed',
-    data: json,
-  });
-  return json;
+  const cte = completeOpenSessionWhen('request', 2);
+  const rows = (await q.query(
+    `WITH request AS (SELECT $1::uuid AS id), ${cte.sql}
+     SELECT ${SESSION_COLUMNS.replace(/\bs\./g, 'completed_session.')} FROM completed_session`,
+    [paymentRequestId, ...cte.params(new Date(), options.paymentMethodId ?? null)],
+  )) as CheckoutSession[];
+  return rows[0] ? toCheckoutSessionJson(rows[0]) : null;
 }
 
 /**

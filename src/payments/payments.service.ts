@@ -7,15 +7,15 @@ import { Messages } from '../common/errors/messages';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
-import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request.entity';
+import { fromRow, PaymentRequest, PaymentRequestRow, toPaymentRequestJson } from '../payment-requests/payment-request.entity';
 import { assertPhone } from '../payment-requests/payment-requests.service';
-import { completeOpenSession } from '../checkout/session-transitions';
-import { recordEventWhen } from '../webhooks/outbox';
+import { completeOpenSessionWhen } from '../checkout/session-transitions';
+import { Sql } from '../database/sql';
+import { Queryable, recordEventWhen } from '../webhooks/outbox';
 import { BankAnswer, BankUnavailableError, PaymentMethodType } from './banks/bank';
 import { BanksService } from './banks/banks.service';
 import type { ListPaymentsQuery, PayDto } from './dto/payment.dto';
-import { PaymentMethodsService } from './payment-methods.service';
-import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment.entity';
+import { Payment, paymentFromRow, PaymentJson, PaymentMethod, toPaymentJson } from './payment.entity';
 
 /** How a payment ends: the bank took the money, or it did not. */
 type Settlement =
@@ -37,6 +37,9 @@ export interface ReconcileResult {
 }
 
 const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
+
+/** What pay needs of the chosen payment method. */
+type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
 
 /**
  * A caller's own check, run inside pay's first transaction once the request row is locked and
@@ -67,20 +70,35 @@ function paidVersion(request: PaymentRequest, at: Date): PaymentRequest {
 export class PaymentsService {
   private readonly logger = new Logger(PaymentsService.name);
 
+  /** Statements outside a transaction block (each its own transaction) go straight to the pool. */
+  private readonly sqlQueryable: Queryable;
+
   constructor(
     private readonly ds: DataSource,
+    private readonly sql: Sql,
     private readonly banks: BanksService,
-    private readonly methods: PaymentMethodsService,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sqlQueryable = { query: (text, values) => this.sql.rows(text, values) };
+  }
 
   async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
     const phoneNumber = assertPhone(dto.phoneNumber);
-    const method = await this.methods.findEnabled(tenant.environmentId, dto.configurationId);
+    const { method, request } = await this.lookUp(tenant.environmentId, dto.configurationId, dto.transactionId);
+    if (!method) throw notFound(Messages.paymentMethodNotFound);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw badRequest(Messages.passCodeRequiredForBankily);
+    if (!request) throw notFound(Messages.paymentRequestNotFound);
+    if (request.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
 
-    const { payment, request } = await this.open(tenant, dto.transactionId, method.id, phoneNumber, guard);
+    const payment = guard
+      ? await this.ds.transaction(async (m) => {
+          // The caller's check needs the request locked first (the lock order of every path).
+          await m.query('SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE', [request.id]);
+          await guard(m, request);
+          return this.open(m, tenant, request, method.id, phoneNumber);
+        })
+      : await this.open(this.sqlQueryable, tenant, request, method.id, phoneNumber);
 
     let answer: BankAnswer;
     try {
@@ -113,7 +131,7 @@ export class PaymentsService {
 
     switch (answer.status) {
       case 'completed': {
-        const settled = await this.settle(payment, request.transactionId, tenant.organizationId, {
+        const settled = await this.settle(payment, request, tenant.organizationId, {
           status: 'completed',
           bankReference: answer.bankReference,
         });
@@ -133,7 +151,7 @@ export class PaymentsService {
           { paymentId: payment.id, method: method.type, reason },
           'payment failed at the bank',
         );
-        const settled = await this.settle(payment, request.transactionId, tenant.organizationId, {
+        const settled = await this.settle(payment, request, tenant.organizationId, {
           status: 'failed',
           reason,
         });
@@ -148,175 +166,166 @@ export class PaymentsService {
     return payment;
   }
 
-  /**
-   * First transaction of pay: lock the request, check it is payable, record a `pending` payment
-   * and `payment-created`. Concurrent pays of one request queue on the row lock; after the first
-   * commits, the others find its pending payment (409) or the paid request (409).
-   */
-  private async open(
-    tenant: Tenant,
-    transactionId: string,
+  /** Pay's first read, one statement: the enabled method and the payment request (unlocked; `open` rechecks under the lock). */
+  private async lookUp(
+    environmentId: string,
     methodId: string,
-    phoneNumber: string,
-    guard?: PayGuard,
-  ): Promise<{ payment: Payment; request: PaymentRequest }> {
-    return this.ds.transaction(async (m) => {
-      const request = await m.getRepository(PaymentRequest).findOne({
-        where: { environmentId: tenant.environmentId, transactionId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!request) throw notFound(Messages.paymentRequestNotFound);
-      if (request.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
-      if (guard) await guard(m, request);
-
-      const now = new Date();
-      const payment = Object.assign(new Payment(), {
-        id: randomUUID(),
-        environmentId: tenant.environmentId,
-        paymentRequestId: request.id,
-        paymentMethodId: methodId,
-        amount: request.amount,
-        phoneNumber,
-        status: 'pending',
-        referenceId: null,
-        failureReason: null,
-        completedAt: null,
-        nextCheckAt: now,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies Payment);
-      const event = recordEventWhen('created', 8, {
-        organizationId: tenant.organizationId,
-        environmentId: tenant.environmentId,
-        kind: 'payment-created',
-        data: { ...toPaymentJson(payment, transactionId), request: toPaymentRequestJson(request) },
-        createdAt: now,
-      });
-      // The partial unique index is the backstop of the row lock: never two pending payments.
-      const rows: unknown[] = await m.query(
-        `WITH created AS (
-           INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                                 status, next_check_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7, $7)
-           ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
-           RETURNING id
-         ), event AS (${event.sql})
-         SELECT id FROM created`,
-        [
-          payment.id,
-          payment.environmentId,
-          payment.paymentRequestId,
-          methodId,
-          payment.amount,
-          phoneNumber,
-          now,
-          ...event.params,
-        ],
-      );
-      if (rows.length === 0) throw conflict(Messages.paymentInProgress);
-      return { payment, request };
-    });
+    transactionId: string,
+  ): Promise<{ method: PayMethod | null; request: PaymentRequest | null }> {
+    const [row] = await this.sql.rows<{ method: PayMethod | null; request: PaymentRequestRow | null }>(
+      `SELECT (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+                 FROM payment_methods m WHERE m.id = $2 AND m.environment_id = $1 AND m.enabled) AS method,
+              (SELECT row_to_json(pr) FROM payment_requests pr
+                WHERE pr.environment_id = $1 AND pr.transaction_id = $3) AS request`,
+      [environmentId, methodId, transactionId],
+    );
+    const r = row.request;
+    return {
+      method: row.method,
+      request: r
+        ? fromRow({
+            ...r,
+            paid_at: r.paid_at && new Date(r.paid_at),
+            created_at: new Date(r.created_at),
+            updated_at: new Date(r.updated_at),
+          })
+        : null,
+    };
   }
 
   /**
-   * Settles a pending payment (the only way a payment leaves `pending`): one transaction that
-   * updates it, records `payment-updated` and, when it completed, marks its request paid. When it
-   * is no longer pending (someone settled it first), nothing changes and its current state is returned.
+   * Records a `pending` payment and `payment-created`, in one statement that locks the request
+   * and rechecks it under the lock: still unpaid, no other pending payment (the partial unique
+   * index). Concurrent pays of one request queue on the row lock; after the first commits, the
+   * others find its pending payment or the paid request (409). Only then is the bank called.
+   */
+  private async open(
+    q: Queryable,
+    tenant: Tenant,
+    request: PaymentRequest,
+    methodId: string,
+    phoneNumber: string,
+  ): Promise<Payment> {
+    const now = new Date();
+    const payment = Object.assign(new Payment(), {
+      id: randomUUID(),
+      environmentId: tenant.environmentId,
+      paymentRequestId: request.id,
+      paymentMethodId: methodId,
+      amount: request.amount,
+      phoneNumber,
+      status: 'pending',
+      referenceId: null,
+      failureReason: null,
+      completedAt: null,
+      nextCheckAt: now,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Payment);
+    const event = recordEventWhen('created', 8, {
+      organizationId: tenant.organizationId,
+      environmentId: tenant.environmentId,
+      kind: 'payment-created',
+      data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+      createdAt: now,
+    });
+    const [flags] = (await q.query(
+      `WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $3 AND status = 'pending' FOR UPDATE
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT $1, $2, req.id, $4, $5, $6, 'pending', $7, $7, $7 FROM req
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), event AS (${event.sql})
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened`,
+      [payment.id, payment.environmentId, request.id, methodId, payment.amount, phoneNumber, now, ...event.params],
+    )) as { payable: number; opened: number }[];
+    if (!flags.payable) throw conflict(Messages.paymentRequestAlreadyPaid);
+    if (!flags.opened) throw conflict(Messages.paymentInProgress);
+    return payment;
+  }
+
+  /**
+   * Settles a pending payment (the only way a payment leaves `pending`, and the only way a payment
+   * request becomes paid), in one statement, so one transaction: the payment is updated only from
+   * `pending` and records `payment-updated`; when it completed, its request is marked paid
+   * (`payment-request-updated`) and its open checkout session completed
+   * (`checkout-session-completed`; CONTRACT.md: a request paid by any route completes it). When the
+   * payment is no longer pending (someone settled it first), nothing changes and its current state
+   * is returned. The request row is locked first, the order pay takes its locks in, so a settle
+   * and a concurrent pay of the same request queue instead of deadlocking; the database refuses a
+   * second completed payment for a request.
    *
-   * Locks are taken in the order pay takes them (the request row, then the payment), so a settle
-   * and a concurrent pay of the same request queue instead of deadlocking.
+   * `request` is the request as read before the bank call; only its status can have changed since,
+   * and only through this statement.
    */
   private async settle(
     payment: Payment,
-    transactionId: string,
+    request: PaymentRequest,
     organizationId: string,
     outcome: Settlement,
   ): Promise<PaymentJson> {
-    const settled = await this.ds.transaction(async (m) => {
-      const now = new Date();
-      const request = await m.getRepository(PaymentRequest).findOne({
-        where: { id: payment.paymentRequestId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!request) return null;
-      const paidRequest = outcome.status === 'completed' ? paidVersion(request, now) : request;
-      const expected = Object.assign(new Payment(), {
-        ...payment,
-        status: outcome.status,
-        referenceId: (outcome.status === 'completed' ? outcome.bankReference : null) ?? payment.referenceId,
-        failureReason: outcome.status === 'failed' ? outcome.reason : null,
-        completedAt: outcome.status === 'completed' ? now : null,
-        updatedAt: now,
-      } satisfies Payment);
-      const event = recordEventWhen('settled', 7, {
-        organizationId,
-        environmentId: payment.environmentId,
-        kind: 'payment-updated',
-        data: { ...toPaymentJson(expected, transactionId), request: toPaymentRequestJson(paidRequest) },
-        createdAt: now,
-      });
-      const [row] = await m.query<Record<string, unknown>[]>(
-        `WITH settled AS (
-           UPDATE payments
-           SET status = $2, reference_id = COALESCE($3, reference_id), failure_reason = $4, completed_at = $5, updated_at = $6
-           WHERE id = $1 AND status = 'pending'
-           RETURNING *
-         ), event AS (${event.sql})
-         SELECT * FROM settled`,
-        [
-          payment.id,
-          expected.status,
-          expected.referenceId,
-          expected.failureReason,
-          expected.completedAt,
-          now,
-          ...event.params,
-        ],
-      );
-      if (!row) return null;
-      if (outcome.status === 'completed')
-        await this.markPaid(m, request, organizationId, now, payment.paymentMethodId);
-      return toPaymentJson(paymentFromRow(row), transactionId);
+    const now = new Date();
+    const completed = outcome.status === 'completed';
+    const paidRequest = completed ? paidVersion(request, now) : request;
+    const expected = Object.assign(new Payment(), {
+      ...payment,
+      status: outcome.status,
+      referenceId: (completed ? outcome.bankReference : null) ?? payment.referenceId,
+      failureReason: outcome.status === 'failed' ? outcome.reason : null,
+      completedAt: completed ? now : null,
+      updatedAt: now,
+    } satisfies Payment);
+    const base = { organizationId, environmentId: payment.environmentId, createdAt: now };
+    const paymentEvent = recordEventWhen('settled', 9, {
+      ...base,
+      kind: 'payment-updated',
+      data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paidRequest) },
     });
-    return settled ?? (await this.readPayment(payment.environmentId, payment.id))!;
-  }
-
-  /**
-   * The one place where a payment request becomes paid, inside the transaction that completes its
-   * payment (pay, simulated transfer, refresh-status and reconciliation all come through here).
-   * `request` is the row as read under its lock in this transaction. Records
-   * `payment-request-updated`. A request that is not `pending` any more would mean a second
-   * completion: the transaction is rolled back instead.
-   */
-  async markPaid(
-    m: EntityManager,
-    request: PaymentRequest,
-    organizationId: string,
-    at: Date,
-    paymentMethodId: string | null = null,
-  ): Promise<PaymentRequest> {
-    const paid = paidVersion(request, at);
-    const event = recordEventWhen('paid', 3, {
-      organizationId,
-      environmentId: request.environmentId,
+    const requestEvent = recordEventWhen('paid', 15, {
+      ...base,
       kind: 'payment-request-updated',
-      data: toPaymentRequestJson(paid),
-      createdAt: at,
+      data: toPaymentRequestJson(paidRequest),
     });
-    const [row] = await m.query<{ id: string }[]>(
-      `WITH paid AS (
-         UPDATE payment_requests SET status = 'paid', paid_at = $2, updated_at = $2
-         WHERE id = $1 AND status = 'pending'
+    const session = completeOpenSessionWhen('paid', 21);
+    const [row] = await this.sql.rows<Record<string, unknown> & { paid: number }>(
+      `WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $8 FOR UPDATE
+       ), settled AS (
+         UPDATE payments
+            SET status = $2, reference_id = COALESCE($3, reference_id), failure_reason = $4, completed_at = $5, updated_at = $6
+          WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+         RETURNING *
+       ), event AS (${paymentEvent.sql}),
+       paid AS (
+         UPDATE payment_requests SET status = 'paid', paid_at = $6, updated_at = $6
+          WHERE id = $8 AND status = 'pending' AND $7 AND EXISTS (SELECT 1 FROM settled)
          RETURNING id
-       ), event AS (${event.sql})
-       SELECT id FROM paid`,
-      [request.id, at, ...event.params],
+       ), paid_event AS (${requestEvent.sql}),
+       ${session.sql}
+       SELECT settled.*, (SELECT count(*) FROM paid)::int AS paid FROM settled`,
+      [
+        payment.id,
+        expected.status,
+        expected.referenceId,
+        expected.failureReason,
+        expected.completedAt,
+        now,
+        completed,
+        request.id,
+        ...paymentEvent.params,
+        ...requestEvent.params,
+        ...session.params(now, payment.paymentMethodId),
+      ],
     );
-    if (!row) throw new Error(`payment request ${request.id} is already paid: refusing a second completion`);
-    // CONTRACT.md: a request paid by any route completes its open checkout session, on `m` so the
-    // session and its `checkout-session-completed` event commit or roll back with the payment.
-    await completeOpenSession(m, request.id, { paymentMethodId });
-    return paid;
+    if (!row) return (await this.readPayment(payment.environmentId, payment.id))!;
+    if (completed && row.paid !== 1) {
+      // Cannot happen while pending payments are unique per request and only this statement pays one.
+      this.logger.error({ paymentId: payment.id, paymentRequestId: request.id }, 'completed payment of a request that was not pending');
+    }
+    return toPaymentJson(paymentFromRow(row), request.transactionId);
   }
 
   async get(tenant: Tenant, id: string): Promise<PaymentJson> {
@@ -372,7 +381,7 @@ export class PaymentsService {
     ]);
     const settled = await this.settle(
       paymentFromRow(row),
-      current.transactionId,
+      await this.requestOf(current.paymentRequestId),
       tenant.organizationId,
       outcome === 'completed'
         ? { status: 'completed', bankReference: null }
@@ -448,7 +457,6 @@ export class PaymentsService {
       );
       return 'pending';
     }
-    const transactionId = await this.transactionIdOf(payment.paymentRequestId);
     let settlement: Settlement;
     switch (answer.status) {
       case 'pending':
@@ -467,7 +475,7 @@ export class PaymentsService {
         settlement = { status: 'failed', reason: 'the bank has no record of the charge' };
         break;
     }
-    const settled = await this.settle(payment, transactionId, p.organizationId, settlement);
+    const settled = await this.settle(payment, await this.requestOf(payment.paymentRequestId), p.organizationId, settlement);
     this.logger.log({ paymentId: payment.id, status: settled.status }, 'pending payment reconciled');
     return settled.status;
   }
@@ -494,12 +502,9 @@ export class PaymentsService {
     }));
   }
 
-  private async transactionIdOf(paymentRequestId: string): Promise<string> {
-    const [row] = await this.ds.query<{ transaction_id: string }[]>(
-      'SELECT transaction_id FROM payment_requests WHERE id = $1',
-      [paymentRequestId],
-    );
-    return row.transaction_id;
+  private async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
+    const [row] = await this.sql.rows<PaymentRequestRow>('SELECT * FROM payment_requests WHERE id = $1', [paymentRequestId]);
+    return fromRow(row);
   }
 
   private async readPayment(environmentId: string, id: string): Promise<PaymentJson | null> {
