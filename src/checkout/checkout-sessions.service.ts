@@ -5,7 +5,6 @@ import type { Tenant } from '../auth/tenant';
 import { badRequest, conflict, notFound } from '../common/errors/app-error';
 import { Messages } from '../common/errors/messages';
 import { AppConfig } from '../config/config';
-import type { EnvironmentKind } from '../organizations/entities';
 import { PaymentRequestStatus } from '../payment-requests/payment-request.entity';
 import {
   assertAmount,
@@ -21,22 +20,15 @@ import {
   toCheckoutSessionJson,
 } from './checkout-session.entity';
 import type { PaymentStatus } from '../payments/payment.entity';
-import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
+import { CheckoutPayments, PayableSession, PaymentMethodChoice } from './checkout-payments';
 import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
 import { expireIfDue, expireWhere, lockRequestOf, NO_PENDING_PAYMENT } from './session-transitions';
 
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
-export interface PageSession {
-  id: string;
+export interface PageSession extends PayableSession {
   status: CheckoutSessionStatus;
-  paymentRequestId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-  organizationId: string;
-  transactionId: string;
-  amount: number;
   phoneNumber: string | null;
   merchantName: string;
   successUrl: string | null;
