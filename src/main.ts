@@ -12,7 +12,7 @@ function printDemo(config: AppConfig, demo: CreatedOrganization, savedTo?: strin
     'Demo organization created (shown once; keep these):',
     `  Sandbox secret key:       ${demo.sandbox.secretKey}`,
     `  Sandbox publishable key:  ${demo.sandbox.publishableKey}`,
-    `  Dashboard login:          ${demo.email} / ${demo.password}  (${config.publicUrl}/dashboard)`,
+    `  Dashboard login:          ${demo.email} / ${demo.password}`,
     ...(savedTo ? [`  Also saved to ${savedTo} (local development only).`] : []),
     '',
   ];
