@@ -7,15 +7,28 @@ import { Messages } from '../common/errors/messages';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import type { EnvironmentKind } from '../organizations/entities';
-import { fromRow, PaymentRequest, PaymentRequestRow, toPaymentRequestJson } from '../payment-requests/payment-request.entity';
+import {
+  fromRow,
+  PaymentRequest,
+  PaymentRequestRow,
+  toPaymentRequestJson,
+} from '../payment-requests/payment-request.entity';
 import { assertPhone } from '../payment-requests/payment-requests.service';
-import { completeOpenSessionWhen } from '../checkout/session-transitions';
 import { Sql } from '../database/sql';
-import { Queryable, recordEventWhen } from '../webhooks/outbox';
+import type { Queryable } from '../webhooks/outbox';
 import { BankAnswer, BankUnavailableError, PaymentMethodType } from './banks/bank';
 import { BanksService } from './banks/banks.service';
 import type { ListPaymentsQuery, PayDto } from './dto/payment.dto';
-import { Payment, paymentFromRow, PaymentJson, PaymentMethod, toPaymentJson } from './payment.entity';
+import {
+  LOOK_UP_SQL,
+  LookUpRow,
+  OpenFlags,
+  openStatement,
+  PayMethod,
+  SettledRow,
+  settleStatement,
+} from './payment-statements';
+import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment.entity';
 
 /** How a payment ends: the bank took the money, or it did not. */
 type Settlement =
@@ -37,9 +50,6 @@ export interface ReconcileResult {
 }
 
 const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
-
-/** What pay needs of the chosen payment method. */
-type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
 
 /**
  * A caller's own check, run inside pay's first transaction once the request row is locked and
@@ -84,7 +94,11 @@ export class PaymentsService {
 
   async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
     const phoneNumber = assertPhone(dto.phoneNumber);
-    const { method, request } = await this.lookUp(tenant.environmentId, dto.configurationId, dto.transactionId);
+    const { method, request } = await this.lookUp(
+      tenant.environmentId,
+      dto.configurationId,
+      dto.transactionId,
+    );
     if (!method) throw notFound(Messages.paymentMethodNotFound);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw badRequest(Messages.passCodeRequiredForBankily);
@@ -172,20 +186,14 @@ export class PaymentsService {
     methodId: string,
     transactionId: string,
   ): Promise<{ method: PayMethod | null; request: PaymentRequest | null }> {
-    const [row] = await this.sql.rows<{ method: PayMethod | null; request: PaymentRequestRow | null }>(
-      `SELECT (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
-                 FROM payment_methods m WHERE m.id = $2 AND m.environment_id = $1 AND m.enabled) AS method,
-              (SELECT row_to_json(pr) FROM payment_requests pr
-                WHERE pr.environment_id = $1 AND pr.transaction_id = $3) AS request`,
-      [environmentId, methodId, transactionId],
-    );
+    const [row] = await this.sql.rows<LookUpRow>(LOOK_UP_SQL, [environmentId, methodId, transactionId]);
     const r = row.request;
     return {
       method: row.method,
       request: r
         ? fromRow({
             ...r,
-            paid_at: r.paid_at && new Date(r.paid_at),
+            paid_at: r.paid_at === null ? null : new Date(r.paid_at),
             created_at: new Date(r.created_at),
             updated_at: new Date(r.updated_at),
           })
@@ -222,26 +230,14 @@ export class PaymentsService {
       createdAt: now,
       updatedAt: now,
     } satisfies Payment);
-    const event = recordEventWhen('created', 8, {
+    const { text, values } = openStatement(payment, {
       organizationId: tenant.organizationId,
       environmentId: tenant.environmentId,
       kind: 'payment-created',
       data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
       createdAt: now,
     });
-    const [flags] = (await q.query(
-      `WITH req AS (
-         SELECT id FROM payment_requests WHERE id = $3 AND status = 'pending' FOR UPDATE
-       ), created AS (
-         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
-         SELECT $1, $2, req.id, $4, $5, $6, 'pending', $7, $7, $7 FROM req
-         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
-         RETURNING id
-       ), event AS (${event.sql})
-       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened`,
-      [payment.id, payment.environmentId, request.id, methodId, payment.amount, phoneNumber, now, ...event.params],
-    )) as { payable: number; opened: number }[];
+    const [flags] = (await q.query(text, values)) as OpenFlags[];
     if (!flags.payable) throw conflict(Messages.paymentRequestAlreadyPaid);
     if (!flags.opened) throw conflict(Messages.paymentInProgress);
     return payment;
@@ -279,51 +275,25 @@ export class PaymentsService {
       updatedAt: now,
     } satisfies Payment);
     const base = { organizationId, environmentId: payment.environmentId, createdAt: now };
-    const paymentEvent = recordEventWhen('settled', 9, {
-      ...base,
-      kind: 'payment-updated',
-      data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paidRequest) },
+    const { text, values } = settleStatement(expected, completed, now, {
+      payment: {
+        ...base,
+        kind: 'payment-updated',
+        data: {
+          ...toPaymentJson(expected, request.transactionId),
+          request: toPaymentRequestJson(paidRequest),
+        },
+      },
+      request: { ...base, kind: 'payment-request-updated', data: toPaymentRequestJson(paidRequest) },
     });
-    const requestEvent = recordEventWhen('paid', 15, {
-      ...base,
-      kind: 'payment-request-updated',
-      data: toPaymentRequestJson(paidRequest),
-    });
-    const session = completeOpenSessionWhen('paid', 21);
-    const [row] = await this.sql.rows<Record<string, unknown> & { paid: number }>(
-      `WITH req AS (
-         SELECT id FROM payment_requests WHERE id = $8 FOR UPDATE
-       ), settled AS (
-         UPDATE payments
-            SET status = $2, reference_id = COALESCE($3, reference_id), failure_reason = $4, completed_at = $5, updated_at = $6
-          WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
-         RETURNING *
-       ), event AS (${paymentEvent.sql}),
-       paid AS (
-         UPDATE payment_requests SET status = 'paid', paid_at = $6, updated_at = $6
-          WHERE id = $8 AND status = 'pending' AND $7 AND EXISTS (SELECT 1 FROM settled)
-         RETURNING id
-       ), paid_event AS (${requestEvent.sql}),
-       ${session.sql}
-       SELECT settled.*, (SELECT count(*) FROM paid)::int AS paid FROM settled`,
-      [
-        payment.id,
-        expected.status,
-        expected.referenceId,
-        expected.failureReason,
-        expected.completedAt,
-        now,
-        completed,
-        request.id,
-        ...paymentEvent.params,
-        ...requestEvent.params,
-        ...session.params(now, payment.paymentMethodId),
-      ],
-    );
+    const [row] = await this.sql.rows<SettledRow>(text, values);
     if (!row) return (await this.readPayment(payment.environmentId, payment.id))!;
     if (completed && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.
-      this.logger.error({ paymentId: payment.id, paymentRequestId: request.id }, 'completed payment of a request that was not pending');
+      this.logger.error(
+        { paymentId: payment.id, paymentRequestId: request.id },
+        'completed payment of a request that was not pending',
+      );
     }
     return toPaymentJson(paymentFromRow(row), request.transactionId);
   }
@@ -475,7 +445,12 @@ export class PaymentsService {
         settlement = { status: 'failed', reason: 'the bank has no record of the charge' };
         break;
     }
-    const settled = await this.settle(payment, await this.requestOf(payment.paymentRequestId), p.organizationId, settlement);
+    const settled = await this.settle(
+      payment,
+      await this.requestOf(payment.paymentRequestId),
+      p.organizationId,
+      settlement,
+    );
     this.logger.log({ paymentId: payment.id, status: settled.status }, 'pending payment reconciled');
     return settled.status;
   }
@@ -503,7 +478,9 @@ export class PaymentsService {
   }
 
   private async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
-    const [row] = await this.sql.rows<PaymentRequestRow>('SELECT * FROM payment_requests WHERE id = $1', [paymentRequestId]);
+    const [row] = await this.sql.rows<PaymentRequestRow>('SELECT * FROM payment_requests WHERE id = $1', [
+      paymentRequestId,
+    ]);
     return fromRow(row);
   }
 
