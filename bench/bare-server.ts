@@ -1,14 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { fromRow, toPaymentRequestJson } from '../src/payment-requests/payment-request.entity';
+import { LOOK_UP_SQL, LookUpRow, openStatement, settleStatement } from '../src/payments/payment-statements';
+import { Payment, toPaymentJson } from '../src/payments/payment.entity';
 
 /**
- * The ceiling: the same work as Khoums's two hot routes (key look-up, insert of the request and
- * its outbox event in one statement, look-up by transactionId) on bare node:http + pg, with no
- * framework, validation library or ORM. Started by bench/run.ts.
+ * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its
+ * outbox event in one statement, look-up by transactionId, and pay with the very statements
+ * Khoums runs, the bank answering at once) on bare node:http + pg, with no framework, validation
+ * library or ORM. Started by bench/run.ts.
  */
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 20) });
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DB_POOL_SIZE ?? 20),
+});
 
 const AUTH = `SELECT k.id, k.kind, k.environment_id, k.organization_id, e.kind AS environment
   FROM api_keys k JOIN environments e ON e.id = k.environment_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
@@ -34,11 +41,20 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
   if (req.method === 'POST' && req.url === '/api/v1/payment-request') {
     const body = await readJson(req);
-    if (typeof body.transactionId !== 'string' || !Number.isInteger(body.amount)) return send(res, 422, 'invalid');
+    if (typeof body.transactionId !== 'string' || !Number.isInteger(body.amount))
+      return send(res, 422, 'invalid');
     const now = new Date();
     const pr = {
-      id: randomUUID(), transactionId: body.transactionId, amount: body.amount, phoneNumber: null, status: 'pending',
-      paidAt: null, invoiceId: null, environmentId: k.environment_id, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      id: randomUUID(),
+      transactionId: body.transactionId,
+      amount: body.amount,
+      phoneNumber: null,
+      status: 'pending',
+      paidAt: null,
+      invoiceId: null,
+      environmentId: k.environment_id,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     };
     const { rows } = await pool.query(
       `WITH created AS (
@@ -48,11 +64,22 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
          INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
          SELECT $7, $8, $2, 'payment-request-created', $9, $6 FROM created
        ) SELECT id FROM created`,
-      [pr.id, pr.environmentId, pr.transactionId, pr.amount, null, now, randomUUID(), k.organization_id, JSON.stringify(pr)],
+      [
+        pr.id,
+        pr.environmentId,
+        pr.transactionId,
+        pr.amount,
+        null,
+        now,
+        randomUUID(),
+        k.organization_id,
+        JSON.stringify(pr),
+      ],
     );
     if (!rows.length) return send(res, 409, 'conflict');
     return send(res, 200, { data: pr });
   }
+  if (req.method === 'POST' && req.url === '/api/v1/payment') return pay(req, res, k);
   const m = /^\/api\/v1\/payment-request\/by-transaction\/([^/?]+)$/.exec(req.url ?? '');
   if (req.method === 'GET' && m) {
     const { rows } = await pool.query(
@@ -64,6 +91,70 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return send(res, 200, { data: { id: r.id, amount: r.amount, phoneNumber: r.phone_number } });
   }
   send(res, 404, 'Not found');
+}
+
+async function pay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  k: { environment_id: string; organization_id: string },
+) {
+  const body = await readJson(req);
+  const [row] = (
+    await pool.query<LookUpRow>(LOOK_UP_SQL, [k.environment_id, body.configurationId, body.transactionId])
+  ).rows;
+  if (!row.method || !row.request) return send(res, 404, 'Not found');
+  if (row.request.status === 'paid') return send(res, 409, 'Payment request is already paid');
+  const r = row.request;
+  const request = fromRow({
+    ...r,
+    paid_at: null,
+    created_at: new Date(r.created_at),
+    updated_at: new Date(r.updated_at),
+  });
+  const now = new Date();
+  const payment = Object.assign(new Payment(), {
+    id: randomUUID(),
+    environmentId: k.environment_id,
+    paymentRequestId: request.id,
+    paymentMethodId: row.method.id,
+    amount: request.amount,
+    phoneNumber: String(body.phoneNumber),
+    status: 'pending',
+    referenceId: null,
+    failureReason: null,
+    completedAt: null,
+    nextCheckAt: now,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies Payment);
+  const base = { organizationId: k.organization_id, environmentId: k.environment_id, createdAt: now };
+  const opened = openStatement(payment, {
+    ...base,
+    kind: 'payment-created',
+    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+  });
+  const [flags] = (await pool.query<{ payable: number; opened: number }>(opened.text, opened.values)).rows;
+  if (!flags.payable || !flags.opened) return send(res, 409, 'conflict');
+  // The bank answers "completed" at once, as the sandbox does for 22222222.
+  const at = new Date();
+  const paid = { ...request, status: 'paid' as const, paidAt: at, updatedAt: at };
+  const expected = Object.assign(new Payment(), {
+    ...payment,
+    status: 'completed',
+    referenceId: 'sbx',
+    completedAt: at,
+    updatedAt: at,
+  } satisfies Payment);
+  const settled = settleStatement(expected, true, at, {
+    payment: {
+      ...base,
+      kind: 'payment-updated',
+      data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paid) },
+    },
+    request: { ...base, kind: 'payment-request-updated', data: toPaymentRequestJson(paid) },
+  });
+  await pool.query(settled.text, settled.values);
+  return send(res, 200, { data: toPaymentJson(expected, request.transactionId) });
 }
 
 const server = createServer((req, res) => {

@@ -23,9 +23,12 @@ const ROOT = resolve(__dirname, '..', '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-
 async function startProcess(script: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   await new Promise<void>((ok, fail) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -77,7 +80,10 @@ function createRequest(key: string, label: string): autocannon.Request {
     headers: { authorization: key, 'content-type': 'application/json' },
     setupRequest: (req) => ({
       ...req,
-      body: JSON.stringify({ transactionId: `${label}-${++unique}-${Math.random().toString(36).slice(2)}`, amount: 1500 }),
+      body: JSON.stringify({
+        transactionId: `${label}-${++unique}-${Math.random().toString(36).slice(2)}`,
+        amount: 1500,
+      }),
     }),
   };
 }
@@ -87,7 +93,10 @@ function lookupRequest(key: string, transactionIds: string[]): autocannon.Reques
   return {
     method: 'GET',
     headers: { authorization: key },
-    setupRequest: (req) => ({ ...req, path: `/api/v1/payment-request/by-transaction/${transactionIds[i++ % transactionIds.length]}` }),
+    setupRequest: (req) => ({
+      ...req,
+      path: `/api/v1/payment-request/by-transaction/${transactionIds[i++ % transactionIds.length]}`,
+    }),
   };
 }
 
@@ -98,12 +107,20 @@ const fmt = (m: Measure) =>
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'khoums-bench-'));
   chmodSync(dataDir, 0o755);
-  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'khoums_bench', ephemeral: true });
+  const pg = await startEmbeddedPostgres({
+    dataDir,
+    port: await freePort(),
+    database: 'khoums_bench',
+    ephemeral: true,
+  });
   const children: ChildProcess[] = [];
   try {
     await runMigrations(pg.url);
     const ds = await new DataSource(dataSourceOptions(pg.url, 2)).initialize();
-    const org = await new OrganizationsService(ds, new ApiKeysService(ds, new Sql(ds))).create({ name: 'Bench', email: 'bench@khoums.local' });
+    const org = await new OrganizationsService(ds, new ApiKeysService(ds, new Sql(ds))).create({
+      name: 'Bench',
+      email: 'bench@khoums.local',
+    });
     const key = org.sandbox.secretKey;
     const lookupIds = Array.from({ length: 1000 }, (_, i) => `lookup-${i}`);
     for (const id of lookupIds) {
@@ -116,16 +133,33 @@ async function main(): Promise<void> {
 
     const khoumsPort = await freePort();
     const barePort = await freePort();
-    const khoums = await startProcess('dist/src/main.js', {
-      DATABASE_URL: pg.url, PORT: String(khoumsPort), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', DEMO_ORG: 'false',
-    }, 'Khoums is listening');
+    const khoums = await startProcess(
+      'dist/src/main.js',
+      {
+        DATABASE_URL: pg.url,
+        PORT: String(khoumsPort),
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+        DEMO_ORG: 'false',
+      },
+      'Khoums is listening',
+    );
     children.push(khoums);
-    const bare = await startProcess('dist/bench/bare-server.js', { DATABASE_URL: pg.url, PORT: String(barePort) }, 'listening');
+    const bare = await startProcess(
+      'dist/bench/bare-server.js',
+      { DATABASE_URL: pg.url, PORT: String(barePort) },
+      'listening',
+    );
     children.push(bare);
 
-    process.stdout.write(`\nKhoums bench: ${CONNECTIONS} connections, ${SECONDS} s per scenario, fresh embedded PostgreSQL\n\n`);
+    process.stdout.write(
+      `\nKhoums bench: ${CONNECTIONS} connections, ${SECONDS} s per scenario, fresh embedded PostgreSQL\n\n`,
+    );
     const rows: string[] = [];
-    const scenario = async (name: string, khoumsReq: autocannon.Request, bareReq: autocannon.Request): Promise<Measure> => {
+    const scenario = async (
+      name: string,
+      khoumsReq: autocannon.Request,
+      bareReq: autocannon.Request,
+    ): Promise<Measure> => {
       await load(khoumsPort, khoumsReq, 2); // warm-up
       await load(barePort, bareReq, 2);
       const k = await load(khoumsPort, khoumsReq);
@@ -139,11 +173,19 @@ async function main(): Promise<void> {
     };
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);
-    const createCeiling = await scenario('POST /payment-request', createRequest(key, 'k'), createRequest(key, 'b'));
+    const createCeiling = await scenario(
+      'POST /payment-request',
+      createRequest(key, 'k'),
+      createRequest(key, 'b'),
+    );
     if (wanted('lookup')) {
-      await scenario('GET /payment-request/by-transaction/:id', lookupRequest(key, lookupIds), lookupRequest(key, lookupIds));
+      await scenario(
+        'GET /payment-request/by-transaction/:id',
+        lookupRequest(key, lookupIds),
+        lookupRequest(key, lookupIds),
+      );
     }
-    if (wanted('pay')) await payScenario(khoumsPort, pg.url, org, createCeiling);
+    if (wanted('pay')) await payScenario(khoumsPort, barePort, pg.url, org, createCeiling);
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
     if (wanted('page')) {
       // The hosted page: Khoums only (the ceiling server has no pages). One open session, rendered in
@@ -151,11 +193,21 @@ async function main(): Promise<void> {
       const created = await fetch(`http://127.0.0.1:${khoumsPort}/api/v1/checkout-session`, {
         method: 'POST',
         headers: { authorization: key, 'content-type': 'application/json' },
-        body: JSON.stringify({ transactionId: `bench-page-${Date.now()}`, amount: 1500, phoneNumber: '22123456', expiresInMinutes: 1440 }),
+        body: JSON.stringify({
+          transactionId: `bench-page-${Date.now()}`,
+          amount: 1500,
+          phoneNumber: '22123456',
+          expiresInMinutes: 1440,
+        }),
       });
-      if (!created.ok) throw new Error(`bench: create checkout session: ${created.status} ${await created.text()}`);
+      if (!created.ok)
+        throw new Error(`bench: create checkout session: ${created.status} ${await created.text()}`);
       const { data: session } = (await created.json()) as { data: { id: string } };
-      const page: autocannon.Request = { method: 'GET', path: `/checkout/${session.id}`, headers: { 'accept-language': 'fr' } };
+      const page: autocannon.Request = {
+        method: 'GET',
+        path: `/checkout/${session.id}`,
+        headers: { 'accept-language': 'fr' },
+      };
       await load(khoumsPort, page, 2); // warm-up
       const p = await load(khoumsPort, page);
       process.stdout.write(`GET /checkout/:id (hosted page renders)\n  khoums  ${fmt(p)}\n\n`);
@@ -171,9 +223,15 @@ async function main(): Promise<void> {
  * request with the publishable key. Compared with the create ceiling (a bare server's single
  * insert), since pay does strictly more: two transactions around the bank call.
  */
-async function payScenario(port: number, url: string, org: CreatedOrganization, ceiling: Measure): Promise<void> {
+async function payScenario(
+  port: number,
+  barePort: number,
+  url: string,
+  org: CreatedOrganization,
+  ceiling: Measure,
+): Promise<void> {
   const ds = await new DataSource(dataSourceOptions(url, 2)).initialize();
-  const total = 60_000;
+  const total = 120_000;
   await ds.query(
     `INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
      SELECT gen_random_uuid(), $1, 'pay-' || i, 1500 FROM generate_series(1, $2) i`,
@@ -191,16 +249,24 @@ async function payScenario(port: number, url: string, org: CreatedOrganization, 
     headers: { authorization: org.sandbox.publishableKey, 'content-type': 'application/json' },
     setupRequest: (req) => ({
       ...req,
-      body: JSON.stringify({ transactionId: `pay-${++next}`, phoneNumber: '22222222', passCode: '', configurationId: methodId }),
+      body: JSON.stringify({
+        transactionId: `pay-${++next}`,
+        phoneNumber: '22222222',
+        passCode: '',
+        configurationId: methodId,
+      }),
     }),
   };
   await load(port, pay, 2);
   const m = await load(port, pay);
+  await load(barePort, pay, 2);
+  const b = await load(barePort, pay);
   if (next > total) throw new Error('pay scenario ran out of payment requests: raise its total');
   const ratio = m.rps / ceiling.rps;
   process.stdout.write(
-    `POST /payment (sandbox, bank answers at once)\n  khoums  ${fmt(m)}\n  ratio   ${ratio.toFixed(2)} of the create ceiling` +
-      `   (target >= 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'})\n\n`,
+    `POST /payment (sandbox, bank answers at once)\n  khoums  ${fmt(m)}\n  bare    ${fmt(b)}   (the same four statements)\n` +
+      `  ratio   ${ratio.toFixed(2)} of the create ceiling (target >= 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'}),` +
+      ` ${(m.rps / b.rps).toFixed(2)} of a bare server's pay\n\n`,
   );
 }
 
@@ -209,9 +275,16 @@ async function payScenario(port: number, url: string, org: CreatedOrganization, 
  * at once, deliveries/s until the last arrives. Latency: events committed one by one at a steady
  * rate, commit-to-arrival p50/p99.
  */
-async function webhookScenario(port: number, url: string, org: CreatedOrganization, children: ChildProcess[]): Promise<void> {
+async function webhookScenario(
+  port: number,
+  url: string,
+  org: CreatedOrganization,
+  children: ChildProcess[],
+): Promise<void> {
   const receiverPort = await freePort();
-  children.push(await startProcess('dist/bench/webhook-receiver.js', { PORT: String(receiverPort) }, 'listening'));
+  children.push(
+    await startProcess('dist/bench/webhook-receiver.js', { PORT: String(receiverPort) }, 'listening'),
+  );
   const receiver = `http://127.0.0.1:${receiverPort}`;
   const created = await fetch(`http://127.0.0.1:${port}/api/v1/webhook-endpoints`, {
     method: 'POST',
@@ -219,7 +292,8 @@ async function webhookScenario(port: number, url: string, org: CreatedOrganizati
     body: JSON.stringify({ url: `${receiver}/hook`, events: ['payment-request-created'] }),
   });
   if (created.status !== 200) throw new Error(`webhook endpoint: ${created.status} ${await created.text()}`);
-  const stats = async () => (await (await fetch(`${receiver}/stats`)).json()) as { count: number; arrivals: Record<string, number> };
+  const stats = async () =>
+    (await (await fetch(`${receiver}/stats`)).json()) as { count: number; arrivals: Record<string, number> };
   const waitFor = async (n: number, ms: number) => {
     const deadline = Date.now() + ms;
     for (;;) {
