@@ -1,9 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { fromRow, toPaymentRequestJson } from '../src/payment-requests/payment-request.entity';
-import { LOOK_UP_SQL, LookUpRow, openStatement, settleStatement } from '../src/payments/payment-statements';
-import { Payment, toPaymentJson } from '../src/payments/payment.entity';
+import {
+  LOOK_UP_SQL,
+  LookUpRow,
+  OpenFlags,
+  openStatement,
+  requestOfLookUp,
+  SettledRow,
+  settleStatement,
+} from '../src/payments/payment-statements';
+import { paymentFromRow, toPaymentJson } from '../src/payments/payment.entity';
 
 /**
  * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its
@@ -104,57 +111,22 @@ async function pay(
   ).rows;
   if (!row.method || !row.request) return send(res, 404, 'Not found');
   if (row.request.status === 'paid') return send(res, 409, 'Payment request is already paid');
-  const r = row.request;
-  const request = fromRow({
-    ...r,
-    paid_at: null,
-    created_at: new Date(r.created_at),
-    updated_at: new Date(r.updated_at),
-  });
-  const now = new Date();
-  const payment = Object.assign(new Payment(), {
-    id: randomUUID(),
-    environmentId: k.environment_id,
-    paymentRequestId: request.id,
-    paymentMethodId: row.method.id,
-    amount: request.amount,
+  const request = requestOfLookUp(row.request);
+  const opened = openStatement({
+    request,
+    methodId: row.method.id,
     phoneNumber: String(body.phoneNumber),
-    status: 'pending',
-    referenceId: null,
-    failureReason: null,
-    completedAt: null,
-    nextCheckAt: now,
-    createdAt: now,
-    updatedAt: now,
-  } satisfies Payment);
-  const base = { organizationId: k.organization_id, environmentId: k.environment_id, createdAt: now };
-  const opened = openStatement(payment, {
-    ...base,
-    kind: 'payment-created',
-    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+    organizationId: k.organization_id,
   });
-  const [flags] = (await pool.query<{ payable: number; opened: number }>(opened.text, opened.values)).rows;
+  const [flags] = (await pool.query<OpenFlags>(opened.text, opened.values)).rows;
   if (!flags.payable || !flags.opened) return send(res, 409, 'conflict');
   // The bank answers "completed" at once, as the sandbox does for 22222222.
-  const at = new Date();
-  const paid = { ...request, status: 'paid' as const, paidAt: at, updatedAt: at };
-  const expected = Object.assign(new Payment(), {
-    ...payment,
+  const settled = settleStatement(opened.payment, request, k.organization_id, {
     status: 'completed',
-    referenceId: 'sbx',
-    completedAt: at,
-    updatedAt: at,
-  } satisfies Payment);
-  const settled = settleStatement(expected, true, at, {
-    payment: {
-      ...base,
-      kind: 'payment-updated',
-      data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paid) },
-    },
-    request: { ...base, kind: 'payment-request-updated', data: toPaymentRequestJson(paid) },
+    bankReference: 'sbx',
   });
-  await pool.query(settled.text, settled.values);
-  return send(res, 200, { data: toPaymentJson(expected, request.transactionId) });
+  const [paid] = (await pool.query<SettledRow>(settled.text, settled.values)).rows;
+  return send(res, 200, { data: toPaymentJson(paymentFromRow(paid), request.transactionId) });
 }
 
 const server = createServer((req, res) => {

@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { completeOpenSessionWhen } from '../checkout/session-transitions';
-import { NewEvent, recordEventWhen } from '../webhooks/outbox';
-import type { PaymentRequestRow } from '../payment-requests/payment-request.entity';
-import type { Payment, PaymentMethod } from './payment.entity';
+import {
+  fromRow,
+  PaymentRequest,
+  PaymentRequestRow,
+  toPaymentRequestJson,
+} from '../payment-requests/payment-request.entity';
+import { recordEventWhen } from '../webhooks/outbox';
+import { Payment, PaymentMethod, toPaymentJson } from './payment.entity';
 
 /**
  * The statements of pay, as plain SQL builders with no framework in them: PaymentsService runs
@@ -34,6 +40,16 @@ export interface LookUpRow {
     | null;
 }
 
+/** The request of a look-up row, as an entity (row_to_json gave its timestamps as text). */
+export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRequest {
+  return fromRow({
+    ...r,
+    paid_at: r.paid_at === null ? null : new Date(r.paid_at),
+    created_at: new Date(r.created_at),
+    updated_at: new Date(r.updated_at),
+  });
+}
+
 export interface OpenFlags {
   /** The request was still unpaid under its lock. */
   payable: number;
@@ -42,12 +58,42 @@ export interface OpenFlags {
 }
 
 /**
- * Opening a payment, one statement: lock the request and recheck it is unpaid, insert the
- * `pending` payment (a partial unique index allows one per request) and its `payment-created` event.
+ * Opening a payment, one statement: lock the request and recheck it is unpaid, insert a new
+ * `pending` payment (a partial unique index allows one per request) and its `payment-created`
+ * event. Returns the payment it records.
  */
-export function openStatement(payment: Payment, event: NewEvent): Statement {
-  const e = recordEventWhen('created', 8, event);
+export function openStatement(input: {
+  request: PaymentRequest;
+  methodId: string;
+  phoneNumber: string;
+  organizationId: string;
+}): Statement & { payment: Payment } {
+  const { request } = input;
+  const now = new Date();
+  const payment = Object.assign(new Payment(), {
+    id: randomUUID(),
+    environmentId: request.environmentId,
+    paymentRequestId: request.id,
+    paymentMethodId: input.methodId,
+    amount: request.amount,
+    phoneNumber: input.phoneNumber,
+    status: 'pending',
+    referenceId: null,
+    failureReason: null,
+    completedAt: null,
+    nextCheckAt: now,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies Payment);
+  const e = recordEventWhen('created', 8, {
+    organizationId: input.organizationId,
+    environmentId: request.environmentId,
+    kind: 'payment-created',
+    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+    createdAt: now,
+  });
   return {
+    payment,
     text: `WITH req AS (
          SELECT id FROM payment_requests WHERE id = $3 AND status = 'pending' FOR UPDATE
        ), created AS (
@@ -65,28 +111,60 @@ export function openStatement(payment: Payment, event: NewEvent): Statement {
       payment.paymentMethodId,
       payment.amount,
       payment.phoneNumber,
-      payment.createdAt,
+      now,
       ...e.params,
     ],
   };
 }
 
+/** How a payment ends: the bank took the money, or it did not. */
+export type Settlement =
+  { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
+
 export type SettledRow = Record<string, unknown> & { paid: number };
 
 /**
  * Settling a payment, one statement: lock the request (first, as pay does), move the payment out
- * of `pending` to `expected`'s state with `payment-updated`; when it completed, mark the request
- * paid with `payment-request-updated` and complete its open checkout session with
- * `checkout-session-completed`. No row when the payment was no longer pending.
+ * of `pending` with `payment-updated`; when it completed, mark the request paid with
+ * `payment-request-updated` and complete its open checkout session with
+ * `checkout-session-completed`. No row when the payment was no longer pending. `request` is the
+ * request as read before the bank call (only its status can change, and only here).
  */
 export function settleStatement(
-  expected: Payment,
-  completed: boolean,
-  at: Date,
-  events: { payment: NewEvent; request: NewEvent },
+  payment: Payment,
+  request: PaymentRequest,
+  organizationId: string,
+  outcome: Settlement,
 ): Statement {
-  const paymentEvent = recordEventWhen('settled', 9, events.payment);
-  const requestEvent = recordEventWhen('paid', 15, events.request);
+  const at = new Date();
+  const completed = outcome.status === 'completed';
+  const paidRequest = completed
+    ? Object.assign(new PaymentRequest(), {
+        ...request,
+        status: 'paid',
+        paidAt: at,
+        updatedAt: at,
+      } satisfies PaymentRequest)
+    : request;
+  const expected = Object.assign(new Payment(), {
+    ...payment,
+    status: outcome.status,
+    referenceId: (completed ? outcome.bankReference : null) ?? payment.referenceId,
+    failureReason: outcome.status === 'failed' ? outcome.reason : null,
+    completedAt: completed ? at : null,
+    updatedAt: at,
+  } satisfies Payment);
+  const base = { organizationId, environmentId: payment.environmentId, createdAt: at };
+  const paymentEvent = recordEventWhen('settled', 9, {
+    ...base,
+    kind: 'payment-updated',
+    data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paidRequest) },
+  });
+  const requestEvent = recordEventWhen('paid', 15, {
+    ...base,
+    kind: 'payment-request-updated',
+    data: toPaymentRequestJson(paidRequest),
+  });
   const session = completeOpenSessionWhen('paid', 21);
   return {
     text: `WITH req AS (
@@ -112,7 +190,7 @@ export function settleStatement(
       expected.completedAt,
       at,
       completed,
-      expected.paymentRequestId,
+      request.id,
       ...paymentEvent.params,
       ...requestEvent.params,
       ...session.params(at, expected.paymentMethodId),

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { badRequest, badGateway, conflict, notFound } from '../common/errors/app-error';
@@ -25,14 +24,12 @@ import {
   OpenFlags,
   openStatement,
   PayMethod,
+  requestOfLookUp,
   SettledRow,
+  Settlement,
   settleStatement,
 } from './payment-statements';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment.entity';
-
-/** How a payment ends: the bank took the money, or it did not. */
-type Settlement =
-  { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
 
 /** What reconciliation needs to ask the bank about a pending payment and settle it. */
 interface PendingPayment {
@@ -57,15 +54,6 @@ const PAYMENT_COLUMNS = `p.*, pr.transaction_id`;
  * checkout locks and rechecks its session here, so an expired or cancelled session is never paid.
  */
 export type PayGuard = (m: EntityManager, request: PaymentRequest) => Promise<void>;
-
-function paidVersion(request: PaymentRequest, at: Date): PaymentRequest {
-  return Object.assign(new PaymentRequest(), {
-    ...request,
-    status: 'paid',
-    paidAt: at,
-    updatedAt: at,
-  } satisfies PaymentRequest);
-}
 
 /**
  * Pay, payment reads, simulated transfers and reconciliation. The money rules:
@@ -187,18 +175,7 @@ export class PaymentsService {
     transactionId: string,
   ): Promise<{ method: PayMethod | null; request: PaymentRequest | null }> {
     const [row] = await this.sql.rows<LookUpRow>(LOOK_UP_SQL, [environmentId, methodId, transactionId]);
-    const r = row.request;
-    return {
-      method: row.method,
-      request: r
-        ? fromRow({
-            ...r,
-            paid_at: r.paid_at === null ? null : new Date(r.paid_at),
-            created_at: new Date(r.created_at),
-            updated_at: new Date(r.updated_at),
-          })
-        : null,
-    };
+    return { method: row.method, request: row.request ? requestOfLookUp(row.request) : null };
   }
 
   /**
@@ -214,28 +191,11 @@ export class PaymentsService {
     methodId: string,
     phoneNumber: string,
   ): Promise<Payment> {
-    const now = new Date();
-    const payment = Object.assign(new Payment(), {
-      id: randomUUID(),
-      environmentId: tenant.environmentId,
-      paymentRequestId: request.id,
-      paymentMethodId: methodId,
-      amount: request.amount,
+    const { payment, text, values } = openStatement({
+      request,
+      methodId,
       phoneNumber,
-      status: 'pending',
-      referenceId: null,
-      failureReason: null,
-      completedAt: null,
-      nextCheckAt: now,
-      createdAt: now,
-      updatedAt: now,
-    } satisfies Payment);
-    const { text, values } = openStatement(payment, {
       organizationId: tenant.organizationId,
-      environmentId: tenant.environmentId,
-      kind: 'payment-created',
-      data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
-      createdAt: now,
     });
     const [flags] = (await q.query(text, values)) as OpenFlags[];
     if (!flags.payable) throw conflict(Messages.paymentRequestAlreadyPaid);
@@ -263,32 +223,10 @@ export class PaymentsService {
     organizationId: string,
     outcome: Settlement,
   ): Promise<PaymentJson> {
-    const now = new Date();
-    const completed = outcome.status === 'completed';
-    const paidRequest = completed ? paidVersion(request, now) : request;
-    const expected = Object.assign(new Payment(), {
-      ...payment,
-      status: outcome.status,
-      referenceId: (completed ? outcome.bankReference : null) ?? payment.referenceId,
-      failureReason: outcome.status === 'failed' ? outcome.reason : null,
-      completedAt: completed ? now : null,
-      updatedAt: now,
-    } satisfies Payment);
-    const base = { organizationId, environmentId: payment.environmentId, createdAt: now };
-    const { text, values } = settleStatement(expected, completed, now, {
-      payment: {
-        ...base,
-        kind: 'payment-updated',
-        data: {
-          ...toPaymentJson(expected, request.transactionId),
-          request: toPaymentRequestJson(paidRequest),
-        },
-      },
-      request: { ...base, kind: 'payment-request-updated', data: toPaymentRequestJson(paidRequest) },
-    });
+    const { text, values } = settleStatement(payment, request, organizationId, outcome);
     const [row] = await this.sql.rows<SettledRow>(text, values);
     if (!row) return (await this.readPayment(payment.environmentId, payment.id))!;
-    if (completed && row.paid !== 1) {
+    if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.
       this.logger.error(
         { paymentId: payment.id, paymentRequestId: request.id },
