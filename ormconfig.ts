@@ -7,4 +7,4 @@ import { dataSourceOptions } from './src/database/data-source';
  * Needs DATABASE_URL; the service itself runs migrations at start-up, embedded database included.
  */
 if (!process.env.DATABASE_URL) throw new Error('Set DATABASE_URL to use the TypeORM CLI');
-export default new DataSource(dataSourceOptions(process.env.DATABASE_URL, 2));
+export default new DataSource(dataSourceOptions(process.env.DATABASE_URL));

@@ -1,16 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
 import {
-  LOOK_UP_SQL,
   LookUpRow,
+  lookUpStatement,
   OpenFlags,
   openStatement,
   requestOfLookUp,
   SettledRow,
   settleStatement,
-} from '../src/payments/payment-statements';
-import { paymentFromRow, toPaymentJson } from '../src/payments/payment.entity';
+} from '../src/payments/payments.repository';
+import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
+import type { Sql } from '../src/database/sql';
 
 /**
  * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its
@@ -26,6 +28,14 @@ const pool = new Pool({
 
 const AUTH = `SELECT k.id, k.kind, k.environment_id, k.organization_id, e.kind AS environment
   FROM api_keys k JOIN environments e ON e.id = k.environment_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+
+/** The service's settlement extensions, as its modules register them. */
+const EXTENSIONS = [{ name: 'checkout', ctes: completeOpenSessionCtes }];
+
+async function rows<T extends object>(statement: Sql): Promise<T[]> {
+  const { text, values } = statement.compile();
+  return (await pool.query(text, values)).rows as T[];
+}
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -106,9 +116,9 @@ async function pay(
   k: { environment_id: string; organization_id: string },
 ) {
   const body = await readJson(req);
-  const [row] = (
-    await pool.query<LookUpRow>(LOOK_UP_SQL, [k.environment_id, body.configurationId, body.transactionId])
-  ).rows;
+  const [row] = await rows<LookUpRow>(
+    lookUpStatement(k.environment_id, String(body.configurationId), String(body.transactionId)),
+  );
   if (!row.method || !row.request) return send(res, 404, 'Not found');
   if (row.request.status === 'paid') return send(res, 409, 'Payment request is already paid');
   const request = requestOfLookUp(row.request);
@@ -118,14 +128,17 @@ async function pay(
     phoneNumber: String(body.phoneNumber),
     organizationId: k.organization_id,
   });
-  const [flags] = (await pool.query<OpenFlags>(opened.text, opened.values)).rows;
+  const [flags] = await rows<OpenFlags>(opened.statement);
   if (!flags.payable || !flags.opened) return send(res, 409, 'conflict');
   // The bank answers "completed" at once, as the sandbox does for 22222222.
-  const settled = settleStatement(opened.payment, request, k.organization_id, {
-    status: 'completed',
-    bankReference: 'sbx',
-  });
-  const [paid] = (await pool.query<SettledRow>(settled.text, settled.values)).rows;
+  const settled = settleStatement(
+    opened.payment,
+    request,
+    k.organization_id,
+    { status: 'completed', bankReference: 'sbx' },
+    EXTENSIONS,
+  );
+  const [paid] = await rows<SettledRow>(settled);
   return send(res, 200, { data: toPaymentJson(paymentFromRow(paid), request.transactionId) });
 }
 

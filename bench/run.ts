@@ -1,15 +1,13 @@
 import 'reflect-metadata';
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../src/database/data-source';
+import { runMigrations } from '../src/database/data-source';
+import { createPool } from '../src/database/database.module';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
-import { ApiKeysService } from '../src/organizations/api-keys.service';
-import { Sql } from '../src/database/sql';
-import { CreatedOrganization, OrganizationsService } from '../src/organizations/organizations.service';
+import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { freePort } from '../src/common/net';
 
 /**
@@ -116,11 +114,13 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     await runMigrations(pg.url);
-    const ds = await new DataSource(dataSourceOptions(pg.url, 2)).initialize();
-    const org = await new OrganizationsService(ds, new ApiKeysService(ds, new Sql(ds))).create({
-      name: 'Bench',
-      email: 'bench@khoums.local',
-    });
+    // The operator's command creates the organization, as it would for a merchant.
+    const org = JSON.parse(
+      execFileSync(process.execPath, [join(__dirname, '../src/cli/main.js'), 'org:create', '--name', 'Bench', '--email', 'bench@khoums.local', '--json'], {
+        env: { ...process.env, DATABASE_URL: pg.url },
+      }).toString(),
+    ) as CreatedOrganization;
+    const ds = createPool(pg.url, 2);
     const key = org.sandbox.secretKey;
     const lookupIds = Array.from({ length: 1000 }, (_, i) => `lookup-${i}`);
     for (const id of lookupIds) {
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
         [org.sandbox.environmentId, id],
       );
     }
-    await ds.destroy();
+    await ds.end();
 
     const khoumsPort = await freePort();
     const barePort = await freePort();
@@ -230,18 +230,20 @@ async function payScenario(
   org: CreatedOrganization,
   ceiling: Measure,
 ): Promise<void> {
-  const ds = await new DataSource(dataSourceOptions(url, 2)).initialize();
+  const ds = createPool(url, 2);
   const total = 120_000;
   await ds.query(
     `INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
      SELECT gen_random_uuid(), $1, 'pay-' || i, 1500 FROM generate_series(1, $2) i`,
     [org.sandbox.environmentId, total],
   );
-  const [{ id: methodId }] = await ds.query(
+  const {
+    rows: [{ id: methodId }],
+  } = await ds.query(
     `SELECT id FROM payment_methods WHERE environment_id = $1 AND type = 'masrivi'`,
     [org.sandbox.environmentId],
   );
-  await ds.destroy();
+  await ds.end();
   let next = 0;
   const pay: autocannon.Request = {
     method: 'POST',
@@ -302,7 +304,7 @@ async function webhookScenario(
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const ds = await new DataSource(dataSourceOptions(url, 4)).initialize();
+  const ds = createPool(url, 4);
   const insertEvents = (n: number) =>
     ds.query(
       `INSERT INTO events (id, organization_id, environment_id, kind, data)
@@ -326,7 +328,9 @@ async function webhookScenario(
   await fetch(`${receiver}/reset`, { method: 'POST' });
   const committed = new Map<string, number>();
   for (let i = 0; i < 1000; i++) {
-    const [{ id }] = await ds.query(
+    const {
+      rows: [{ id }],
+    } = await ds.query(
       `INSERT INTO events (id, organization_id, environment_id, kind, data)
        VALUES (gen_random_uuid(), $1, $2, 'payment-request-created', '{}') RETURNING id`,
       [org.organizationId, org.sandbox.environmentId],
@@ -335,7 +339,7 @@ async function webhookScenario(
     await new Promise((r) => setTimeout(r, 5));
   }
   const arrived = await waitFor(1000, 60_000);
-  await ds.destroy();
+  await ds.end();
   const lat = [...committed].map(([id, t]) => (arrived.arrivals[id] ?? Infinity) - t).sort((a, b) => a - b);
   const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
   const ok = perSecond >= 1000 && pct(99) <= 1000;

@@ -1,47 +1,47 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
+import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
-import { dataSourceOptions } from './database/data-source';
-import { Sql } from './database/sql';
+import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
 import { PaymentsModule } from './payments/payments.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
 }
 
+/** The top of the module graph (docs/architecture.md): every domain module, and what they all share. */
 @Module({})
 export class AppModule {
   static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      // AppConfig is injectable in every module.
+      // AppConfig and the compiled views are injectable in every module.
       global: true,
-      exports: [AppConfig, Sql],
+      exports: [AppConfig, Views],
       imports: [
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.DB_POOL_SIZE)),
+        DatabaseModule.forRoot({ url: databaseUrl, poolSize: config.DB_POOL_SIZE }),
         // Registered once, here: every module's @Cron/@Interval jobs share it.
         ScheduleModule.forRoot(),
         OrganizationsModule,
-        PaymentRequestsModule,
         WebhooksModule,
+        PaymentRequestsModule,
         PaymentsModule,
         CheckoutModule,
       ],
       controllers: [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
-        Sql,
+        Views,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

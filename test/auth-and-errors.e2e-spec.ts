@@ -72,7 +72,7 @@ describe('authentication', () => {
   it('rejects a revoked key on its very next request', async () => {
     const victim = await newTenant(t);
     expect((await t.http.get(PR).set('Authorization', victim.sandbox.secretKey)).status).toBe(200);
-    const [{ id }] = await t.ds.query(
+    const [{ id }] = await t.query(
       `SELECT id FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`,
       [victim.sandbox.environmentId],
     );
@@ -85,7 +85,7 @@ describe('authentication', () => {
   it('does not revoke a key of another organization', async () => {
     const a = await newTenant(t);
     const b = await newTenant(t);
-    const [{ id }] = await t.ds.query(`SELECT id FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`, [
+    const [{ id }] = await t.query(`SELECT id FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`, [
       b.sandbox.environmentId,
     ]);
     expect(await t.app.get(ApiKeysService).revoke(a.organizationId, id)).toBe(false);
@@ -93,7 +93,7 @@ describe('authentication', () => {
   });
 
   it('stores only SHA-256 hashes of keys', async () => {
-    const rows: Array<{ key_hash: Buffer; display: string }> = await t.ds.query(
+    const rows: Array<{ key_hash: Buffer; display: string }> = await t.query(
       'SELECT key_hash, display FROM api_keys WHERE organization_id = $1',
       [org.organizationId],
     );
@@ -111,7 +111,7 @@ describe('authentication', () => {
     const user = await newTenant(t);
     const lastUsed = async () =>
       (
-        await t.ds.query(`SELECT last_used_at FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`, [
+        await t.query(`SELECT last_used_at FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`, [
           user.sandbox.environmentId,
         ])
       )[0].last_used_at as Date | null;

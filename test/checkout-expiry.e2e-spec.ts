@@ -13,7 +13,7 @@ describe('checkout session expiry job', () => {
   afterAll(() => t.close());
 
   const status = async (id: string) =>
-    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
+    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
       .status;
 
   it('expires open sessions past expiresAt and leaves the others, idempotently', async () => {
@@ -48,7 +48,7 @@ describe('checkout session expiry job', () => {
 
   it('does not touch completed or cancelled sessions past their deadline', async () => {
     const s = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-    await t.ds.query(
+    await t.query(
       `UPDATE checkout_sessions SET status = 'cancelled', expires_at = now() - interval '1 minute' WHERE id = $1`,
       [s.data.id],
     );

@@ -148,7 +148,7 @@ describe('hosted checkout page in Chromium', () => {
 
     const requestStatus = async (transactionId: string) =>
       (
-        await t.ds.query<{ status: string }[]>(
+        await t.query<{ status: string }>(
           'SELECT status FROM payment_requests WHERE transaction_id = $1',
           [transactionId],
         )

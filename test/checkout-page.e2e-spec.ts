@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CheckoutPayments, PaymentMethodChoice } from '../src/checkout/checkout-payments';
-import { badGateway } from '../src/common/errors/app-error';
+import { PaymentError, paymentError } from '../src/payments/payments.errors';
 import { Messages } from '../src/common/errors/messages';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import { createSession, makeOverdue, txId } from './helpers/checkout';
@@ -42,7 +42,7 @@ describe('hosted checkout page (HTTP)', () => {
   const withMethods = () => jest.spyOn(payments, 'listMethods').mockResolvedValue(METHODS);
   const agent = () => request.agent(t.app.getHttpServer());
   const sessionStatus = async (id: string) =>
-    (await t.ds.query<{ status: string }[]>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
+    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
       .status;
 
   it('shows the merchant, the amount in MRU and the prefilled phone, in French by default', async () => {
@@ -232,7 +232,7 @@ describe('hosted checkout page (HTTP)', () => {
 
     it("shows SPEC.md's 502 message on a bank failure and keeps the form to retry or choose another app", async () => {
       const { id, browser, token } = await openPage();
-      jest.spyOn(payments, 'pay').mockRejectedValue(badGateway(Messages.bankFailure));
+      jest.spyOn(payments, 'pay').mockRejectedValue(paymentError(PaymentError.BankFailure));
       const res = await browser
         .post(`/checkout/${id}/pay`)
         .type('form')

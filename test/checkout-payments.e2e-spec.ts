@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { CheckoutPayments } from '../src/checkout/checkout-payments';
 import { CheckoutSessionsService } from '../src/checkout/checkout-sessions.service';
-import { expireDueSessions } from '../src/checkout/session-transitions';
+import { CheckoutExpiryJob } from '../src/checkout/checkout-expiry.job';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
@@ -49,7 +49,7 @@ describe('checkout sessions and payments', () => {
         passCode: method === 'bankily' ? '1234' : '',
       });
   const paymentsOf = async (paymentRequestId: string) =>
-    t.ds.query<{ id: string; status: string }[]>(
+    t.query<{ id: string; status: string }>(
       'SELECT id, status FROM payments WHERE payment_request_id = $1',
       [paymentRequestId],
     );
@@ -69,13 +69,13 @@ describe('checkout sessions and payments', () => {
       expect(s.completedAt).not.toBeNull();
       expect(await eventsFor(t, 'checkout-session-completed', data.id)).toHaveLength(1);
       // The event carries the session exactly as the API shows it (the event's JSON is built in SQL).
-      const [event] = await t.ds.query<{ data: unknown }[]>(
+      const [event] = await t.query<{ data: unknown }>(
         `SELECT data FROM events WHERE kind = 'checkout-session-completed' AND data->>'id' = $1`,
         [data.id],
       );
       expect(event.data).toEqual(s);
       // ...and the payment, the request and the session changed in the one settling transaction.
-      const [times] = await t.ds.query<{ same: boolean }[]>(
+      const [times] = await t.query<{ same: boolean }>(
         `SELECT p.completed_at = pr.paid_at AND pr.paid_at = s.completed_at AS same
            FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
            JOIN checkout_sessions s ON s.payment_request_id = pr.id
@@ -109,7 +109,7 @@ describe('checkout sessions and payments', () => {
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });
       const pending = await pay(transactionId, '22129003');
       // The sandbox bank answers by phone number: from now on it reports the charge completed.
-      await t.ds.query(`UPDATE payments SET phone_number = '22123456' WHERE id = $1`, [pending.body.data.id]);
+      await t.query(`UPDATE payments SET phone_number = '22123456' WHERE id = $1`, [pending.body.data.id]);
       const res = await t.http
         .patch(`/api/v1/payment-request/${transactionId}/refresh-status`)
         .set('Authorization', sk);
@@ -188,7 +188,7 @@ describe('checkout sessions and payments', () => {
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });
       const pending = await pay(transactionId, '22129003');
       await makeOverdue(t, data.id);
-      await expireDueSessions(t.ds);
+      await t.app.get(CheckoutExpiryJob).run();
       expect((await session(data.id)).status).toBe('open');
 
       const expire = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', sk);

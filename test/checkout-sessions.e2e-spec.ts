@@ -1,5 +1,5 @@
 import { Messages } from '../src/common/errors/messages';
-import { completeOpenSession } from '../src/checkout/session-transitions';
+import { CheckoutSessionsRepository } from '../src/checkout/checkout-sessions.repository';
 import { newTenant, startTestApp, TestApp, validationBody } from './helpers/app';
 import { createSession, eventsFor, makeOverdue, txId } from './helpers/checkout';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
@@ -52,7 +52,7 @@ describe('checkout sessions API', () => {
       phoneNumber: '22123456',
       status: 'pending',
     });
-    const created = await t.ds.query(
+    const created = await t.query(
       `SELECT 1 FROM events WHERE kind = 'payment-request-created' AND data->>'id' = $1`,
       [data.paymentRequestId],
     );
@@ -128,7 +128,7 @@ describe('checkout sessions API', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => post({ transactionId, amount: 300 })));
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
-    const requests = await t.ds.query(`SELECT id FROM payment_requests WHERE transaction_id = $1`, [
+    const requests = await t.query(`SELECT id FROM payment_requests WHERE transaction_id = $1`, [
       transactionId,
     ]);
     expect(requests).toHaveLength(1);
@@ -137,7 +137,7 @@ describe('checkout sessions API', () => {
   it('returns 409 when the payment request is already paid (rule 4)', async () => {
     const transactionId = txId();
     const { data } = await createSession(t, sk, { transactionId, amount: 100 });
-    await t.ds.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [
+    await t.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [
       data.paymentRequestId,
     ]);
     const res = await post({ transactionId });
@@ -300,7 +300,7 @@ describe('checkout sessions API', () => {
       });
       const open = await t.http.get(`/api/v1/checkout-session/public/${data.id}/payment-status`);
       expect(open.body).toEqual({ data: { status: 'open', paymentStatus: null } });
-      await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId));
+      await t.app.get(CheckoutSessionsRepository).completeOpenSession(data.paymentRequestId);
       const done = await t.http.get(`/api/v1/checkout-session/public/${data.id}/payment-status`);
       expect(done.body.data.status).toBe('completed');
       const url = new URL(done.body.data.redirectUrl);
@@ -322,19 +322,19 @@ describe('checkout sessions API', () => {
     });
   });
 
-  describe('completeOpenSession (the payments hook)', () => {
+  describe('completeOpenSession (the settlement extension)', () => {
+    const sessions = () => t.app.get(CheckoutSessionsRepository);
+
     it('completes the open session and records checkout-session-completed once', async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 100 });
-      const [{ id: methodId }] = await t.ds.query<{ id: string }[]>(
+      const [{ id: methodId }] = await t.query<{ id: string }>(
         'SELECT id FROM payment_methods WHERE environment_id = $1 ORDER BY position LIMIT 1',
         [org.sandbox.environmentId],
       );
-      const done = await t.ds.transaction((m) =>
-        completeOpenSession(m, data.paymentRequestId, { paymentMethodId: methodId }),
-      );
+      const done = await t.db.transaction(() => sessions().completeOpenSession(data.paymentRequestId, methodId));
       expect(done).toMatchObject({ id: data.id, status: 'completed', selectedConfigurationId: methodId });
       expect(done!.completedAt).not.toBeNull();
-      expect(await t.ds.transaction((m) => completeOpenSession(m, data.paymentRequestId))).toBeNull();
+      expect(await t.db.transaction(() => sessions().completeOpenSession(data.paymentRequestId))).toBeNull();
       expect(await eventsFor(t, 'checkout-session-completed', data.id)).toHaveLength(1);
       const res = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', sk);
       expect(res.status).toBe(409);
@@ -345,14 +345,14 @@ describe('checkout sessions API', () => {
         .post('/api/v1/payment-request')
         .set('Authorization', sk)
         .send({ transactionId: txId(), amount: 9 });
-      expect(await t.ds.transaction((m) => completeOpenSession(m, pr.body.data.id))).toBeNull();
+      expect(await sessions().completeOpenSession(pr.body.data.id)).toBeNull();
     });
 
     it('is rolled back with the caller transaction', async () => {
       const { data } = await createSession(t, sk, { transactionId: txId(), amount: 100 });
       await expect(
-        t.ds.transaction(async (m) => {
-          await completeOpenSession(m, data.paymentRequestId);
+        t.db.transaction(async () => {
+          await sessions().completeOpenSession(data.paymentRequestId);
           throw new Error('payment failed later in the transaction');
         }),
       ).rejects.toThrow('payment failed later');

@@ -20,7 +20,7 @@ function create(key: string, body: unknown) {
 }
 
 async function eventsFor(transactionId: string): Promise<Array<{ kind: string; data: Record<string, unknown> }>> {
-  return t.ds.query(`SELECT kind, data FROM events WHERE data->>'transactionId' = $1 ORDER BY created_at`, [
+  return t.query(`SELECT kind, data FROM events WHERE data->>'transactionId' = $1 ORDER BY created_at`, [
     transactionId,
   ]);
 }
@@ -64,7 +64,7 @@ describe('POST /payment-request', () => {
     const again = await create(org.sandbox.secretKey, { transactionId, amount: 99 });
     expectText(again, 409, `A payment request with transactionId "${transactionId}" already exists in this environment`);
     expect(await eventsFor(transactionId)).toHaveLength(1);
-    const rows = await t.ds.query('SELECT amount FROM payment_requests WHERE transaction_id = $1', [transactionId]);
+    const rows = await t.query('SELECT amount FROM payment_requests WHERE transaction_id = $1', [transactionId]);
     expect(rows).toEqual([{ amount: 10 }]);
   });
 
@@ -149,7 +149,7 @@ describe('POST /payment-request', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    const rows = await t.ds.query('SELECT id FROM payment_requests WHERE transaction_id = $1', [transactionId]);
+    const rows = await t.query('SELECT id FROM payment_requests WHERE transaction_id = $1', [transactionId]);
     expect(rows).toHaveLength(1);
     expect(await eventsFor(transactionId)).toHaveLength(1);
   });
@@ -230,12 +230,12 @@ describe('GET /payment-request (list)', () => {
     }
     await create(lister.production.secretKey, { transactionId: 'prod-only', amount: 1 });
     // Distinct creation times, so "newest first" has one right answer even for requests made in the same millisecond.
-    await t.ds.query(
+    await t.query(
       `UPDATE payment_requests SET created_at = timestamptz '2026-01-01' + (split_part(transaction_id, '-', 2)::int * interval '1 second')
         WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-    await t.ds.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [ids[3]]);
+    await t.query(`UPDATE payment_requests SET status = 'paid', paid_at = now() WHERE id = $1`, [ids[3]]);
   });
 
   it('lists newest first with default page 1 and limit 20', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulator/bank-simulator';
-import { PaymentsService } from '../src/payments/payments.service';
+import { ReconciliationService } from '../src/payments/reconciliation.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { freePort } from '../src/common/net';
 
@@ -21,7 +21,7 @@ let t: TestApp;
 let sim: BankSimulator;
 let org: CreatedOrganization;
 let methods: Record<'bankily' | 'masrivi' | 'sedad', string>;
-let payments: PaymentsService;
+let payments: ReconciliationService;
 let seq = 0;
 
 beforeAll(async () => {
@@ -33,7 +33,7 @@ beforeAll(async () => {
     BANK_MASRIVI_URL: sim.url,
     // BANK_SEDAD_URL unset: a Production bank that is not configured.
   });
-  payments = t.app.get(PaymentsService);
+  payments = t.app.get(ReconciliationService);
   org = await newTenant(t);
   const res = await t.http
     .get('/api/v1/payment-methods')
@@ -78,12 +78,12 @@ function pay(
 }
 
 async function requestStatus(id: string): Promise<string> {
-  const [row] = await t.ds.query('SELECT status FROM payment_requests WHERE id = $1', [id]);
+  const [row] = await t.query('SELECT status FROM payment_requests WHERE id = $1', [id]);
   return row.status;
 }
 
 async function paymentsOf(requestId: string): Promise<Array<{ id: string; status: string }>> {
-  return t.ds.query('SELECT id, status FROM payments WHERE payment_request_id = $1 ORDER BY created_at', [
+  return t.query('SELECT id, status FROM payments WHERE payment_request_id = $1 ORDER BY created_at', [
     requestId,
   ]);
 }
@@ -149,7 +149,7 @@ describe('pay through the bank gateway (Production)', () => {
     const res = await pay(pr.transactionId).expect(502);
     expect(Date.now() - started).toBeGreaterThanOrEqual(BANK_TIMEOUT_MS - 10);
     expect(res.text).toBe(Messages.bankFailure);
-    const [failed] = await t.ds.query(
+    const [failed] = await t.query(
       'SELECT status, failure_reason FROM payments WHERE payment_request_id = $1',
       [pr.id],
     );
@@ -209,7 +209,7 @@ describe('money safety', () => {
     const pr = await newRequest();
     const done = await pay(pr.transactionId).expect(200);
     await expect(
-      t.ds.query(
+      t.query(
         `INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, completed_at, next_check_at)
          SELECT gen_random_uuid(), environment_id, payment_request_id, payment_method_id, amount, phone_number, 'completed', now(), now()
          FROM payments WHERE id = $1`,
@@ -230,12 +230,12 @@ describe('reconciliation', () => {
     expect(await requestStatus(pr.id)).toBe('pending');
 
     sim.settle(res.body.data.id, 'completed');
-    await t.ds.query('UPDATE payments SET next_check_at = now() WHERE id = $1', [res.body.data.id]);
+    await t.query('UPDATE payments SET next_check_at = now() WHERE id = $1', [res.body.data.id]);
     await payments.reconcile({ minAgeMs: 0 });
     expect(await requestStatus(pr.id)).toBe('paid');
     await payments.reconcile({ minAgeMs: 0 });
     expect(await paymentsOf(pr.id)).toEqual([{ id: res.body.data.id, status: 'completed' }]);
-    const events = await t.ds.query(
+    const events = await t.query(
       `SELECT kind FROM events WHERE data->>'id' IN ($1, $2) AND kind LIKE '%updated'`,
       [res.body.data.id, pr.id],
     );
@@ -269,7 +269,7 @@ describe('reconciliation', () => {
     expect(sim.stats().statusRequests).toBe(3); // each payment was claimed by one pass only
     for (const pr of prs) {
       expect(await requestStatus(pr.id)).toBe('paid');
-      const [{ count }] = await t.ds.query(
+      const [{ count }] = await t.query(
         `SELECT count(*)::int AS count FROM events WHERE kind = 'payment-request-updated' AND data->>'id' = $1`,
         [pr.id],
       );
@@ -280,14 +280,14 @@ describe('reconciliation', () => {
   it('leaves a young pending payment the bank has no record of, and fails it once older than a bank call', async () => {
     const pr = await newRequest();
     // A pending payment whose charge never left the service (it died before sending it).
-    const [{ id }] = await t.ds.query(
+    const [{ id }] = await t.query(
       `INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number, next_check_at)
        VALUES (gen_random_uuid(), $1, $2, $3, 2500, '22222222', now()) RETURNING id`,
       [org.production.environmentId, pr.id, methods.masrivi],
     );
     await payments.reconcile({ minAgeMs: 0 });
     expect(await paymentsOf(pr.id)).toEqual([{ id, status: 'pending' }]);
-    await t.ds.query(
+    await t.query(
       `UPDATE payments SET created_at = now() - interval '1 hour', next_check_at = now() WHERE id = $1`,
       [id],
     );
@@ -310,7 +310,7 @@ describe('the reconciliation schedule', () => {
       const pr = await newRequest();
       const res = await pay(pr.transactionId).expect(200);
       sim.settle(res.body.data.id, 'completed');
-      await t.ds.query('UPDATE payments SET next_check_at = now() WHERE id = $1', [res.body.data.id]);
+      await t.query('UPDATE payments SET next_check_at = now() WHERE id = $1', [res.body.data.id]);
       await until(
         'the scheduled pass to mark the request paid',
         async () => (await requestStatus(pr.id)) === 'paid',

@@ -46,7 +46,7 @@ function pay(body: Record<string, unknown>, key = org.sandbox.publishableKey) {
 }
 
 async function eventsOf(kind: string, field: string, value: string): Promise<Array<Record<string, unknown>>> {
-  const rows: { data: Record<string, unknown> }[] = await t.ds.query(
+  const rows: { data: Record<string, unknown> }[] = await t.query(
     `SELECT data FROM events WHERE kind = $1 AND data->>'${field}' = $2 ORDER BY created_at`,
     [kind, value],
   );
@@ -112,10 +112,10 @@ describe('payment methods', () => {
   it('hides a disabled method and refuses to pay with it (404 Payment method not found)', async () => {
     const other = await newTenant(t);
     const ids = await methodIds(other.sandbox.secretKey);
-    await t.ds.query(`UPDATE payment_methods SET enabled = false, name = 'Sedad Pay' WHERE id = $1`, [
+    await t.query(`UPDATE payment_methods SET enabled = false, name = 'Sedad Pay' WHERE id = $1`, [
       ids.sedad,
     ]);
-    await t.ds.query(`UPDATE payment_methods SET name = 'Masrivi Plus' WHERE id = $1`, [ids.masrivi]);
+    await t.query(`UPDATE payment_methods SET name = 'Masrivi Plus' WHERE id = $1`, [ids.masrivi]);
     const res = await t.http
       .get('/api/v1/payment-methods')
       .set('Authorization', other.sandbox.secretKey)
@@ -235,7 +235,7 @@ describe('pay in the sandbox', () => {
     }).expect(200);
     expect(res.body.data.status).toBe('completed');
     expect(t.logs.join('\n')).not.toContain('482913');
-    const [{ found }] = await t.ds.query(
+    const [{ found }] = await t.query(
       `SELECT (SELECT count(*) FROM payments p WHERE p::text LIKE '%482913%') + (SELECT count(*) FROM events e WHERE e.data::text LIKE '%482913%') AS found`,
     );
     expect(Number(found)).toBe(0);
@@ -316,7 +316,7 @@ describe('pay in the sandbox', () => {
       configurationId: methods.masrivi,
     }).expect(502);
     expect(res.text).toBe(Messages.bankFailure);
-    const [failed] = await t.ds.query(`SELECT status FROM payments WHERE payment_request_id = $1`, [pr.id]);
+    const [failed] = await t.query(`SELECT status FROM payments WHERE payment_request_id = $1`, [pr.id]);
     expect(failed.status).toBe('failed');
     await pay({
       transactionId: pr.transactionId,

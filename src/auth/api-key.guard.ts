@@ -1,12 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../common/errors/app-error';
-import { Messages } from '../common/errors/messages';
 import { ApiKeysService } from '../organizations/api-keys.service';
+import { AuthError, authError } from './auth.errors';
 import { AUTH_METADATA, AuthRule } from './decorators';
 
-const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishableMessage: Messages.unauthorizedAccess };
+const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishable: AuthError.UnauthorizedAccess };
 
 /**
  * SPEC.md "Authentication": the bare key (or `Bearer <key>`) in `Authorization`. A route without
@@ -27,12 +26,12 @@ export class ApiKeyGuard implements CanActivate {
 
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers.authorization?.trim();
-    if (!header) throw unauthorized(Messages.apiKeyRequired);
+    if (!header) throw authError(AuthError.ApiKeyRequired);
     const key = header.startsWith('Bearer ') ? header.slice(7).trim() : header;
 
     const tenant = await this.keys.authenticate(key);
-    if (!tenant) throw unauthorized(Messages.invalidApiKey);
-    if (rule.kind === 'secret-key' && tenant.keyKind !== 'secret') throw forbidden(rule.publishableMessage);
+    if (!tenant) throw authError(AuthError.InvalidApiKey);
+    if (rule.kind === 'secret-key' && tenant.keyKind !== 'secret') throw authError(rule.publishable);
     req.tenant = tenant;
     return true;
   }

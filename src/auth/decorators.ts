@@ -1,16 +1,19 @@
 import { SetMetadata } from '@nestjs/common';
-import { Messages } from '../common/errors/messages';
+import { AuthError } from './auth.errors';
 
 export const AUTH_METADATA = 'khoums:auth';
+
+/** The 403 codes a secret-only route may answer a publishable key with. */
+export type PublishableRefusal = AuthError.UnauthorizedAccess | AuthError.CheckoutNeedsSecretKey;
 
 export type AuthRule =
   | { kind: 'public' }
   | { kind: 'any-key' }
-  | { kind: 'secret-key'; publishableMessage: string };
+  | { kind: 'secret-key'; publishable: PublishableRefusal };
 
-/** Secret keys only; a publishable key gets 403 with `publishableMessage`. */
-export const SecretKey = (publishableMessage: string = Messages.unauthorizedAccess) =>
-  SetMetadata(AUTH_METADATA, { kind: 'secret-key', publishableMessage } satisfies AuthRule);
+/** Secret keys only; a publishable key gets 403 (`Unauthorized access` unless told otherwise). */
+export const SecretKey = (publishable: PublishableRefusal = AuthError.UnauthorizedAccess) =>
+  SetMetadata(AUTH_METADATA, { kind: 'secret-key', publishable } satisfies AuthRule);
 
 /** Either a secret or a publishable key (payment request look-up, payment methods, pay). */
 export const AnyKey = () => SetMetadata(AUTH_METADATA, { kind: 'any-key' } satisfies AuthRule);

@@ -1,22 +1,16 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { EnvironmentKind, KeyKind } from '../organizations/entities';
+import type { Tenant as TenantOfKey } from '../organizations/tenant';
 
-/** Who is asking: decided by the API key, available to every authenticated handler. */
-export interface Tenant {
-  organizationId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-  keyKind: KeyKind;
-  keyId: string;
-}
+export type Tenant = TenantOfKey;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    tenant?: Tenant;
+    tenant?: TenantOfKey;
   }
 }
 
+/** The tenant the API-key guard authenticated. */
 export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): Tenant => {
   const tenant = ctx.switchToHttp().getRequest<FastifyRequest>().tenant;
   if (!tenant) throw new Error('@Tenant() used on a route without an API key guard decorator');

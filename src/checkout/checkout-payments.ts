@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
-import type { EnvironmentKind } from '../organizations/entities';
+import type { EnvironmentKind } from '../organizations/tenant';
+import { PayService } from '../payments/pay.service';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
-import { PaymentsService } from '../payments/payments.service';
-import { lockSessionForPayment } from './session-transitions';
+import { CheckoutError, checkoutError } from './checkout.errors';
+import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 
 /** What the hosted page needs to know about a session in order to pay it. */
 export interface PayableSession {
@@ -39,13 +40,13 @@ export interface CheckoutPayResult {
 
 /**
  * The hosted page's view of payments, implemented by the payments module. An abstract class so it
- * is its own injection token.
+ * is its own injection token (tests put a fake bank behind the page).
  */
 export abstract class CheckoutPayments {
   /**
    * Pays the session's payment request. Throws AppError: 400 (pass code, phone), 404 (method),
-   * 409 (already paid, a payment in progress, the session not open), 502 (the bank failed). A completed payment completes the session (see
-   * `completeOpenSession`) in the payment's own transaction.
+   * 409 (already paid, a payment in progress, the session not open), 502 (the bank failed). A
+   * completed payment completes the session in the payment's own transaction.
    */
   abstract pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult>;
 
@@ -54,15 +55,16 @@ export abstract class CheckoutPayments {
 }
 
 /**
- * The real thing: the page pays through PaymentsService.pay, so every money rule of payments holds
- * (request lock, one pending payment, the bank outside the transaction, settle), with the session
- * locked and rechecked inside pay's first transaction by `lockSessionForPayment`.
+ * The real thing: the page pays through PayService, so every money rule of payments holds
+ * (request lock, one pending payment, the bank outside the transaction, settlement), with the
+ * session locked and rechecked inside pay's first transaction.
  */
 @Injectable()
 export class BankAppPayments extends CheckoutPayments {
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly payments: PayService,
     private readonly methods: PaymentMethodsService,
+    private readonly sessions: CheckoutSessionsRepository,
   ) {
     super();
   }
@@ -84,18 +86,25 @@ export class BankAppPayments extends CheckoutPayments {
         passCode: input.passCode,
         configurationId: input.paymentMethodId,
       },
-      (m, request) => lockSessionForPayment(m, session.id, request.id, input.paymentMethodId),
+      (request) => this.lockSessionForPayment(session.id, request.id, input.paymentMethodId),
     );
     return { paymentId: payment.id, status: payment.status };
   }
 
   async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
     const methods = await this.methods.listEnabled(environmentId);
-    return methods.map((m) => ({
-      id: m.id,
-      type: m.type,
-      name: m.name,
-      requiresPassCode: m.requiresPassCode,
-    }));
+    return methods.map((m) => ({ id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode }));
+  }
+
+  /**
+   * Pay's guard for the hosted page (run on pay's transaction, the request row already locked):
+   * the session must still be open and before its deadline, checked under the session's row
+   * lock, so a session expired at use time, by the job or cancelled is never paid. Records the
+   * bank app the customer chose.
+   */
+  private async lockSessionForPayment(sessionId: string, paymentRequestId: string, paymentMethodId: string): Promise<void> {
+    const session = await this.sessions.lockForPayment(sessionId, paymentRequestId);
+    if (!session || session.status !== 'open' || session.due) throw checkoutError(CheckoutError.NotOpen);
+    await this.sessions.selectMethod(sessionId, paymentMethodId);
   }
 }

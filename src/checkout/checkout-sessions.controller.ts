@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { AuthError } from '../auth/auth.errors';
 import { Public, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
-import { Messages } from '../common/errors/messages';
 import { API, Post } from '../common/http/routes';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkout-session.dto';
@@ -13,7 +13,7 @@ export class CheckoutSessionsController {
   constructor(private readonly service: CheckoutSessionsService) {}
 
   @Post()
-  @SecretKey(Messages.checkoutNeedsSecretKey)
+  @SecretKey(AuthError.CheckoutNeedsSecretKey)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {
     const data = await this.service.create(t, dto);

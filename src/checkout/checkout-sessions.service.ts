@@ -1,42 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { badRequest, conflict, notFound } from '../common/errors/app-error';
-import { Messages } from '../common/errors/messages';
+import { assertAmount, assertPhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
-import { PaymentRequestStatus } from '../payment-requests/payment-request.entity';
-import {
-  assertAmount,
-  assertPhone,
-  PaymentRequestsService,
-} from '../payment-requests/payment-requests.service';
-import type { Queryable } from '../webhooks/outbox';
-import {
-  CheckoutSession,
-  CheckoutSessionJson,
-  CheckoutSessionStatus,
-  SESSION_COLUMNS,
-  toCheckoutSessionJson,
-} from './checkout-session.entity';
-import type { PaymentStatus } from '../payments/payment.entity';
+import { Db } from '../database/db';
+import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
+import { LockedRequest, PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
+import type { PaymentStatus } from '../payments/payment';
+import { PaymentError, paymentError } from '../payments/payments.errors';
+import { CheckoutError, checkoutError } from './checkout.errors';
 import { CheckoutPayments, PayableSession, PaymentMethodChoice } from './checkout-payments';
+import { CheckoutSession, CheckoutSessionJson, CheckoutSessionStatus, toCheckoutSessionJson } from './checkout-session';
+import { CheckoutSessionsRepository, PageSessionRow } from './checkout-sessions.repository';
 import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
-import { expireIfDue, expireWhere, lockRequestOf, NO_PENDING_PAYMENT } from './session-transitions';
 
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
-export interface PageSession extends PayableSession {
-  status: CheckoutSessionStatus;
-  phoneNumber: string | null;
-  merchantName: string;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  expiresAt: Date;
-  /** The status of the request's latest payment, null before any. */
-  paymentStatus: PaymentStatus | null;
-}
+export type PageSession = PageSessionRow & PayableSession;
 
 /** The public view for the page's polling: no keys, URLs or environment internals. */
 export interface PublicCheckoutSession {
@@ -70,17 +51,14 @@ export function successRedirect(
   return url.toString();
 }
 
-interface LockedRequest {
-  id: string;
-  status: PaymentRequestStatus;
-}
-
 @Injectable()
 export class CheckoutSessionsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: Db,
     private readonly config: AppConfig,
+    private readonly repo: CheckoutSessionsRepository,
     private readonly paymentRequests: PaymentRequestsService,
+    private readonly requests: PaymentRequestsRepository,
     private readonly payments: CheckoutPayments,
   ) {}
 
@@ -95,47 +73,43 @@ export class CheckoutSessionsService {
    */
   async create(tenant: Tenant, dto: CreateCheckoutSessionDto): Promise<CheckoutSessionJson> {
     if (dto.paymentRequestId === undefined && dto.transactionId === undefined) {
-      throw badRequest(Messages.eitherPaymentRequestOrTransaction);
+      throw checkoutError(CheckoutError.EitherPaymentRequestOrTransaction);
     }
     const phoneNumber =
-      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined
-        ? assertPhone(dto.phoneNumber)
-        : null;
+      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined ? assertPhone(dto.phoneNumber) : null;
     const minutes = dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
 
-    return this.ds.transaction(async (m) => {
+    return this.db.transaction(async () => {
       const pr =
         dto.paymentRequestId !== undefined
-          ? await this.lockRequest(m, tenant, 'id', dto.paymentRequestId)
-          : await this.lockOrCreateRequest(m, tenant, dto.transactionId!, dto.amount, phoneNumber);
-      if (!pr) throw notFound(Messages.paymentRequestNotFound);
-      if (pr.status === 'paid') throw conflict(Messages.paymentRequestAlreadyPaid);
+          ? await this.requests.lock(tenant.environmentId, { id: dto.paymentRequestId })
+          : await this.lockOrCreateRequest(tenant, dto.transactionId!, dto.amount, phoneNumber);
+      if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
+      if (pr.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
 
-      const [open] = await m.query<(CheckoutSession & { due: boolean; paying: boolean })[]>(
-        `SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due, NOT ${NO_PENDING_PAYMENT} AS paying
-           FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open'`,
-        [pr.id],
-      );
+      const open = await this.repo.openOf(pr.id);
       if (open && (!open.due || open.paying)) return toCheckoutSessionJson(open);
-      if (open) await expireWhere(m, 's.id = $1', [open.id]);
+      if (open) await this.repo.expire(open.id);
 
-      const [created] = await m.query<CheckoutSession[]>(
-        `INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
-         VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6))
-         RETURNING ${SESSION_COLUMNS}`,
-        [randomUUID(), pr.id, tenant.environmentId, dto.successUrl ?? null, dto.cancelUrl ?? null, minutes],
-      );
+      const created = await this.repo.insert({
+        paymentRequestId: pr.id,
+        environmentId: tenant.environmentId,
+        successUrl: dto.successUrl ?? null,
+        cancelUrl: dto.cancelUrl ?? null,
+        expiresInMinutes: minutes,
+      });
       return toCheckoutSessionJson(created);
     });
   }
 
   /** A session of the key's environment; one past its deadline is expired first (rule: expired at use time). */
   async get(tenant: Tenant, id: string): Promise<CheckoutSessionJson> {
-    const session = await this.findInEnvironment(this.ds, tenant, id);
+    const session = await this.findInEnvironment(tenant, id);
     if (session.status === 'open' && session.expiresAt.getTime() <= Date.now()) {
-      return this.ds.transaction(async (m) => {
-        await expireIfDue(m, id);
-        return toCheckoutSessionJson(await this.findInEnvironment(m, tenant, id));
+      return this.db.transaction(async () => {
+        await this.repo.lockRequestOf(id);
+        await this.repo.expireIfDue(id);
+        return toCheckoutSessionJson(await this.findInEnvironment(tenant, id));
       });
     }
     return toCheckoutSessionJson(session);
@@ -146,28 +120,24 @@ export class CheckoutSessionsService {
    * expired; 409 while a payment is pending, whose outcome decides the session.
    */
   async expire(tenant: Tenant, id: string): Promise<CheckoutSessionJson> {
-    return this.ds.transaction(async (m) => {
-      await this.findInEnvironment(m, tenant, id);
-      await lockRequestOf(m, id);
-      if ((await this.loadPageSession(m, id)).paymentStatus === 'pending')
-        throw conflict(Messages.paymentInProgress);
-      const [expired] = await expireWhere(m, 's.id = $1', [id]);
-      if (!expired) throw conflict(Messages.checkoutSessionNotOpen);
+    return this.db.transaction(async () => {
+      await this.findInEnvironment(tenant, id);
+      await this.repo.lockRequestOf(id);
+      if ((await this.loadPageSession(id)).paymentStatus === 'pending') throw paymentError(PaymentError.InProgress);
+      const [expired] = await this.repo.expire(id);
+      if (!expired) throw checkoutError(CheckoutError.NotOpen);
       return toCheckoutSessionJson(expired);
     });
   }
 
   /** The session as the hosted page shows it; an open one past its deadline is expired first. */
   async forPage(id: string): Promise<PageSession> {
-    const session = await this.loadPageSession(this.ds, id);
-    if (
-      session.status === 'open' &&
-      session.paymentStatus !== 'pending' &&
-      session.expiresAt.getTime() <= Date.now()
-    ) {
-      return this.ds.transaction(async (m) => {
-        await expireIfDue(m, id);
-        return this.loadPageSession(m, id);
+    const session = await this.loadPageSession(id);
+    if (session.status === 'open' && session.paymentStatus !== 'pending' && session.expiresAt.getTime() <= Date.now()) {
+      return this.db.transaction(async () => {
+        await this.repo.lockRequestOf(id);
+        await this.repo.expireIfDue(id);
+        return this.loadPageSession(id);
       });
     }
     return session;
@@ -178,19 +148,14 @@ export class CheckoutSessionsService {
    * expired, cancelled), 409 `A payment ... is already in progress` while the bank has a payment.
    */
   async cancel(id: string): Promise<PageSession> {
-    return this.ds.transaction(async (m) => {
-      await this.loadPageSession(m, id);
-      await expireIfDue(m, id);
-      const current = await this.loadPageSession(m, id);
-      if (current.status === 'open' && current.paymentStatus === 'pending')
-        throw conflict(Messages.paymentInProgress);
-      const [[cancelled]] = await m.query<[{ id: string }[], number]>(
-        `UPDATE checkout_sessions SET status = 'cancelled', updated_at = now()
-          WHERE id = $1 AND status = 'open' RETURNING id`,
-        [id],
-      );
-      if (!cancelled) throw conflict(Messages.checkoutSessionNotOpen);
-      return this.loadPageSession(m, id);
+    return this.db.transaction(async () => {
+      await this.loadPageSession(id);
+      await this.repo.lockRequestOf(id);
+      await this.repo.expireIfDue(id);
+      const current = await this.loadPageSession(id);
+      if (current.status === 'open' && current.paymentStatus === 'pending') throw paymentError(PaymentError.InProgress);
+      if (!(await this.repo.cancelOpen(id))) throw checkoutError(CheckoutError.NotOpen);
+      return this.loadPageSession(id);
     });
   }
 
@@ -212,69 +177,36 @@ export class CheckoutSessionsService {
   async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
     const s = await this.forPage(id);
     const redirectUrl =
-      s.status === 'completed'
-        ? successRedirect(s)
-        : s.status === 'cancelled'
-          ? (s.cancelUrl ?? undefined)
-          : undefined;
+      s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? (s.cancelUrl ?? undefined) : undefined;
     return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
   }
 
-  private async findInEnvironment(q: Queryable, tenant: Tenant, id: string): Promise<CheckoutSession> {
-    const [session] = (await q.query(
-      `SELECT ${SESSION_COLUMNS} FROM checkout_sessions s WHERE s.id = $1 AND s.environment_id = $2`,
-      [id, tenant.environmentId],
-    )) as CheckoutSession[];
-    if (!session) throw notFound(Messages.checkoutSessionNotFound);
+  private async findInEnvironment(tenant: Tenant, id: string): Promise<CheckoutSession> {
+    const session = await this.repo.inEnvironment(tenant.environmentId, id);
+    if (!session) throw checkoutError(CheckoutError.NotFound);
     return session;
   }
 
-  private async loadPageSession(q: Queryable, id: string): Promise<PageSession> {
-    const [row] = (await q.query(
-      `SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
-              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId", pr.amount, pr.phone_number AS "phoneNumber",
-              o.name AS "merchantName", s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
-              (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
-                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
-         FROM checkout_sessions s
-         JOIN payment_requests pr ON pr.id = s.payment_request_id
-         JOIN environments e ON e.id = s.environment_id
-         JOIN organizations o ON o.id = e.organization_id
-        WHERE s.id = $1`,
-      [id],
-    )) as PageSession[];
-    if (!row) throw notFound(Messages.checkoutSessionNotFound);
-    return row;
-  }
-
-  private async lockRequest(
-    m: EntityManager,
-    tenant: Tenant,
-    by: 'id' | 'transaction_id',
-    value: string,
-  ): Promise<LockedRequest | undefined> {
-    const [row] = await m.query<LockedRequest[]>(
-      `SELECT id, status FROM payment_requests WHERE ${by} = $1 AND environment_id = $2 FOR UPDATE`,
-      [value, tenant.environmentId],
-    );
+  private async loadPageSession(id: string): Promise<PageSession> {
+    const row = await this.repo.forPage(id);
+    if (!row) throw checkoutError(CheckoutError.NotFound);
     return row;
   }
 
   /** Rules 1, 2, 6: an existing transactionId reuses its request (amount ignored); a new one needs an amount. */
   private async lockOrCreateRequest(
-    m: EntityManager,
     tenant: Tenant,
     transactionId: string,
     amount: number | undefined,
     phoneNumber: string | null,
   ): Promise<LockedRequest | undefined> {
-    const existing = await this.lockRequest(m, tenant, 'transaction_id', transactionId);
+    const existing = await this.requests.lock(tenant.environmentId, { transactionId });
     if (existing) return existing;
-    if (amount === undefined) throw badRequest(Messages.amountRequiredForNewTransaction);
+    if (amount === undefined) throw checkoutError(CheckoutError.AmountRequiredForNewTransaction);
     assertAmount(amount);
     // A concurrent create of the same transactionId makes this insert wait, then do nothing;
     // the look-up below then finds (and locks) the winner's committed request.
-    await this.paymentRequests.insert(m, tenant, { transactionId, amount, phoneNumber });
-    return this.lockRequest(m, tenant, 'transaction_id', transactionId);
+    await this.paymentRequests.insert(tenant, { transactionId, amount, phoneNumber });
+    return this.requests.lock(tenant.environmentId, { transactionId });
   }
 }

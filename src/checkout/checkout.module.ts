@@ -1,22 +1,26 @@
 import { Module } from '@nestjs/common';
-import { Views } from '../common/http/views';
-import { PaymentsModule } from '../payments/payments.module';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
+import { PaymentsModule } from '../payments/payments.module';
 import { CheckoutExpiryJob } from './checkout-expiry.job';
 import { CheckoutPageController } from './checkout-page.controller';
+import { CheckoutPageRenderer } from './checkout-page.renderer';
 import { BankAppPayments, CheckoutPayments } from './checkout-payments';
 import { CheckoutSessionsController } from './checkout-sessions.controller';
+import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 import { CheckoutSessionsService } from './checkout-sessions.service';
+import { CheckoutSettlement } from './checkout-settlement';
 
 @Module({
   imports: [PaymentRequestsModule, PaymentsModule],
   controllers: [CheckoutSessionsController, CheckoutPageController],
   providers: [
     CheckoutSessionsService,
+    CheckoutSessionsRepository,
     CheckoutExpiryJob,
-    Views,
+    CheckoutSettlement,
+    CheckoutPageRenderer,
     { provide: CheckoutPayments, useClass: BankAppPayments },
   ],
-  exports: [CheckoutSessionsService],
+  exports: [CheckoutSessionsService, CheckoutSessionsRepository],
 })
 export class CheckoutModule {}

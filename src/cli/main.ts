@@ -1,11 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
-import { dataSourceOptions, runMigrations } from '../database/data-source';
+import { createApp } from '../app';
+import { runMigrations } from '../database/data-source';
 import { openDatabase } from '../database/open';
-import { ApiKeysService } from '../organizations/api-keys.service';
-import { Sql } from '../database/sql';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 
 const USAGE = `Usage:
@@ -25,9 +23,12 @@ async function orgCreate(args: string[]): Promise<number> {
   const db = await openDatabase(config);
   try {
     await runMigrations(db.url);
-    const ds = await new DataSource(dataSourceOptions(db.url, 2)).initialize();
+    // The application context (no HTTP server, no jobs or workers): organizations are created by
+    // the very code the service runs, every module's environment setup included.
+    const app = await createApp({ config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', WEBHOOK_WORKER: 'false', RECONCILE_INTERVAL_MS: '0', DB_POOL_SIZE: '2' }), databaseUrl: db.url });
     try {
-      const organizations = new OrganizationsService(ds, new ApiKeysService(ds, new Sql(ds)));
+      await app.init();
+      const organizations = app.get(OrganizationsService);
       const created = await organizations.create({ name: values.name.trim(), email: values.email });
       if (values.json) {
         process.stdout.write(JSON.stringify(created) + '\n');
@@ -44,7 +45,7 @@ async function orgCreate(args: string[]): Promise<number> {
       }
       return 0;
     } finally {
-      await ds.destroy();
+      await app.close();
     }
   } finally {
     await db.stop();

@@ -1,24 +1,29 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { entities } from './entities';
+import { Db } from './db';
+import { sql } from './sql';
 import { migrations } from './migrations';
 
-export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
+/**
+ * TypeORM runs the migrations (here, in the CLI and in the TypeORM CLI through ormconfig.ts);
+ * everything else goes through `Db` (docs/architecture.md).
+ */
+export function dataSourceOptions(url: string): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities,
+    entities: [],
     migrations,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+    extra: { max: 2, connectionTimeoutMillis: 10_000 },
   };
 }
 
 /** Applies pending migrations. Concurrent callers (two instances starting at once) are serialised by an advisory lock. */
 export async function runMigrations(url: string): Promise<string[]> {
-  const ds = new DataSource({ ...dataSourceOptions(url, 2) });
+  const ds = new DataSource(dataSourceOptions(url));
   await ds.initialize();
   try {
     const runner = ds.createQueryRunner();
@@ -37,8 +42,8 @@ export async function runMigrations(url: string): Promise<string[]> {
 }
 
 /** True when every known migration has been applied (readiness). */
-export async function migrationsApplied(ds: DataSource): Promise<boolean> {
-  const rows: { name: string }[] = await ds.query('SELECT name FROM migrations');
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  const rows = await db.many<{ name: string }>(sql`SELECT name FROM migrations`);
   const applied = new Set(rows.map((r) => r.name));
   return migrations.every((m) => applied.has(m.name));
 }

@@ -1,22 +1,67 @@
-import { Injectable } from '@nestjs/common';
-import type { Pool, QueryResultRow } from 'pg';
-import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-
 /**
- * Plain parameterised SQL on the pool TypeORM already holds, for the hot paths (key look-up,
- * create, pay, checkout) where TypeORM's per-query runner and entity mapping cost more than the
- * query itself. Transactions and everything else still go through TypeORM.
+ * A parameterised SQL statement written as a tagged template:
+ *
+ *   sql`SELECT * FROM payments WHERE id = ${id} AND environment_id = ${environmentId}`
+ *
+ * Every interpolated value becomes a numbered placeholder (`$1`, `$2`, ...), and an interpolated
+ * statement is spliced in with its own values renumbered, so fragments compose (a CTE built by
+ * another module, a list of conditions) without anyone counting placeholders by hand. Only
+ * `raw()` puts text into the statement itself, for SQL written in the code (never input).
  */
-@Injectable()
 export class Sql {
-  private readonly pool: Pool;
+  /** @internal use the `sql` tag, `raw`, `join` or `empty` */
+  constructor(
+    readonly strings: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
 
-  constructor(ds: DataSource) {
-    this.pool = (ds.driver as PostgresDriver).master as Pool;
+  /** The text with `$n` placeholders and its values, as `pg` takes them. */
+  compile(): { text: string; values: unknown[] } {
+    const values: unknown[] = [];
+    const text = this.write(values);
+    return { text, values };
   }
 
-  async rows<T extends QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query<T>(text, values)).rows;
+  private write(values: unknown[]): string {
+    let text = this.strings[0];
+    for (let i = 0; i < this.values.length; i++) {
+      const value = this.values[i];
+      if (value instanceof Sql) text += value.write(values);
+      else {
+        values.push(value);
+        text += `$${values.length}`;
+      }
+      text += this.strings[i + 1];
+    }
+    return text;
   }
+}
+
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
+  return new Sql(strings, values);
+}
+
+/** SQL text written in the code (an identifier, a column list, a constant condition). Never input. */
+export function raw(text: string): Sql {
+  return new Sql([text], []);
+}
+
+export const empty = raw('');
+
+/** Fragments separated by `separator` (default `, `). */
+export function join(parts: readonly Sql[], separator: Sql = raw(', ')): Sql {
+  const values: Sql[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) values.push(separator);
+    values.push(part);
+  });
+  return new Sql(
+    Array.from({ length: values.length + 1 }, () => ''),
+    values,
+  );
+}
+
+/** `a AND b AND ...`, or `true` when there is none. */
+export function and(conditions: readonly Sql[]): Sql {
+  return conditions.length === 0 ? raw('true') : join(conditions, raw(' AND '));
 }

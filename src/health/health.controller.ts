@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/decorators';
 import { migrationsApplied } from '../database/data-source';
+import { Db } from '../database/db';
 
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: Db) {}
 
   /** Liveness: the process answers. No database. */
   @Get() @Public() @HttpCode(200)
@@ -20,7 +20,7 @@ export class HealthController {
   @Get('ready') @Public()
   async ready(@Res({ passthrough: true }) res: FastifyReply) {
     try {
-      if (await migrationsApplied(this.ds)) return { status: 'ready' };
+      if (await migrationsApplied(this.db)) return { status: 'ready' };
       void res.status(503);
       return { status: 'migrations pending' };
     } catch {

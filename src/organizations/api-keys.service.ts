@@ -1,10 +1,8 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
-import { Sql } from '../database/sql';
-import type { EnvironmentKind, KeyKind } from './entities';
-import { displayKey, generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from './secrets';
+import { OrganizationsRepository } from './organizations.repository';
+import { displayKey, generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './secrets';
+import type { EnvironmentKind, KeyKind, Tenant } from './tenant';
 
 const LAST_USED_FLUSH_MS = 30_000;
 
@@ -14,25 +12,13 @@ export interface IssuedKey {
   key: string;
 }
 
-interface KeyRow {
-  id: string;
-  kind: KeyKind;
-  key_hash: Buffer;
-  environment_id: string;
-  organization_id: string;
-  environment: EnvironmentKind;
-}
-
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   /** Keys used since the last flush: last-used times are written in batches, never on every request. */
   private readonly used = new Set<string>();
   private timer?: NodeJS.Timeout;
 
-  constructor(
-    private readonly ds: DataSource,
-    private readonly sql: Sql,
-  ) {}
+  constructor(private readonly repo: OrganizationsRepository) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
@@ -48,18 +34,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   async authenticate(key: string): Promise<Tenant | null> {
     if (!looksLikeApiKey(key)) return null;
     const hash = hashApiKey(key);
-    const rows = await this.sql.rows<KeyRow>(
-      `SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment
-         FROM api_keys k JOIN environments e ON e.id = k.environment_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.repo.liveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return null;
     // The prefix must agree with what the key is: a tampered row never widens access.
-    if (!key.startsWith(`${row.kind === 'secret' ? 'sk' : 'pk'}_${row.environment === 'sandbox' ? 'test' : 'live'}_`)) {
-      return null;
-    }
+    if (!key.startsWith(keyPrefix(row.kind, row.environment))) return null;
     this.used.add(row.id);
     return {
       organizationId: row.organization_id,
@@ -72,7 +50,6 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
 
   /** Issues a key; the full key is returned once and only its SHA-256 hash is stored. */
   async issue(
-    manager: EntityManager,
     organizationId: string,
     environment: { id: string; kind: EnvironmentKind },
     kind: KeyKind,
@@ -80,27 +57,27 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   ): Promise<IssuedKey> {
     const key = generateApiKey(kind, environment.kind);
     const id = randomUUID();
-    await manager.query(
-      `INSERT INTO api_keys (id, organization_id, environment_id, kind, key_hash, display, name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, organizationId, environment.id, kind, hashApiKey(key), displayKey(key), name],
-    );
+    await this.repo.insertKey({
+      id,
+      organizationId,
+      environmentId: environment.id,
+      kind,
+      hash: hashApiKey(key),
+      display: displayKey(key),
+      name,
+    });
     return { id, kind, key };
   }
 
   /** Revokes a key of the organization; its very next request gets 401. */
-  async revoke(organizationId: string, keyId: string): Promise<boolean> {
-    const result: [unknown, number] = await this.ds.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`,
-      [keyId, organizationId],
-    );
-    return result[1] > 0;
+  revoke(organizationId: string, keyId: string): Promise<boolean> {
+    return this.repo.revokeKey(organizationId, keyId);
   }
 
   async flushLastUsed(): Promise<void> {
     if (this.used.size === 0) return;
     const ids = [...this.used];
     this.used.clear();
-    await this.ds.query(`UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+    await this.repo.touchKeys(ids);
   }
 }

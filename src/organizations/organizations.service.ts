@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { insertDefaultPaymentMethods } from '../payments/payment-methods.defaults';
+import { Db } from '../database/db';
 import { ApiKeysService } from './api-keys.service';
-import type { EnvironmentKind } from './entities';
+import { EnvironmentSetup } from './environment-setup';
+import { OrganizationsRepository } from './organizations.repository';
 import { generatePassword, hashPassword } from './secrets';
+import type { EnvironmentKind } from './tenant';
 
 export interface EnvironmentCredentials {
   environmentId: string;
@@ -30,43 +31,40 @@ export class EmailTakenError extends Error {
 @Injectable()
 export class OrganizationsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: Db,
+    private readonly repo: OrganizationsRepository,
     private readonly keys: ApiKeysService,
+    private readonly setup: EnvironmentSetup,
   ) {}
 
   /**
-   * An organization with its Sandbox and Production environments, a secret and a publishable key
-   * for each, and a dashboard user with a generated password (unless one is given). One transaction.
+   * An organization with its Sandbox and Production environments (each set up by the registered
+   * steps), a secret and a publishable key for each, and a dashboard user with a generated
+   * password (unless one is given). One transaction.
    */
   async create(input: { name: string; email: string; password?: string }): Promise<CreatedOrganization> {
     const email = input.email.trim().toLowerCase();
     const password = input.password ?? generatePassword();
     const passwordHash = await hashPassword(password);
-    return this.ds.transaction(async (m) => {
-      const taken = await m.query('SELECT 1 FROM users WHERE email = $1', [email]);
-      if (taken.length) throw new EmailTakenError(email);
+    return this.db.transaction(async () => {
+      if (await this.repo.emailTaken(email)) throw new EmailTakenError(email);
       const organizationId = randomUUID();
-      await m.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [organizationId, input.name]);
-      await m.query('INSERT INTO users (id, organization_id, email, password_hash) VALUES ($1, $2, $3, $4)', [
-        randomUUID(), organizationId, email, passwordHash,
-      ]);
+      await this.repo.insertOrganization(organizationId, input.name);
+      await this.repo.insertUser({ id: randomUUID(), organizationId, email, passwordHash });
       const credentials = {} as Record<EnvironmentKind, EnvironmentCredentials>;
       for (const kind of ['sandbox', 'production'] as const) {
-        const environment = { id: randomUUID(), kind };
-        await m.query('INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, $3)', [
-          environment.id, organizationId, kind,
-        ]);
-        await insertDefaultPaymentMethods(m, environment.id);
-        const secret = await this.keys.issue(m, organizationId, environment, 'secret', 'Default secret key');
-        const publishable = await this.keys.issue(m, organizationId, environment, 'publishable', 'Default publishable key');
+        const environment = { id: randomUUID(), organizationId, kind };
+        await this.repo.insertEnvironment(environment.id, organizationId, kind);
+        await this.setup.run(environment);
+        const secret = await this.keys.issue(organizationId, environment, 'secret', 'Default secret key');
+        const publishable = await this.keys.issue(organizationId, environment, 'publishable', 'Default publishable key');
         credentials[kind] = { environmentId: environment.id, secretKey: secret.key, publishableKey: publishable.key };
       }
       return { organizationId, email, password, sandbox: credentials.sandbox, production: credentials.production };
     });
   }
 
-  async count(): Promise<number> {
-    const [{ count }] = await this.ds.query('SELECT count(*)::int AS count FROM organizations');
-    return count as number;
+  count(): Promise<number> {
+    return this.repo.countOrganizations();
   }
 }

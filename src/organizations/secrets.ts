@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { EnvironmentKind, KeyKind } from './entities';
+import type { EnvironmentKind, KeyKind } from './tenant';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

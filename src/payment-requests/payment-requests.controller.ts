@@ -9,7 +9,7 @@ import {
   PaymentRequestIdParams,
   TransactionIdParams,
 } from './dto/payment-request.dto';
-import { toPaymentRequestJson, toPublicPaymentRequestJson } from './payment-request.entity';
+import { toPaymentRequestJson, toPublicPaymentRequestJson } from './payment-request';
 import { PaymentRequestsService } from './payment-requests.service';
 
 @ApiTags('Payment requests')

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { PaymentRequest } from './payment-request.entity';
 import { PaymentRequestsController } from './payment-requests.controller';
+import { PaymentRequestsRepository } from './payment-requests.repository';
 import { PaymentRequestsService } from './payment-requests.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentRequest])],
   controllers: [PaymentRequestsController],
-  providers: [PaymentRequestsService],
-  exports: [PaymentRequestsService],
+  providers: [PaymentRequestsService, PaymentRequestsRepository],
+  exports: [PaymentRequestsService, PaymentRequestsRepository],
 })
 export class PaymentRequestsModule {}

@@ -1,64 +1,44 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { Sql } from '../database/sql';
-import { badRequest, conflict, notFound } from '../common/errors/app-error';
-import { Messages } from '../common/errors/messages';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
-import { amountProblem, normalizePhone } from '../common/validation/rules';
-import { Queryable, recordEventWhen } from '../webhooks/outbox';
+import { assertAmount, assertPhone } from '../common/validation/rules';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
-import { fromRow, PaymentRequest, PaymentRequestJson, PaymentRequestRow, toPaymentRequestJson } from './payment-request.entity';
+import { PaymentRequest, PaymentRequestJson, toPaymentRequestJson } from './payment-request';
+import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
+import { PaymentRequestsRepository } from './payment-requests.repository';
 
-/** 400 for an amount out of range, with the message of the caller's domain (prices have their own). */
-export function assertAmount(amount: number, notPositive: string = Messages.amountNotPositive): void {
-  const problem = amountProblem(amount);
-  if (problem === 'not-positive') throw badRequest(notPositive);
-  if (problem === 'too-large') throw badRequest(Messages.amountTooLarge);
-}
-
-/** The normalised 8 digits, or 400 `Invalid phone number`. */
-export function assertPhone(raw: string): string {
-  const phone = normalizePhone(raw);
-  if (!phone) throw badRequest(Messages.invalidPhoneNumber);
-  return phone;
+export interface NewPaymentRequest {
+  transactionId: string;
+  amount: number;
+  phoneNumber: string | null;
+  invoiceId?: string | null;
 }
 
 @Injectable()
 export class PaymentRequestsService {
-  constructor(
-    private readonly sql: Sql,
-    @InjectRepository(PaymentRequest) private readonly repo: Repository<PaymentRequest>,
-  ) {}
+  constructor(private readonly repo: PaymentRequestsRepository) {}
 
-  /** The pool as a Queryable: `create` needs no transaction of its own (one statement). */
-  private readonly pool: Queryable = { query: (text, params) => this.sql.rows(text, params) };
-
-  /**
-   * Creates the request and records `payment-request-created` in one statement (one round trip,
-   * one transaction). A used transactionId inserts nothing, so the event is not written either.
-   */
+  /** Creates the request with its `payment-request-created` event: one statement, one round trip. */
   async create(tenant: Tenant, dto: CreatePaymentRequestDto): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
-    const created = await this.insert(this.pool, tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
-    if (!created) throw conflict(Messages.transactionIdTaken(dto.transactionId));
-    return created;
+    const created = await this.insert(tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
+    if (!created) throw paymentRequestError(PaymentRequestError.TransactionIdTaken, dto.transactionId);
+    return toPaymentRequestJson(created);
   }
 
   /**
-   * The insert behind `create`, on the caller's transaction (checkout creates requests too).
-   * Input is already validated. Returns null, and records nothing, when the transactionId is taken.
+   * The insert behind `create`, for other modules too (checkout, invoices), in the caller's
+   * transaction when there is one. Input is already validated. Null, recording nothing, when the
+   * transactionId is taken.
    */
   async insert(
-    q: Queryable,
     tenant: Pick<Tenant, 'organizationId' | 'environmentId'>,
-    input: { transactionId: string; amount: number; phoneNumber: string | null },
-  ): Promise<PaymentRequestJson | null> {
+    input: NewPaymentRequest,
+  ): Promise<PaymentRequest | null> {
     const now = new Date();
-    const pr = Object.assign(new PaymentRequest(), {
+    const pr: PaymentRequest = {
       id: randomUUID(),
       environmentId: tenant.environmentId,
       transactionId: input.transactionId,
@@ -66,57 +46,30 @@ export class PaymentRequestsService {
       phoneNumber: input.phoneNumber,
       status: 'pending',
       paidAt: null,
-      invoiceId: null,
+      invoiceId: input.invoiceId ?? null,
       createdAt: now,
       updatedAt: now,
-    } satisfies PaymentRequest);
-    const json = toPaymentRequestJson(pr);
-    const event = recordEventWhen('created', 7, {
-      organizationId: tenant.organizationId,
-      environmentId: tenant.environmentId,
-      kind: 'payment-request-created',
-      data: json,
-      createdAt: now,
-    });
-    const rows = (await q.query(
-      `WITH created AS (
-         INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6)
-         ON CONFLICT (environment_id, transaction_id) DO NOTHING
-         RETURNING id
-       ), event AS (${event.sql})
-       SELECT id FROM created`,
-      [pr.id, pr.environmentId, pr.transactionId, pr.amount, pr.phoneNumber, now, ...event.params],
-    )) as unknown[];
-    return rows.length === 0 ? null : json;
+    };
+    return (await this.repo.insert(pr, tenant.organizationId)) ? pr : null;
   }
 
   async getById(tenant: Tenant, id: string): Promise<PaymentRequest> {
-    const pr = await this.repo.findOneBy({ id, environmentId: tenant.environmentId });
-    if (!pr) throw notFound(Messages.paymentRequestNotFound);
+    const pr = await this.repo.byId(tenant.environmentId, id);
+    if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
     return pr;
   }
 
-  /** A hot path (merchants' retry rule 3, the pay screen): one indexed query, no ORM mapping. */
+  /** A hot path (merchants' retry rule 3, the pay screen): one indexed query. */
   async getByTransactionId(tenant: Tenant, transactionId: string): Promise<PaymentRequest> {
-    const [row] = await this.sql.rows<PaymentRequestRow>(
-      'SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2',
-      [tenant.environmentId, transactionId],
-    );
-    if (!row) throw notFound(Messages.paymentRequestNotFound);
-    return fromRow(row);
+    const pr = await this.repo.byTransactionId(tenant.environmentId, transactionId);
+    if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
+    return pr;
   }
 
   /** Newest first. */
   async list(tenant: Tenant, q: ListPaymentRequestsQuery): Promise<ListEnvelope<PaymentRequestJson>> {
     const page = pageOf(q);
-    const where = { environmentId: tenant.environmentId, ...(q.status ? { status: q.status } : {}) };
-    const [rows, total] = await this.repo.findAndCount({
-      where,
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: page.offset,
-      take: page.limit,
-    });
-    return envelope(rows.map(toPaymentRequestJson), total, page);
+    const { items, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
+    return envelope(items.map(toPaymentRequestJson), total, page);
   }
 }

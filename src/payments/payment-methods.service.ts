@@ -1,26 +1,30 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { notFound } from '../common/errors/app-error';
-import { Messages } from '../common/errors/messages';
-import { PaymentMethod } from './payment.entity';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EnvironmentSetup } from '../organizations/environment-setup';
+import { PaymentMethod } from './payment';
+import { PaymentError, paymentError } from './payments.errors';
+import { PaymentsRepository } from './payments.repository';
 
 @Injectable()
-export class PaymentMethodsService {
-  constructor(@InjectRepository(PaymentMethod) private readonly repo: Repository<PaymentMethod>) {}
+export class PaymentMethodsService implements OnModuleInit {
+  constructor(
+    private readonly repo: PaymentsRepository,
+    private readonly environmentSetup: EnvironmentSetup,
+  ) {}
+
+  /** Every new environment starts with the default bank apps. */
+  onModuleInit(): void {
+    this.environmentSetup.register('payment-methods', (environment) => this.repo.insertDefaultMethods(environment.id));
+  }
 
   /** The bank apps enabled for the environment, in display order. */
   listEnabled(environmentId: string): Promise<PaymentMethod[]> {
-    return this.repo.find({
-      where: { environmentId, enabled: true },
-      order: { position: 'ASC', name: 'ASC' },
-    });
+    return this.repo.enabledMethods(environmentId);
   }
 
   /** An enabled method of the environment, or 404 `Payment method not found`. */
   async findEnabled(environmentId: string, id: string): Promise<PaymentMethod> {
-    const method = await this.repo.findOneBy({ id, environmentId, enabled: true });
-    if (!method) throw notFound(Messages.paymentMethodNotFound);
+    const method = await this.repo.enabledMethod(environmentId, id);
+    if (!method) throw paymentError(PaymentError.MethodNotFound);
     return method;
   }
 }

@@ -12,20 +12,25 @@ import {
   SimulateTransferDto,
 } from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
-import { toPaymentMethodJson } from './payment.entity';
+import { toPaymentMethodJson } from './payment';
+import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
+import { ReconciliationService } from './reconciliation.service';
 import { SandboxOnlyGuard } from './sandbox-only.guard';
 
 @ApiTags('Payments')
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
 @Controller(`${API}/payment`)
 export class PaymentsController {
-  constructor(private readonly service: PaymentsService) {}
+  constructor(
+    private readonly service: PaymentsService,
+    private readonly payService: PayService,
+  ) {}
 
   @Post()
   @AnyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
-    return { data: await this.service.pay(t, dto) };
+    return { data: await this.payService.pay(t, dto) };
   }
 
   @Get()
@@ -75,7 +80,7 @@ export class PaymentMethodsController {
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_…)', required: true })
 @Controller(`${API}/payment-request`)
 export class RefreshStatusController {
-  constructor(private readonly service: PaymentsService) {}
+  constructor(private readonly service: ReconciliationService) {}
 
   @Patch(':transactionId/refresh-status')
   @SecretKey()

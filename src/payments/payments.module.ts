@@ -1,16 +1,29 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { BanksService } from './banks/banks.service';
-import { PaymentMethod, Payment } from './payment.entity';
+import { PayService } from './pay.service';
 import { PaymentMethodsService } from './payment-methods.service';
 import { PaymentMethodsController, PaymentsController, RefreshStatusController } from './payments.controller';
+import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
 import { ReconciliationScheduler } from './reconciliation.scheduler';
+import { ReconciliationService } from './reconciliation.service';
+import { PaymentSettlement, SettlementExtensions } from './settlement';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentMethod, Payment])],
+  imports: [PaymentRequestsModule],
   controllers: [PaymentsController, PaymentMethodsController, RefreshStatusController],
-  providers: [PaymentsService, PaymentMethodsService, BanksService, ReconciliationScheduler],
-  exports: [PaymentsService, PaymentMethodsService],
+  providers: [
+    PaymentsRepository,
+    PaymentsService,
+    PayService,
+    PaymentMethodsService,
+    PaymentSettlement,
+    SettlementExtensions,
+    ReconciliationService,
+    ReconciliationScheduler,
+    BanksService,
+  ],
+  exports: [PaymentsService, PayService, PaymentMethodsService, ReconciliationService, SettlementExtensions],
 })
 export class PaymentsModule {}

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/config';
-import { PaymentsService } from './payments.service';
+import { ReconciliationService } from './reconciliation.service';
 
 const JOB = 'payments-reconciliation';
 
@@ -16,7 +16,7 @@ export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplic
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly reconciliation: ReconciliationService,
     private readonly registry: SchedulerRegistry,
     private readonly config: AppConfig,
   ) {}
@@ -36,7 +36,7 @@ export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplic
 
   private tick(): void {
     if (this.running) return;
-    this.running = this.payments
+    this.running = this.reconciliation
       .reconcile()
       .then((r) => {
         if (r.claimed > 0) this.logger.log(r, 'reconciliation pass');

@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../common/errors/app-error';
-import { Messages } from '../common/errors/messages';
+import { PaymentError, paymentError } from './payments.errors';
 
 /**
  * CONTRACT.md: a simulated transfer with a Production key is 400, "checked before any look-up".
@@ -12,7 +11,7 @@ import { Messages } from '../common/errors/messages';
 export class SandboxOnlyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const tenant = context.switchToHttp().getRequest<FastifyRequest>().tenant;
-    if (tenant?.environment !== 'sandbox') throw badRequest(Messages.simulatedTransfersSandboxOnly);
+    if (tenant?.environment !== 'sandbox') throw paymentError(PaymentError.SimulatedTransfersSandboxOnly);
     return true;
   }
 }

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { raw, Sql, sql } from '../database/sql';
 import type { EventKind } from './event-kinds';
 
-/** Anything that runs a parameterised query on the caller's transaction (EntityManager, QueryRunner, DataSource). */
-export interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<unknown>;
-}
-
 export interface NewEvent {
+  /** Given by the caller that needs to know it; a new UUID otherwise. */
+  id?: string;
   organizationId: string;
   environmentId: string;
   kind: EventKind;
@@ -15,31 +13,25 @@ export interface NewEvent {
   createdAt?: Date;
 }
 
-const COLUMNS = '(id, organization_id, environment_id, kind, data, created_at)';
-
 /**
- * Records a webhook event in the outbox. Call it with the transaction of the change the event
- * describes, so that the change and its event are committed (or lost) together.
+ * The outbox: a webhook event is a row of `events`, written by the statement (or in the
+ * transaction) of the change it describes, so the two are committed or lost together. A trigger
+ * fans each event out to the endpoints that receive it (docs/architecture.md).
  */
-export async function recordEvent(q: Queryable, event: NewEvent): Promise<string> {
-  const id = randomUUID();
-  await q.query(`INSERT INTO events ${COLUMNS} VALUES ($1, $2, $3, $4, $5, $6)`, eventParams(id, event));
-  return id;
+
+/** The statement recording one event; run it in the transaction of the change. */
+export function insertEvent(event: NewEvent): Sql {
+  return sql`INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    VALUES (${event.id ?? randomUUID()}, ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${JSON.stringify(event.data)}, ${event.createdAt ?? new Date()})`;
 }
 
 /**
- * The same insert as a data-modifying CTE for hot paths that make a change and record its event
- * in a single statement (one round trip, still one transaction): the event is written only when
- * the CTE named `source` produced a row. `at` is the number of the first parameter it uses.
+ * The same insert as a data-modifying CTE body, for a statement that makes a change and records
+ * its event at once (one round trip): the event is written only when the CTE named `source`
+ * produced a row.
  */
-export function recordEventWhen(source: string, at: number, event: NewEvent): { sql: string; params: unknown[] } {
-  const p = (i: number) => `$${at + i}`;
-  return {
-    sql: `INSERT INTO events ${COLUMNS} SELECT ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)} FROM ${source}`,
-    params: eventParams(randomUUID(), event),
-  };
-}
-
-function eventParams(id: string, e: NewEvent): unknown[] {
-  return [id, e.organizationId, e.environmentId, e.kind, JSON.stringify(e.data), e.createdAt ?? new Date()];
+export function insertEventWhen(source: string, event: NewEvent): Sql {
+  return sql`INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT ${event.id ?? randomUUID()}, ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${JSON.stringify(event.data)}, ${event.createdAt ?? new Date()}
+      FROM ${raw(source)}`;
 }

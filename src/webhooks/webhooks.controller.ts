@@ -11,7 +11,7 @@ import {
   UpdateWebhookEndpointDto,
   WebhookIdParams,
 } from './dto/webhook.dto';
-import { toDeliveryJson, toEndpointJson } from './webhook.entities';
+import { toDeliveryJson, toEndpointJson } from './webhook';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('Webhook endpoints')

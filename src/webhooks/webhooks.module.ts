@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeliveryWorker } from './delivery-worker';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt])],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
-  providers: [WebhooksService, DeliveryWorker],
+  providers: [WebhooksService, WebhooksRepository, DeliveryWorker],
   exports: [WebhooksService, DeliveryWorker],
 })
 export class WebhooksModule {}

@@ -1,20 +1,23 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { runMigrations } from '../../src/database/data-source';
+import { Db } from '../../src/database/db';
+import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
 
 export interface TestApp {
   app: NestFastifyApplication;
   http: TestAgent;
-  ds: DataSource;
+  db: Db;
+  /** Plain SQL on the app's pool, for a test's own set-up and checks: the rows. */
+  query<T = any>(text: string, values?: unknown[]): Promise<T[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
   config: AppConfig;
   /** JSON log lines written so far (LOG_LEVEL info unless given). */
   logs: string[];
@@ -46,10 +49,12 @@ export async function startTestApp(env: Record<string, string> = {}, databaseUrl
   });
   const app = await createApp({ config, databaseUrl, logStream });
   await app.listen(0, '127.0.0.1');
+  const db = app.get(Db);
   return {
     app,
     http: request(app.getHttpServer()),
-    ds: app.get(DataSource),
+    db,
+    query: async (text, values) => (await db.pool.query(text, values)).rows,
     config,
     logs,
     close: () => app.close(),
@@ -95,4 +100,11 @@ export function validationBody(res: { text: string }): Record<string, unknown> &
   errors: Array<Record<string, unknown>>;
 } {
   return JSON.parse(res.text);
+}
+
+/** Records a webhook event in the outbox, as a domain change would; its id. */
+export async function recordEvent(t: TestApp, event: Omit<NewEvent, 'id'>): Promise<string> {
+  const id = randomUUID();
+  await t.db.exec(insertEvent({ ...event, id }));
+  return id;
 }

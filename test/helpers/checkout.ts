@@ -1,4 +1,4 @@
-import type { CheckoutSessionJson } from '../../src/checkout/checkout-session.entity';
+import type { CheckoutSessionJson } from '../../src/checkout/checkout-session';
 import type { TestApp } from './app';
 
 /** Creates a checkout session through the API and returns the response body. */
@@ -14,13 +14,13 @@ export async function createSession(
 
 /** Moves a session's deadline into the past, as if the clock had run on. */
 export async function makeOverdue(t: TestApp, sessionId: string): Promise<void> {
-  await t.ds.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+  await t.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
     sessionId,
   ]);
 }
 
 export async function eventsFor(t: TestApp, kind: string, sessionId: string): Promise<unknown[]> {
-  return t.ds.query(`SELECT id FROM events WHERE kind = $1 AND data->>'id' = $2`, [kind, sessionId]);
+  return t.query(`SELECT id FROM events WHERE kind = $1 AND data->>'id' = $2`, [kind, sessionId]);
 }
 
 let n = 0;

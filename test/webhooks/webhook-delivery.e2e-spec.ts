@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { recordEvent } from '../../src/webhooks/outbox';
 import { generateSecret } from '../../src/webhooks/signing';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
+import { newTenant, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
 
 let t: TestApp;
@@ -32,13 +31,13 @@ async function endpoint(org: CreatedOrganization, url: string, extra: Record<str
 }
 
 async function event(org: CreatedOrganization, data: object = { id: 'obj_1' }): Promise<string> {
-  return recordEvent(t.ds, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data });
+  return recordEvent(t, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data });
 }
 
 interface DeliveryRow { id: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; last_response_snippet: string | null }
 
 async function delivery(eventId: string): Promise<DeliveryRow> {
-  const [row] = await t.ds.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+  const [row] = await t.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
   return row;
 }
 
@@ -74,7 +73,7 @@ describe('webhook delivery', () => {
     expect(hit.body).toEqual({ id: hit.headers['webhook-id'], event: 'payment-request-created', createdAt: expect.any(String), data: res.body.data });
     expect(Math.abs(Number(hit.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
 
-    const [row] = await t.ds.query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [hit.body.id]);
+    const [row] = await t.query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [hit.body.id]);
     const d = await settled(hit.body.id, 'succeeded');
     expect(d).toMatchObject({ attempts: 1, last_status_code: 200, last_error: null, last_response_snippet: '{"received":true}' });
     const log = await attempts(org, row.id);
@@ -101,7 +100,7 @@ describe('webhook delivery', () => {
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
     await t.http.post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`).set('Authorization', sk(org));
-    await t.ds.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [e.id]);
+    await t.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [e.id]);
     await event(org);
     const hit = await waitFor(() => r.hits[0], 'the delivery');
     expect(String(hit.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -239,14 +238,14 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const org = await newTenant(t);
     // Stored directly: the API refuses this URL, but DNS can change after creation.
-    const [{ id: endpointId }] = await t.ds.query(
+    const [{ id: endpointId }] = await t.query(
       `INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, secret)
        VALUES (gen_random_uuid(), $1, $2, $3, ARRAY['payment-created'], $4) RETURNING id`,
       [org.organizationId, org.production.environmentId, r.url.replace('127.0.0.1', 'localhost'), generateSecret()],
     );
-    const id = await recordEvent(t.ds, { organizationId: org.organizationId, environmentId: org.production.environmentId, kind: 'payment-created', data: {} });
+    const id = await recordEvent(t, { organizationId: org.organizationId, environmentId: org.production.environmentId, kind: 'payment-created', data: {} });
     const d = await waitFor(async () => ((await delivery(id))?.attempts ? delivery(id) : undefined), 'the refused attempt');
-    await t.ds.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpointId]);
+    await t.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpointId]);
     expect(d.last_error).toBe('Webhook URL resolves to a non-public address');
     expect(r.hits).toHaveLength(0);
   });

@@ -151,7 +151,7 @@ describe('webhook endpoints API', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.secret).toMatch(/^whsec_/);
     expect(res.body.data.secret).not.toBe(e.secret);
-    const [row] = await t.ds.query(
+    const [row] = await t.query(
       `SELECT previous_secret, extract(epoch FROM previous_secret_expires_at - now()) AS left FROM webhook_endpoints WHERE id = $1`,
       [e.id],
     );
@@ -249,7 +249,7 @@ describe('webhook fan-out', () => {
         updatedAt: expect.any(String),
       },
     ]);
-    const [event] = await t.ds.query('SELECT data FROM events WHERE id = $1', [list.body.data[0].eventId]);
+    const [event] = await t.query('SELECT data FROM events WHERE id = $1', [list.body.data[0].eventId]);
     expect(event.data.id).toBe(pr.id);
     for (const e of [onlyPayments, disabled, production]) {
       const r = await t.http.get(`/api/v1/webhook-deliveries?endpointId=${e.id}`).set('Authorization', e === production ? sk(org, 'production') : sk(org));
@@ -302,7 +302,7 @@ describe('test events', () => {
     const res = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send();
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ endpointId: e.id, event: 'payment-request-created', status: 'pending', attempts: 0 });
-    const [event] = await t.ds.query('SELECT data FROM events WHERE id = $1', [res.body.data.eventId]);
+    const [event] = await t.query('SELECT data FROM events WHERE id = $1', [res.body.data.eventId]);
     expect(event.data.test).toBe(true);
     expect(event.data.transactionId).toMatch(/^test_/);
     const others = await t.http.get(`/api/v1/webhook-deliveries?endpointId=${other.id}`).set('Authorization', sk(org));

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
-import { recordEvent } from '../../src/webhooks/outbox';
-import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
+import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
 
 // A database of their own: the only workers on it are the instances these tests start and kill.
@@ -75,7 +74,7 @@ async function endpoint(org: CreatedOrganization, url: string): Promise<string> 
 
 const delivered = (eventId: string) =>
   waitFor(async () => {
-    const [d] = await t.ds.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+    const [d] = await t.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
     return d?.status === 'succeeded' ? (d as { id: string; attempts: number }) : undefined;
   }, `delivery of ${eventId}`, 40_000);
 
@@ -93,7 +92,7 @@ describe('webhook delivery faults', () => {
     await sigkill(child);
 
     await instance(); // the restarted service
-    const [{ id: eventId }] = await t.ds.query(`SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`, [org.sandbox.environmentId]);
+    const [{ id: eventId }] = await t.query(`SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`, [org.sandbox.environmentId]);
     await delivered(eventId);
     expect(r.hitsFor(eventId)).toHaveLength(1);
     expect(r.hitsFor(eventId)[0].body.data.id).toBe(res.body.data.id);
@@ -106,11 +105,11 @@ describe('webhook delivery faults', () => {
     await endpoint(org, r.url);
     const { child } = await serviceProcess({ WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000' });
 
-    const eventId = await recordEvent(t.ds, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data: {} });
+    const eventId = await recordEvent(t, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data: {} });
     await waitFor(() => r.hitsFor(eventId).length > 0, 'the first attempt, by the child');
     await sigkill(child);
     killed = true;
-    const [before] = await t.ds.query('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+    const [before] = await t.query('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);
     expect(before).toEqual({ status: 'pending', attempts: 0 });
 
     await instance(); // the restarted service
@@ -127,13 +126,13 @@ describe('webhook delivery faults', () => {
     const org = await newTenant(t);
     const endpointId = await endpoint(org, r.url);
     const [a, b] = [await instance(), await instance()];
-    await t.ds.query(
+    await t.query(
       `INSERT INTO events (id, organization_id, environment_id, kind, data)
        SELECT gen_random_uuid(), $1, $2, 'payment-created', jsonb_build_object('n', g) FROM generate_series(1, 200) g`,
       [org.organizationId, org.sandbox.environmentId],
     );
     await waitFor(async () => {
-      const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpointId]);
+      const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpointId]);
       return n === 200;
     }, 'all 200 deliveries', 60_000);
 
@@ -141,7 +140,7 @@ describe('webhook delivery faults', () => {
     for (const h of r.hits) perId.set(String(h.headers['webhook-id']), (perId.get(String(h.headers['webhook-id'])) ?? 0) + 1);
     expect(perId.size).toBe(200);
     expect([...perId.values()].every((c) => c === 1)).toBe(true);
-    const [{ attempts, logged }] = await t.ds.query(
+    const [{ attempts, logged }] = await t.query(
       `SELECT sum(d.attempts)::int AS attempts, (SELECT count(*)::int FROM webhook_attempts a JOIN webhook_deliveries x ON x.id = a.delivery_id WHERE x.endpoint_id = $1) AS logged
          FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
       [endpointId],

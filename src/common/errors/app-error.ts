@@ -1,20 +1,38 @@
 /**
- * A failure the client caused or can act on: its status and exact message are part of the API.
- * Domains throw these (usually through the helpers below); the global filter writes them as text.
+ * A failure the client caused or can act on. Its `code` is what code branches on (a page picks
+ * its translation by it); its status and exact message are part of the API. Each domain lists
+ * its codes in an enum and maps them to a status and a `Messages` text once, with `domainErrors`;
+ * the global filter writes them as plain text.
  */
-export class AppError extends Error {
+export class AppError<Code extends string = string> extends Error {
   constructor(
+    readonly code: Code,
     readonly status: number,
     message: string,
   ) {
     super(message);
     this.name = 'AppError';
   }
+
+  /** True when `err` is an AppError with one of these codes. */
+  static is(err: unknown, ...codes: string[]): err is AppError {
+    return err instanceof AppError && (codes.length === 0 || codes.includes(err.code));
+  }
 }
 
-export const badRequest = (message: string) => new AppError(400, message);
-export const unauthorized = (message: string) => new AppError(401, message);
-export const forbidden = (message: string) => new AppError(403, message);
-export const notFound = (message: string) => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
-export const badGateway = (message: string) => new AppError(502, message);
+/** A code's status and message; a function message takes one argument (the value it names). */
+export type ErrorEntry = readonly [status: number, message: string | ((arg: string) => string)];
+
+/**
+ * The raise function of a domain's error table:
+ *
+ *   export enum PaymentError { NotFound = 'payment_not_found', ... }
+ *   export const paymentError = domainErrors<PaymentError>({ [PaymentError.NotFound]: [404, Messages.paymentNotFound] });
+ *   throw paymentError(PaymentError.NotFound);
+ */
+export function domainErrors<Code extends string>(table: Record<Code, ErrorEntry>) {
+  return (code: Code, arg = ''): AppError<Code> => {
+    const [status, message] = table[code];
+    return new AppError(code, status, typeof message === 'function' ? message(arg) : message);
+  };
+}

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../errors/app-error';
-import { Messages } from '../errors/messages';
+import { CommonError, commonError } from '../errors/common-errors';
 
 /**
  * JSON bodies with CONTRACT.md's answers: malformed JSON is 400 `Malformed JSON body`, and an
@@ -14,7 +13,7 @@ export function registerJsonParser(fastify: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(badRequest(Messages.malformedJson), undefined);
+      done(commonError(CommonError.MalformedJson), undefined);
     }
   });
 }

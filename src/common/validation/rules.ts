@@ -1,3 +1,6 @@
+import type { AppError } from '../errors/app-error';
+import { CommonError, commonError } from '../errors/common-errors';
+
 /**
  * The validation rules of CONTRACT.md that are business rules (400) rather than shape (422),
  * as plain functions shared by every module.
@@ -35,4 +38,24 @@ export function isHttpUrl(value: unknown): boolean {
     return false;
   }
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+}
+
+/**
+ * 400 for an amount out of range. `notPositive` raises the caller's own error for 0 or less
+ * (prices have their own message).
+ */
+export function assertAmount(
+  amount: number,
+  notPositive: () => AppError = () => commonError(CommonError.AmountNotPositive),
+): void {
+  const problem = amountProblem(amount);
+  if (problem === 'not-positive') throw notPositive();
+  if (problem === 'too-large') throw commonError(CommonError.AmountTooLarge);
+}
+
+/** The normalised 8 digits, or 400 `Invalid phone number`. */
+export function assertPhone(raw: string): string {
+  const phone = normalizePhone(raw);
+  if (!phone) throw commonError(CommonError.InvalidPhoneNumber);
+  return phone;
 }

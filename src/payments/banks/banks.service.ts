@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
-import type { EnvironmentKind } from '../../organizations/entities';
+import type { EnvironmentKind } from '../../organizations/tenant';
 import {
   BankAdapter,
   BankAnswer,

@@ -2,7 +2,7 @@ import { ArrayNotEmpty } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination';
 import { BooleanField, EnumArrayField, EnumField, Msg, UrlField, UuidField } from '../../common/validation/fields';
 import { EVENT_KINDS, EventKind } from '../event-kinds';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../webhook.entities';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../webhook';
 
 export class CreateWebhookEndpointDto {
   @UrlField({ description: 'Where deliveries are POSTed: an absolute http(s) URL', example: 'https://merchant.example.com/webhooks/khoums' })

@@ -1,11 +1,6 @@
-/**
- * The hosted page's languages: French (default), Arabic (right to left) and English. Typed
- * dictionaries, so a missing translation is a compile error rather than a blank on the page.
- */
-export const LANGUAGES = ['fr', 'ar', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'fr';
+import type { Language } from './languages';
 
+/** The hosted checkout page's texts, in its three languages. */
 const fr = {
   languageName: 'Français',
   title: 'Paiement',
@@ -44,9 +39,9 @@ const fr = {
   languages: 'Langue',
 };
 
-export type Dictionary = typeof fr;
+export type CheckoutTexts = typeof fr;
 
-const ar: Dictionary = {
+const ar: CheckoutTexts = {
   languageName: 'العربية',
   title: 'الدفع',
   payTo: 'الدفع إلى',
@@ -82,7 +77,7 @@ const ar: Dictionary = {
   languages: 'اللغة',
 };
 
-const en: Dictionary = {
+const en: CheckoutTexts = {
   languageName: 'English',
   title: 'Payment',
   payTo: 'Pay',
@@ -119,53 +114,4 @@ const en: Dictionary = {
   languages: 'Language',
 };
 
-export const DICTIONARIES: Record<Language, Dictionary> = { fr, ar, en };
-
-const NUMBER_LOCALES: Record<Language, string> = { fr: 'fr-MR', ar: 'ar-MR', en: 'en' };
-const formatters = new Map(
-  LANGUAGES.map((l) => [l, new Intl.NumberFormat(NUMBER_LOCALES[l], { maximumFractionDigits: 0 })]),
-);
-
-/** Whole MRU with the language's digit grouping (and digits), then the currency code. */
-export function formatMru(amount: number, language: Language): string {
-  return `${formatters.get(language)!.format(amount)} MRU`;
-}
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** The first supported language of an Accept-Language header, by quality then order. */
-export function fromAcceptLanguage(header: string | undefined): Language | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = q ? Number(q.slice(2)) : 1;
-      return {
-        primary: tag.trim().toLowerCase().split('-')[0],
-        quality: Number.isFinite(quality) ? quality : 0,
-        index,
-      };
-    })
-    .filter((r) => r.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  return ranked.map((r) => r.primary).find(isLanguage);
-}
-
-/** ?lang= first (the switcher), then the remembered choice, then the browser's preference. */
-export function chooseLanguage(input: {
-  query?: unknown;
-  cookie?: unknown;
-  acceptLanguage?: string;
-}): Language {
-  if (isLanguage(input.query)) return input.query;
-  if (isLanguage(input.cookie)) return input.cookie;
-  return fromAcceptLanguage(input.acceptLanguage) ?? DEFAULT_LANGUAGE;
-}
-
-export function direction(language: Language): 'rtl' | 'ltr' {
-  return language === 'ar' ? 'rtl' : 'ltr';
-}
+export const CHECKOUT_TEXTS: Record<Language, CheckoutTexts> = { fr, ar, en };

@@ -1,19 +1,17 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-
 export type PaymentRequestStatus = 'pending' | 'paid';
 
-@Entity('payment_requests')
-export class PaymentRequest {
-  @PrimaryColumn('uuid') id!: string;
-  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
-  @Column('text', { name: 'transaction_id' }) transactionId!: string;
-  @Column('integer') amount!: number;
-  @Column('text', { name: 'phone_number', nullable: true }) phoneNumber!: string | null;
-  @Column('text') status!: PaymentRequestStatus;
-  @Column('timestamptz', { name: 'paid_at', nullable: true }) paidAt!: Date | null;
-  @Column('uuid', { name: 'invoice_id', nullable: true }) invoiceId!: string | null;
-  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
-  @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
+/** A payment request as the code handles it (a `payment_requests` row, camelCased). */
+export interface PaymentRequest {
+  id: string;
+  environmentId: string;
+  transactionId: string;
+  amount: number;
+  phoneNumber: string | null;
+  status: PaymentRequestStatus;
+  paidAt: Date | null;
+  invoiceId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A `payment_requests` row as plain SQL returns it. */
@@ -31,7 +29,7 @@ export interface PaymentRequestRow {
 }
 
 export function fromRow(r: PaymentRequestRow): PaymentRequest {
-  return Object.assign(new PaymentRequest(), {
+  return {
     id: r.id,
     environmentId: r.environment_id,
     transactionId: r.transaction_id,
@@ -42,7 +40,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     invoiceId: r.invoice_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-  });
+  };
 }
 
 /** The payment request record of CONTRACT.md, as the API and webhook events show it. */

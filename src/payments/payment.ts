@@ -1,20 +1,17 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PaymentMethodType } from './banks/bank';
 
 export type PaymentStatus = 'pending' | 'completed' | 'failed';
 
 /** A bank app enabled (or not) for one environment. Names and the enabled set are data. */
-@Entity('payment_methods')
-export class PaymentMethod {
-  @PrimaryColumn('uuid') id!: string;
-  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
-  @Column('text') type!: PaymentMethodType;
-  @Column('text') name!: string;
-  @Column('boolean', { name: 'requires_pass_code' }) requiresPassCode!: boolean;
-  @Column('text') code!: string;
-  @Column('boolean') enabled!: boolean;
-  @Column('integer') position!: number;
-  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+export interface PaymentMethod {
+  id: string;
+  environmentId: string;
+  type: PaymentMethodType;
+  name: string;
+  requiresPassCode: boolean;
+  code: string;
+  enabled: boolean;
+  position: number;
 }
 
 /** The payment method record of CONTRACT.md. */
@@ -37,21 +34,20 @@ export function toPaymentMethodJson(m: PaymentMethod): PaymentMethodJson {
 }
 
 /** One attempt to pay a payment request through a bank app. Never holds the pass code. */
-@Entity('payments')
-export class Payment {
-  @PrimaryColumn('uuid') id!: string;
-  @Column('uuid', { name: 'environment_id' }) environmentId!: string;
-  @Column('uuid', { name: 'payment_request_id' }) paymentRequestId!: string;
-  @Column('uuid', { name: 'payment_method_id' }) paymentMethodId!: string;
-  @Column('integer') amount!: number;
-  @Column('text', { name: 'phone_number' }) phoneNumber!: string;
-  @Column('text') status!: PaymentStatus;
-  @Column('text', { name: 'reference_id', nullable: true }) referenceId!: string | null;
-  @Column('text', { name: 'failure_reason', nullable: true }) failureReason!: string | null;
-  @Column('timestamptz', { name: 'completed_at', nullable: true }) completedAt!: Date | null;
-  @Column('timestamptz', { name: 'next_check_at' }) nextCheckAt!: Date;
-  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
-  @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
+export interface Payment {
+  id: string;
+  environmentId: string;
+  paymentRequestId: string;
+  paymentMethodId: string;
+  amount: number;
+  phoneNumber: string;
+  status: PaymentStatus;
+  referenceId: string | null;
+  failureReason: string | null;
+  completedAt: Date | null;
+  nextCheckAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** The payment record of CONTRACT.md, as the API and webhook events show it. */
@@ -92,7 +88,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
 /** A `payments` row read with plain SQL (snake_case columns). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw pg row: each column is typed by the assignment below
 export function paymentFromRow(r: Record<string, any>): Payment {
-  return Object.assign(new Payment(), {
+  return {
     id: r.id,
     environmentId: r.environment_id,
     paymentRequestId: r.payment_request_id,
@@ -106,5 +102,20 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-  } satisfies Payment);
+  };
+}
+
+/** A `payment_methods` row read with plain SQL. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw pg row: each column is typed by the assignment below
+export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
+  return {
+    id: r.id,
+    environmentId: r.environment_id,
+    type: r.type,
+    name: r.name,
+    requiresPassCode: r.requires_pass_code,
+    code: r.code,
+    enabled: r.enabled,
+    position: r.position,
+  };
 }

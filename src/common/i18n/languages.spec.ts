@@ -1,6 +1,7 @@
-import { chooseLanguage, DICTIONARIES, direction, formatMru, fromAcceptLanguage, LANGUAGES } from './i18n';
+import { CHECKOUT_TEXTS } from './checkout-texts';
+import { chooseLanguage, direction, formatMru, fromAcceptLanguage, LANGUAGES } from './languages';
 
-describe('checkout page languages', () => {
+describe('page languages', () => {
   it('defaults to French', () => {
     expect(chooseLanguage({})).toBe('fr');
     expect(chooseLanguage({ acceptLanguage: 'de-DE,de;q=0.9' })).toBe('fr');
@@ -29,11 +30,17 @@ describe('checkout page languages', () => {
     expect(formatMru(1500, 'ar')).toBe('١٬٥٠٠ MRU');
   });
 
-  it('has every text in every language', () => {
-    const keys = Object.keys(DICTIONARIES.fr).sort();
+  it('keeps to the languages a surface offers', () => {
+    expect(chooseLanguage({ query: 'ar', acceptLanguage: 'en' }, ['fr', 'en'])).toBe('en');
+    expect(fromAcceptLanguage('ar, en;q=0.5', ['fr', 'en'])).toBe('en');
+    expect(chooseLanguage({ cookie: 'ar' }, ['fr', 'en'])).toBe('fr');
+  });
+
+  it('has every checkout text in every language', () => {
+    const keys = Object.keys(CHECKOUT_TEXTS.fr).sort();
     for (const l of LANGUAGES) {
-      expect(Object.keys(DICTIONARIES[l]).sort()).toEqual(keys);
-      for (const value of Object.values(DICTIONARIES[l])) expect(value.length).toBeGreaterThan(0);
+      expect(Object.keys(CHECKOUT_TEXTS[l]).sort()).toEqual(keys);
+      for (const value of Object.values(CHECKOUT_TEXTS[l])) expect(value.length).toBeGreaterThan(0);
     }
   });
 });

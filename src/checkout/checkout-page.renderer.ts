@@ -1,0 +1,155 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { PageRequest } from '../common/http/pages';
+import { API } from '../common/http/routes';
+import { Views } from '../common/http/views';
+import { CHECKOUT_TEXTS, CheckoutTexts } from '../common/i18n/checkout-texts';
+import { direction, formatMru, LANGUAGES } from '../common/i18n/languages';
+import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
+import { PageSession, successRedirect } from './checkout-sessions.service';
+
+export const checkoutPageUrl = (id: string) => `/checkout/${id}`;
+
+/** The form as the customer filled it, with what went wrong. */
+export interface FormState {
+  phoneNumber: string;
+  methodId?: string;
+  error?: string;
+}
+
+/** Renders the hosted page's views (views/checkout/*, in layouts/checkout) for a session in any state. */
+@Injectable()
+export class CheckoutPageRenderer {
+  private readonly logger = new Logger(CheckoutPageRenderer.name);
+
+  constructor(
+    private readonly views: Views,
+    private readonly payments: CheckoutPayments,
+  ) {}
+
+  texts(page: PageRequest): CheckoutTexts {
+    return CHECKOUT_TEXTS[page.lang];
+  }
+
+  /** Whatever the session is now: closed, waiting for the bank, or the form. */
+  async session(page: PageRequest, session: PageSession, status: number): Promise<void> {
+    const t = this.texts(page);
+    if (session.status !== 'open') return this.closed(page, session, status);
+    if (session.paymentStatus === 'pending') return this.pending(page, session, status);
+    // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling):
+    // say so, and offer the form again to retry or choose another bank app.
+    const error = session.paymentStatus === 'failed' ? t.bankFailure : undefined;
+    return this.form(page, session, status, { phoneNumber: session.phoneNumber ?? '', error });
+  }
+
+  /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
+  pending(page: PageRequest, session: PageSession, status: number): void {
+    const t = this.texts(page);
+    this.render(page, 'checkout/pending', status, {
+      pageTitle: t.pendingTitle,
+      merchantName: session.merchantName,
+      amountText: formatMru(session.amount, page.lang),
+      statusUrl: `/${API}/checkout-session/public/${session.id}/payment-status`,
+      pageUrl: checkoutPageUrl(session.id),
+    });
+  }
+
+  async form(page: PageRequest, session: PageSession, status: number, input: FormState): Promise<void> {
+    const t = this.texts(page);
+    const methods = await this.methods(session);
+    const amountText = formatMru(session.amount, page.lang);
+    this.render(page, 'checkout/open', status, {
+      pageTitle: `${t.title} · ${session.merchantName}`,
+      merchantName: session.merchantName,
+      amountText,
+      transactionId: session.transactionId,
+      testMode: session.environment === 'sandbox',
+      methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+      phoneNumber: input.phoneNumber,
+      error: input.error,
+      payLabel: t.pay.replace('{amount}', amountText),
+      payAction: `${checkoutPageUrl(session.id)}/pay`,
+      cancelAction: `${checkoutPageUrl(session.id)}/cancel`,
+      csrf: page.csrfToken(session.id),
+    });
+  }
+
+  notFound(page: PageRequest): void {
+    const t = this.texts(page);
+    this.render(page, 'checkout/state', 404, {
+      pageTitle: t.notFoundTitle,
+      state: 'not-found',
+      heading: t.notFoundTitle,
+      message: t.notFoundBody,
+    });
+  }
+
+  private closed(page: PageRequest, session: PageSession, status: number): void {
+    const t = this.texts(page);
+    switch (session.status) {
+      case 'completed':
+        return this.render(page, 'checkout/receipt', status, {
+          pageTitle: t.completedTitle,
+          merchantName: session.merchantName,
+          amountText: formatMru(session.amount, page.lang),
+          transactionId: session.transactionId,
+          merchantUrl: successRedirect(session),
+        });
+      case 'cancelled':
+        return this.state(page, session, status, t.cancelledTitle, t.cancelledBody, session.cancelUrl);
+      case 'expired':
+        return this.state(page, session, status, t.expiredTitle, t.expiredBody, session.cancelUrl);
+      case 'open':
+        return this.state(page, session, status, t.title, t.notOpen, null);
+    }
+  }
+
+  private state(
+    page: PageRequest,
+    session: PageSession,
+    status: number,
+    heading: string,
+    message: string,
+    merchantUrl: string | null,
+  ): void {
+    this.render(page, 'checkout/state', status, {
+      pageTitle: heading,
+      state: session.status,
+      heading,
+      message,
+      merchantName: session.merchantName,
+      merchantUrl,
+    });
+  }
+
+  /** The enabled bank apps; when payments cannot list them, the page says payment is unavailable. */
+  private async methods(session: PageSession): Promise<PaymentMethodChoice[] | null> {
+    try {
+      return await this.payments.listMethods(session.environmentId);
+    } catch (err) {
+      this.logger.error({ err, checkoutSessionId: session.id }, 'payment methods unavailable');
+      return null;
+    }
+  }
+
+  private render(page: PageRequest, view: string, status: number, locals: Record<string, unknown>): void {
+    const path = page.req.url.split('?')[0].replace(/\/(pay|cancel)\/?$/, '');
+    const html = this.views.render(
+      view,
+      {
+        ...locals,
+        lang: page.lang,
+        dir: direction(page.lang),
+        t: this.texts(page),
+        nonce: page.nonce,
+        languages: LANGUAGES.map((code) => ({
+          code,
+          name: CHECKOUT_TEXTS[code].languageName,
+          href: `${path}?lang=${code}`,
+          current: code === page.lang,
+        })),
+      },
+      'layouts/checkout',
+    );
+    page.send(status, html);
+  }
+}

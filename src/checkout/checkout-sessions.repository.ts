@@ -1,0 +1,208 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Db } from '../database/db';
+import { raw, Sql, sql } from '../database/sql';
+import type { PaymentStatus } from '../payments/payment';
+import type { SettlementContext } from '../payments/settlement';
+import type { EnvironmentKind } from '../organizations/tenant';
+import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
+
+/** What the hosted page needs to know about a session: the session, its request, its merchant. */
+export interface PageSessionRow {
+  id: string;
+  status: CheckoutSessionStatus;
+  paymentRequestId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  organizationId: string;
+  transactionId: string;
+  amount: number;
+  phoneNumber: string | null;
+  merchantName: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  expiresAt: Date;
+  /** The status of the request's latest payment, null before any. */
+  paymentStatus: PaymentStatus | null;
+}
+
+/*
+ * Lock order, everywhere: the payment request row first, then the session row.
+ */
+
+/**
+ * SQL on alias `s`: no payment of the session's request is waiting for the bank. A session with a
+ * pending payment neither expires nor cancels: it waits for the payment's outcome (docs/checkout.md).
+ * Only meaningful once the request row is locked, which pay holds while it records a pending payment.
+ */
+const NO_PENDING_PAYMENT = raw(
+  `NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')`,
+);
+
+/** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `toCheckoutSessionJson` in SQL, for events recorded by the statement that changes the session.
+ * A test compares the two, so they cannot drift apart.
+ */
+export const sessionJsonSql = (s: string) =>
+  raw(`jsonb_build_object(
+  'id', ${s}.id, 'paymentRequestId', ${s}.payment_request_id, 'status', ${s}.status,
+  'successUrl', ${s}.success_url, 'cancelUrl', ${s}.cancel_url, 'expiresAt', ${iso(`${s}.expires_at`)},
+  'environmentId', ${s}.environment_id, 'selectedConfigurationId', ${s}.selected_configuration_id,
+  'completedAt', ${iso(`${s}.completed_at`)}, 'createdAt', ${iso(`${s}.created_at`)}, 'updatedAt', ${iso(`${s}.updated_at`)})`);
+
+/**
+ * The checkout extension of settlement: CTEs completing the open session of the payment request
+ * the statement pays and recording `checkout-session-completed`, so the payment, the request and
+ * the session change in one transaction (CONTRACT.md: a request paid by any route completes its
+ * session).
+ */
+export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
+  return sql`checkout_completed AS (
+      UPDATE checkout_sessions s
+         SET status = 'completed', completed_at = ${ctx.at}, updated_at = ${ctx.at},
+             selected_configuration_id = COALESCE(${ctx.paymentMethodId}::uuid, s.selected_configuration_id)
+       WHERE s.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND s.status = 'open'
+      RETURNING s.*
+    ), checkout_completed_event AS (
+      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+      SELECT gen_random_uuid(), e.organization_id, s.environment_id, 'checkout-session-completed', ${sessionJsonSql('s')}, ${ctx.at}
+        FROM checkout_completed s JOIN environments e ON e.id = s.environment_id
+    )`;
+}
+
+@Injectable()
+export class CheckoutSessionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async inEnvironment(environmentId: string, id: string): Promise<CheckoutSession | undefined> {
+    return this.db.one<CheckoutSession>(
+      sql`SELECT ${SESSION_COLUMNS} FROM checkout_sessions s WHERE s.id = ${id} AND s.environment_id = ${environmentId}`,
+    );
+  }
+
+  /** The open session of a request, if any, with whether it is past its deadline and whether the bank has a payment of it. */
+  openOf(paymentRequestId: string) {
+    return this.db.one<CheckoutSession & { due: boolean; paying: boolean }>(sql`
+      SELECT ${SESSION_COLUMNS}, s.expires_at <= now() AS due, NOT ${NO_PENDING_PAYMENT} AS paying
+        FROM checkout_sessions s WHERE s.payment_request_id = ${paymentRequestId} AND s.status = 'open'`);
+  }
+
+  async insert(input: {
+    paymentRequestId: string;
+    environmentId: string;
+    successUrl: string | null;
+    cancelUrl: string | null;
+    expiresInMinutes: number;
+  }): Promise<CheckoutSession> {
+    return (await this.db.one<CheckoutSession>(sql`
+      INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
+      VALUES (${randomUUID()}, ${input.paymentRequestId}, ${input.environmentId}, ${input.successUrl}, ${input.cancelUrl},
+              now() + make_interval(mins => ${input.expiresInMinutes}))
+      RETURNING ${SESSION_COLUMNS}`))!;
+  }
+
+  async forPage(id: string): Promise<PageSessionRow | undefined> {
+    return this.db.one<PageSessionRow>(sql`
+      SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
+             e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
+             pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
+             s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
+             (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
+               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
+        FROM checkout_sessions s
+        JOIN payment_requests pr ON pr.id = s.payment_request_id
+        JOIN environments e ON e.id = s.environment_id
+        JOIN organizations o ON o.id = e.organization_id
+       WHERE s.id = ${id}`);
+  }
+
+  /**
+   * Locks the payment request of a session, the lock pay and settle take first. Session changes
+   * that depend on payments (expire, cancel) take it before touching the session.
+   */
+  async lockRequestOf(sessionId: string): Promise<void> {
+    await this.db.exec(sql`
+      SELECT pr.id FROM payment_requests pr JOIN checkout_sessions s ON s.payment_request_id = pr.id
+       WHERE s.id = ${sessionId} FOR UPDATE OF pr`);
+  }
+
+  /** Locks a session of the request; its status and whether it is past its deadline. */
+  lockForPayment(sessionId: string, paymentRequestId: string) {
+    return this.db.one<{ status: CheckoutSessionStatus; due: boolean }>(sql`
+      SELECT s.status, s.expires_at <= now() AS due FROM checkout_sessions s
+       WHERE s.id = ${sessionId} AND s.payment_request_id = ${paymentRequestId} FOR UPDATE`);
+  }
+
+  async selectMethod(sessionId: string, paymentMethodId: string): Promise<void> {
+    await this.db.exec(
+      sql`UPDATE checkout_sessions SET selected_configuration_id = ${paymentMethodId}, updated_at = now() WHERE id = ${sessionId}`,
+    );
+  }
+
+  /**
+   * Moves the open sessions selected by `condition` (SQL on alias `s`) to `expired` and records a
+   * `checkout-session-expired` event for each, in one statement.
+   */
+  expireWhere(condition: Sql): Promise<CheckoutSession[]> {
+    return this.db.many<CheckoutSession>(sql`
+      WITH expired AS (
+        UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
+         WHERE s.status = 'open' AND ${condition}
+        RETURNING s.*
+      ), event AS (
+        INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+        SELECT gen_random_uuid(), e.organization_id, s.environment_id, 'checkout-session-expired', ${sessionJsonSql('s')}, now()
+          FROM expired s JOIN environments e ON e.id = s.environment_id
+      )
+      SELECT ${SESSION_COLUMNS} FROM expired s`);
+  }
+
+  expire(id: string): Promise<CheckoutSession[]> {
+    return this.expireWhere(sql`s.id = ${id}`);
+  }
+
+  /** Expires the session if it is past its deadline and no payment is pending (the request must be locked). */
+  expireIfDue(id: string): Promise<CheckoutSession[]> {
+    return this.expireWhere(sql`s.id = ${id} AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}`);
+  }
+
+  /** Claims (SKIP LOCKED) the payment requests of up to `limit` sessions due to expire. */
+  async claimDueRequests(limit: number): Promise<string[]> {
+    const rows = await this.db.many<{ id: string }>(sql`
+      SELECT pr.id FROM payment_requests pr
+       WHERE pr.id IN (SELECT s.payment_request_id FROM checkout_sessions s
+                        WHERE s.status = 'open' AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}
+                        ORDER BY s.expires_at LIMIT ${limit})
+       FOR UPDATE OF pr SKIP LOCKED`);
+    return rows.map((r) => r.id);
+  }
+
+  expireDueOf(paymentRequestIds: string[]): Promise<CheckoutSession[]> {
+    return this.expireWhere(
+      sql`s.payment_request_id = ANY(${paymentRequestIds}::uuid[]) AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}`,
+    );
+  }
+
+  async cancelOpen(id: string): Promise<boolean> {
+    const changed = await this.db.exec(
+      sql`UPDATE checkout_sessions SET status = 'cancelled', updated_at = now() WHERE id = ${id} AND status = 'open'`,
+    );
+    return changed > 0;
+  }
+
+  /**
+   * Completes the open session of a payment request and records `checkout-session-completed`
+   * (the settlement extension's statement on its own, for callers outside a payment). Null when
+   * the request has no open session.
+   */
+  async completeOpenSession(paymentRequestId: string, paymentMethodId: string | null = null): Promise<CheckoutSession | null> {
+    const ctes = completeOpenSessionCtes({ paid: 'request', at: new Date(), paymentMethodId });
+    const row = await this.db.one<CheckoutSession>(sql`
+      WITH request AS (SELECT ${paymentRequestId}::uuid AS id), ${ctes}
+      SELECT ${SESSION_COLUMNS} FROM checkout_completed s`);
+    return row ?? null;
+  }
+}

@@ -1,0 +1,18 @@
+export type EnvironmentKind = 'sandbox' | 'production';
+export type KeyKind = 'secret' | 'publishable';
+
+/** Who is asking: decided by the API key (or, for the hosted page, by the checkout session). */
+export interface Tenant {
+  organizationId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  keyKind: KeyKind;
+  keyId: string;
+}
+
+/** An environment just created, handed to the modules that set one up (payment methods, ...). */
+export interface NewEnvironment {
+  id: string;
+  organizationId: string;
+  kind: EnvironmentKind;
+}

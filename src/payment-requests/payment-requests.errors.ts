@@ -1,0 +1,14 @@
+import { domainErrors } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+
+export enum PaymentRequestError {
+  NotFound = 'payment_request_not_found',
+  TransactionIdTaken = 'transaction_id_taken',
+  AlreadyPaid = 'payment_request_already_paid',
+}
+
+export const paymentRequestError = domainErrors<PaymentRequestError>({
+  [PaymentRequestError.NotFound]: [404, Messages.paymentRequestNotFound],
+  [PaymentRequestError.TransactionIdTaken]: [409, Messages.transactionIdTaken],
+  [PaymentRequestError.AlreadyPaid]: [409, Messages.paymentRequestAlreadyPaid],
+});

@@ -1,0 +1,123 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { Db } from '../database/db';
+import { assertPhone } from '../common/validation/rules';
+import type { PaymentRequest } from '../payment-requests/payment-request';
+import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
+import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { BankAnswer, BankUnavailableError } from './banks/bank';
+import { BanksService } from './banks/banks.service';
+import type { PayDto } from './dto/payment.dto';
+import { Payment, PaymentJson, toPaymentJson } from './payment';
+import { PaymentError, paymentError } from './payments.errors';
+import { openStatement, PaymentsRepository } from './payments.repository';
+import { PaymentSettlement } from './settlement';
+
+/**
+ * A caller's own check, run inside pay's first transaction once the request row is locked and
+ * known unpaid, before the pending payment is recorded; throwing refuses the payment. The hosted
+ * checkout locks and rechecks its session here, so an expired or cancelled session is never paid.
+ */
+export type PayGuard = (request: PaymentRequest) => Promise<void>;
+
+/**
+ * Pay. The money rules:
+ * - the bank is called outside any transaction, after a `pending` payment is committed, and only
+ *   when the request is unpaid and has no other pending payment (row lock + partial unique index);
+ * - a payment is settled only from `pending` (PaymentSettlement), so pay, simulated transfers,
+ *   refresh and reconciliation can race without settling one twice;
+ * - completing a payment and marking its request paid are one transaction, and the database
+ *   refuses a second completed payment for a request.
+ */
+@Injectable()
+export class PayService {
+  private readonly logger = new Logger(PayService.name);
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: PaymentsRepository,
+    private readonly requests: PaymentRequestsRepository,
+    private readonly banks: BanksService,
+    private readonly settlement: PaymentSettlement,
+  ) {}
+
+  async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
+    const phoneNumber = assertPhone(dto.phoneNumber);
+    const { method, request } = await this.repo.lookUp(tenant.environmentId, dto.configurationId, dto.transactionId);
+    if (!method) throw paymentError(PaymentError.MethodNotFound);
+    const passCode = method.requiresPassCode ? dto.passCode : undefined;
+    if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
+    if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
+    if (request.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+
+    const payment = guard
+      ? await this.db.transaction(async () => {
+          // The caller's check needs the request locked first (the lock order of every path).
+          await this.requests.lock(request.environmentId, { id: request.id });
+          await guard(request);
+          return this.open(tenant, request, method.id, phoneNumber);
+        })
+      : await this.open(tenant, request, method.id, phoneNumber);
+
+    let answer: BankAnswer;
+    try {
+      answer = await this.banks.charge(tenant.environment, method.type, {
+        reference: payment.id,
+        amount: payment.amount,
+        phoneNumber,
+        passCode,
+        description: request.transactionId,
+      });
+    } catch (err) {
+      const reason = err instanceof BankUnavailableError ? err.message : 'bank adapter failure';
+      this.logger.warn(
+        { paymentId: payment.id, method: method.type, reason, err: err instanceof BankUnavailableError ? undefined : err },
+        'bank call failed',
+      );
+      answer = {
+        status: 'declined',
+        reason: err instanceof BankUnavailableError && err.kind === 'timeout' ? 'bank did not answer in time' : 'bank unavailable',
+      };
+    }
+
+    switch (answer.status) {
+      case 'completed': {
+        const settled = await this.settlement.settle(payment, request, tenant.organizationId, {
+          status: 'completed',
+          bankReference: answer.bankReference,
+        });
+        return answerFor(settled);
+      }
+      case 'pending':
+        if (answer.bankReference) await this.repo.setReference(payment.id, answer.bankReference);
+        return toPaymentJson({ ...payment, referenceId: answer.bankReference }, request.transactionId);
+      case 'declined':
+      case 'unknown': {
+        const reason = answer.status === 'declined' ? answer.reason : 'bank gave no outcome';
+        this.logger.warn({ paymentId: payment.id, method: method.type, reason }, 'payment failed at the bank');
+        const settled = await this.settlement.settle(payment, request, tenant.organizationId, { status: 'failed', reason });
+        return answerFor(settled);
+      }
+    }
+  }
+
+  /**
+   * Records a `pending` payment and `payment-created`, in one statement that locks the request
+   * and rechecks it under the lock: still unpaid, no other pending payment (the partial unique
+   * index). Concurrent pays of one request queue on the row lock; after the first commits, the
+   * others find its pending payment or the paid request (409). Only then is the bank called.
+   */
+  private async open(tenant: Tenant, request: PaymentRequest, methodId: string, phoneNumber: string): Promise<Payment> {
+    const { payment, statement } = openStatement({ request, methodId, phoneNumber, organizationId: tenant.organizationId });
+    const flags = await this.repo.open(statement);
+    if (!flags.payable) throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+    if (!flags.opened) throw paymentError(PaymentError.InProgress);
+    return payment;
+  }
+}
+
+/** After settling: a failed payment is a 502 to the payer; a completed one (perhaps settled by someone else first) is returned. */
+function answerFor(payment: PaymentJson): PaymentJson {
+  if (payment.status === 'failed') throw paymentError(PaymentError.BankFailure);
+  return payment;
+}

@@ -1,0 +1,22 @@
+import { domainErrors } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+
+export enum PaymentError {
+  NotFound = 'payment_not_found',
+  MethodNotFound = 'payment_method_not_found',
+  PassCodeRequired = 'pass_code_required',
+  InProgress = 'payment_in_progress',
+  NotPending = 'payment_not_pending',
+  BankFailure = 'bank_failure',
+  SimulatedTransfersSandboxOnly = 'simulated_transfers_sandbox_only',
+}
+
+export const paymentError = domainErrors<PaymentError>({
+  [PaymentError.NotFound]: [404, Messages.paymentNotFound],
+  [PaymentError.MethodNotFound]: [404, Messages.paymentMethodNotFound],
+  [PaymentError.PassCodeRequired]: [400, Messages.passCodeRequiredForBankily],
+  [PaymentError.InProgress]: [409, Messages.paymentInProgress],
+  [PaymentError.NotPending]: [409, Messages.paymentNotPending],
+  [PaymentError.BankFailure]: [502, Messages.bankFailure],
+  [PaymentError.SimulatedTransfersSandboxOnly]: [400, Messages.simulatedTransfersSandboxOnly],
+});

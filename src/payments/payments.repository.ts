@@ -1,0 +1,318 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Page } from '../common/pagination';
+import { Db } from '../database/db';
+import { pageRows } from '../database/paging';
+import { and, empty, join, raw, Sql, sql } from '../database/sql';
+import type { EnvironmentKind } from '../organizations/tenant';
+import { fromRow, PaymentRequest, PaymentRequestRow, toPaymentRequestJson } from '../payment-requests/payment-request';
+import { insertEventWhen } from '../webhooks/outbox';
+import type { PaymentMethodType } from './banks/bank';
+import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
+import {
+  Payment,
+  PaymentJson,
+  PaymentMethod,
+  paymentFromRow,
+  paymentMethodFromRow,
+  PaymentStatus,
+  toPaymentJson,
+} from './payment';
+import type { Settlement, SettlementExtension } from './settlement';
+
+/** What pay needs of the chosen payment method. */
+export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
+
+export interface LookUpRow {
+  method: PayMethod | null;
+  /** row_to_json: timestamps arrive as strings. */
+  request:
+    | (Omit<PaymentRequestRow, 'paid_at' | 'created_at' | 'updated_at'> & {
+        paid_at: string | null;
+        created_at: string;
+        updated_at: string;
+      })
+    | null;
+}
+
+export interface OpenFlags {
+  /** The request was still unpaid under its lock. */
+  payable: number;
+  /** The pending payment was recorded (no other one was pending). */
+  opened: number;
+}
+
+export type SettledRow = Record<string, unknown> & { paid: number };
+
+/** A pending payment with what reconciliation needs to ask its bank and settle it. */
+export interface PendingPayment {
+  payment: Payment;
+  organizationId: string;
+  environment: EnvironmentKind;
+  methodType: PaymentMethodType;
+}
+
+/*
+ * The statements of pay as builders with no framework in them: the repository runs them, and the
+ * benchmark's bare ceiling server runs the very same ones.
+ */
+
+/** Pay's read, one statement: the enabled method and the payment request (unlocked; opening rechecks under the lock). */
+export function lookUpStatement(environmentId: string, methodId: string, transactionId: string): Sql {
+  return sql`SELECT
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+       FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
+    (SELECT row_to_json(pr) FROM payment_requests pr
+      WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request`;
+}
+
+/** The request of a look-up row (row_to_json gave its timestamps as text). */
+export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRequest {
+  return fromRow({
+    ...r,
+    paid_at: r.paid_at === null ? null : new Date(r.paid_at),
+    created_at: new Date(r.created_at),
+    updated_at: new Date(r.updated_at),
+  });
+}
+
+/**
+ * Opening a payment, one statement: lock the request and recheck it is unpaid, insert a new
+ * `pending` payment (a partial unique index allows one per request) and its `payment-created`
+ * event. Returns the payment it records.
+ */
+export function openStatement(input: {
+  request: PaymentRequest;
+  methodId: string;
+  phoneNumber: string;
+  organizationId: string;
+}): { statement: Sql; payment: Payment } {
+  const { request } = input;
+  const now = new Date();
+  const payment: Payment = {
+    id: randomUUID(),
+    environmentId: request.environmentId,
+    paymentRequestId: request.id,
+    paymentMethodId: input.methodId,
+    amount: request.amount,
+    phoneNumber: input.phoneNumber,
+    status: 'pending',
+    referenceId: null,
+    failureReason: null,
+    completedAt: null,
+    nextCheckAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const event = insertEventWhen('created', {
+    organizationId: input.organizationId,
+    environmentId: request.environmentId,
+    kind: 'payment-created',
+    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+    createdAt: now,
+  });
+  return {
+    payment,
+    statement: sql`WITH req AS (
+         SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' FOR UPDATE
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
+                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}
+           FROM req
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), event AS (${event})
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened`,
+  };
+}
+
+/**
+ * Settling a payment, one statement: lock the request (first, as pay does), move the payment out
+ * of `pending` with `payment-updated`; when it completed, mark the request paid with
+ * `payment-request-updated` and run the registered settlement extensions (the checkout session,
+ * the invoice). No row when the payment was no longer pending. `request` is the request as read
+ * before the bank call (only its status can change, and only here).
+ */
+export function settleStatement(
+  payment: Payment,
+  request: PaymentRequest,
+  organizationId: string,
+  outcome: Settlement,
+  extensions: readonly SettlementExtension[],
+): Sql {
+  const at = new Date();
+  const completed = outcome.status === 'completed';
+  const paidRequest: PaymentRequest = completed ? { ...request, status: 'paid', paidAt: at, updatedAt: at } : request;
+  const expected: Payment = {
+    ...payment,
+    status: outcome.status,
+    referenceId: (completed ? outcome.bankReference : null) ?? payment.referenceId,
+    failureReason: outcome.status === 'failed' ? outcome.reason : null,
+    completedAt: completed ? at : null,
+    updatedAt: at,
+  };
+  const base = { organizationId, environmentId: payment.environmentId, createdAt: at };
+  const paymentEvent = insertEventWhen('settled', {
+    ...base,
+    kind: 'payment-updated',
+    data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paidRequest) },
+  });
+  const requestEvent = insertEventWhen('paid', {
+    ...base,
+    kind: 'payment-request-updated',
+    data: toPaymentRequestJson(paidRequest),
+  });
+  const context = { paid: 'paid', at, paymentMethodId: expected.paymentMethodId };
+  const more = join(
+    extensions.map((e) => sql`, ${e.ctes(context)}`),
+    empty,
+  );
+  return sql`WITH req AS (
+         SELECT id FROM payment_requests WHERE id = ${request.id} FOR UPDATE
+       ), settled AS (
+         UPDATE payments
+            SET status = ${expected.status}, reference_id = COALESCE(${expected.referenceId}, reference_id),
+                failure_reason = ${expected.failureReason}, completed_at = ${expected.completedAt}, updated_at = ${at}
+          WHERE id = ${expected.id} AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+         RETURNING *
+       ), event AS (${paymentEvent}),
+       paid AS (
+         UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at}
+          WHERE id = ${request.id} AND status = 'pending' AND ${completed}::boolean AND EXISTS (SELECT 1 FROM settled)
+         RETURNING id
+       ), paid_event AS (${requestEvent})${more}
+       SELECT settled.*, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
+}
+
+const PAYMENT_COLUMNS = raw('p.*, pr.transaction_id');
+const PAYMENT_FROM = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');
+
+const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
+
+/** Payments and payment methods. */
+@Injectable()
+export class PaymentsRepository {
+  constructor(private readonly db: Db) {}
+
+  async lookUp(environmentId: string, methodId: string, transactionId: string) {
+    const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId));
+    return { method: row!.method, request: row!.request ? requestOfLookUp(row!.request) : null };
+  }
+
+  async open(statement: Sql): Promise<OpenFlags> {
+    return (await this.db.one<OpenFlags>(statement))!;
+  }
+
+  settle(statement: Sql): Promise<SettledRow | undefined> {
+    return this.db.one<SettledRow>(statement);
+  }
+
+  /** The bank's reference of a payment it holds as pending. */
+  async setReference(id: string, referenceId: string): Promise<void> {
+    await this.db.exec(sql`UPDATE payments SET reference_id = ${referenceId} WHERE id = ${id} AND status = 'pending'`);
+  }
+
+  async byId(id: string): Promise<Payment | undefined> {
+    const row = await this.db.one(sql`SELECT * FROM payments WHERE id = ${id}`);
+    return row && paymentFromRow(row);
+  }
+
+  /** The payment as the API shows it (with its request's transactionId). */
+  async json(environmentId: string, id: string): Promise<PaymentJson | undefined> {
+    const row = await this.db.one(
+      sql`SELECT ${PAYMENT_COLUMNS} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
+    );
+    return row && toJson(row);
+  }
+
+  /** Newest first; filters combine. */
+  async list(
+    environmentId: string,
+    filter: { transactionId?: string; paymentRequestId?: string; status?: PaymentStatus },
+    page: Page,
+  ): Promise<{ items: PaymentJson[]; total: number }> {
+    const where = [sql`p.environment_id = ${environmentId}`];
+    if (filter.transactionId !== undefined) where.push(sql`pr.transaction_id = ${filter.transactionId}`);
+    if (filter.paymentRequestId !== undefined) where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
+    if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
+    const { rows, total } = await pageRows<Record<string, unknown>>(
+      this.db,
+      { select: PAYMENT_COLUMNS, from: sql`${PAYMENT_FROM} WHERE ${and(where)}`, orderBy: sql`p.created_at DESC, p.id DESC` },
+      page,
+    );
+    return { items: rows.map(toJson), total };
+  }
+
+  /**
+   * Claims up to `limit` pending payments at least `minAgeMs` old and due for a check, pushing
+   * their next check `retryAfterMs` away (the claim: other instances skip them).
+   */
+  async claimForReconciliation(minAgeMs: number, limit: number, retryAfterMs: number): Promise<string[]> {
+    const rows = await this.db.many<{ id: string }>(sql`
+      WITH due AS (
+        SELECT id FROM payments
+         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - ${minAgeMs}::int * interval '1 millisecond'
+         ORDER BY next_check_at
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE payments p SET next_check_at = now() + ${retryAfterMs}::int * interval '1 millisecond'
+        FROM due WHERE p.id = due.id
+      RETURNING p.id`);
+    return rows.map((r) => r.id);
+  }
+
+  /** Pending payments, oldest first, with their bank app and environment. */
+  async pending(filter: { ids: string[] } | { paymentRequestId: string }): Promise<PendingPayment[]> {
+    const condition = 'ids' in filter ? sql`p.id = ANY(${filter.ids}::uuid[])` : sql`p.payment_request_id = ${filter.paymentRequestId}`;
+    const rows = await this.db.many(sql`
+      SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+        FROM payments p
+        JOIN payment_methods pm ON pm.id = p.payment_method_id
+        JOIN environments e ON e.id = p.environment_id
+       WHERE p.status = 'pending' AND ${condition}
+       ORDER BY p.created_at`);
+    return rows.map((r) => ({
+      payment: paymentFromRow(r),
+      organizationId: r.organization_id as string,
+      environment: r.environment_kind as EnvironmentKind,
+      methodType: r.method_type as PaymentMethodType,
+    }));
+  }
+
+  /** The request a payment pays. */
+  async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
+    const row = await this.db.one<PaymentRequestRow>(sql`SELECT * FROM payment_requests WHERE id = ${paymentRequestId}`);
+    return fromRow(row!);
+  }
+
+  /** The bank apps enabled for the environment, in display order. */
+  async enabledMethods(environmentId: string): Promise<PaymentMethod[]> {
+    const rows = await this.db.many(sql`
+      SELECT * FROM payment_methods WHERE environment_id = ${environmentId} AND enabled ORDER BY position, name`);
+    return rows.map(paymentMethodFromRow);
+  }
+
+  async enabledMethod(environmentId: string, id: string): Promise<PaymentMethod | undefined> {
+    const row = await this.db.one(
+      sql`SELECT * FROM payment_methods WHERE id = ${id} AND environment_id = ${environmentId} AND enabled`,
+    );
+    return row && paymentMethodFromRow(row);
+  }
+
+  /** A new environment's bank apps (SPEC.md's three). */
+  async insertDefaultMethods(environmentId: string): Promise<void> {
+    const methods = DEFAULT_PAYMENT_METHODS.map((m, i) => ({
+      type: m.type,
+      name: m.name,
+      requires_pass_code: m.requiresPassCode,
+      position: i + 1,
+    }));
+    await this.db.exec(sql`
+      INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
+      SELECT ${environmentId}, m.type, m.name, m.requires_pass_code, m.type, m.position
+        FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)`);
+  }
+}
