@@ -116,9 +116,21 @@ async function main(): Promise<void> {
     await runMigrations(pg.url);
     // The operator's command creates the organization, as it would for a merchant.
     const org = JSON.parse(
-      execFileSync(process.execPath, [join(__dirname, '../src/cli/main.js'), 'org:create', '--name', 'Bench', '--email', 'bench@khoums.local', '--json'], {
-        env: { ...process.env, DATABASE_URL: pg.url },
-      }).toString(),
+      execFileSync(
+        process.execPath,
+        [
+          join(__dirname, '../src/cli/main.js'),
+          'org:create',
+          '--name',
+          'Bench',
+          '--email',
+          'bench@khoums.local',
+          '--json',
+        ],
+        {
+          env: { ...process.env, DATABASE_URL: pg.url },
+        },
+      ).toString(),
     ) as CreatedOrganization;
     const ds = createPool(pg.url, 2);
     const key = org.sandbox.secretKey;
@@ -239,10 +251,9 @@ async function payScenario(
   );
   const {
     rows: [{ id: methodId }],
-  } = await ds.query(
-    `SELECT id FROM payment_methods WHERE environment_id = $1 AND type = 'masrivi'`,
-    [org.sandbox.environmentId],
-  );
+  } = await ds.query(`SELECT id FROM payment_methods WHERE environment_id = $1 AND type = 'masrivi'`, [
+    org.sandbox.environmentId,
+  ]);
   await ds.end();
   let next = 0;
   const pay: autocannon.Request = {

@@ -13,8 +13,7 @@ describe('checkout session expiry job', () => {
   afterAll(() => t.close());
 
   const status = async (id: string) =>
-    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
-      .status;
+    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
 
   it('expires open sessions past expiresAt and leaves the others, idempotently', async () => {
     const due = await createSession(t, sk, { transactionId: txId(), amount: 100 });

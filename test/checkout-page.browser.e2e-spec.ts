@@ -148,10 +148,9 @@ describe('hosted checkout page in Chromium', () => {
 
     const requestStatus = async (transactionId: string) =>
       (
-        await t.query<{ status: string }>(
-          'SELECT status FROM payment_requests WHERE transaction_id = $1',
-          [transactionId],
-        )
+        await t.query<{ status: string }>('SELECT status FROM payment_requests WHERE transaction_id = $1', [
+          transactionId,
+        ])
       )[0].status;
     const sessionRow = async (id: string) =>
       (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data as Record<

@@ -42,8 +42,7 @@ describe('hosted checkout page (HTTP)', () => {
   const withMethods = () => jest.spyOn(payments, 'listMethods').mockResolvedValue(METHODS);
   const agent = () => request.agent(t.app.getHttpServer());
   const sessionStatus = async (id: string) =>
-    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0]
-      .status;
+    (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
 
   it('shows the merchant, the amount in MRU and the prefilled phone, in French by default', async () => {
     withMethods();
@@ -211,15 +210,12 @@ describe('hosted checkout page (HTTP)', () => {
         successUrl: 'https://shop.example.mr/thanks?order=7',
       });
       const pay = jest.spyOn(payments, 'pay').mockResolvedValue({ paymentId: 'p1', status: 'completed' });
-      const res = await browser
-        .post(`/checkout/${id}/pay`)
-        .type('form')
-        .send({
-          _csrf: token,
-          paymentMethodId: METHODS[0].id,
-          phoneNumber: '+222 22 12 34 56',
-          passCode: ' 1234 ',
-        });
+      const res = await browser.post(`/checkout/${id}/pay`).type('form').send({
+        _csrf: token,
+        paymentMethodId: METHODS[0].id,
+        phoneNumber: '+222 22 12 34 56',
+        passCode: ' 1234 ',
+      });
       expect(res.status).toBe(303);
       const url = new URL(res.headers.location);
       expect(Object.fromEntries(url.searchParams)).toEqual({ order: '7', session_id: id, transactionId });

@@ -49,10 +49,9 @@ describe('checkout sessions and payments', () => {
         passCode: method === 'bankily' ? '1234' : '',
       });
   const paymentsOf = async (paymentRequestId: string) =>
-    t.query<{ id: string; status: string }>(
-      'SELECT id, status FROM payments WHERE payment_request_id = $1',
-      [paymentRequestId],
-    );
+    t.query<{ id: string; status: string }>('SELECT id, status FROM payments WHERE payment_request_id = $1', [
+      paymentRequestId,
+    ]);
 
   describe('a request paid by any route completes its open session', () => {
     it('pay (POST /payment): completed, the method recorded, checkout-session-completed once, the redirect on the status route', async () => {

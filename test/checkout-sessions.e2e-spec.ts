@@ -331,7 +331,9 @@ describe('checkout sessions API', () => {
         'SELECT id FROM payment_methods WHERE environment_id = $1 ORDER BY position LIMIT 1',
         [org.sandbox.environmentId],
       );
-      const done = await t.db.transaction(() => sessions().completeOpenSession(data.paymentRequestId, methodId));
+      const done = await t.db.transaction(() =>
+        sessions().completeOpenSession(data.paymentRequestId, methodId),
+      );
       expect(done).toMatchObject({ id: data.id, status: 'completed', selectedConfigurationId: methodId });
       expect(done!.completedAt).not.toBeNull();
       expect(await t.db.transaction(() => sessions().completeOpenSession(data.paymentRequestId))).toBeNull();

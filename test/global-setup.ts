@@ -16,7 +16,6 @@ declare global {
   var __khoumsTestDb: { pg?: RunningPostgres; adminUrl?: string; database?: string } | undefined;
 }
 
-
 export default async function globalSetup(): Promise<void> {
   let url: string;
   if (process.env.DATABASE_URL) {

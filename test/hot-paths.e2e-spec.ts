@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function statementsFor(send: () => Promise<{ status: number }>): Promise<{ status: number; statements: number }> {
+async function statementsFor(
+  send: () => Promise<{ status: number }>,
+): Promise<{ status: number; statements: number }> {
   const spy = jest.spyOn(Client.prototype, 'query');
   try {
     const res = await send();
@@ -26,29 +28,46 @@ async function statementsFor(send: () => Promise<{ status: number }>): Promise<{
 
 it('creates a payment request in two statements: the key look-up and one insert of the request with its event', async () => {
   const r = await statementsFor(() =>
-    t.http.post('/api/v1/payment-request').set('Authorization', org.sandbox.secretKey).send({ transactionId: 'hot-1', amount: 10 }),
+    t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.sandbox.secretKey)
+      .send({ transactionId: 'hot-1', amount: 10 }),
   );
   expect(r).toEqual({ status: 200, statements: 2 });
 });
 
 it('looks a payment request up by transactionId in two statements', async () => {
   const r = await statementsFor(() =>
-    t.http.get('/api/v1/payment-request/by-transaction/hot-1').set('Authorization', org.sandbox.publishableKey),
+    t.http
+      .get('/api/v1/payment-request/by-transaction/hot-1')
+      .set('Authorization', org.sandbox.publishableKey),
   );
   expect(r).toEqual({ status: 200, statements: 2 });
 });
 
 it('rejects an unknown key after one statement and a missing key without any', async () => {
-  expect(await statementsFor(() => t.http.get('/api/v1/payment-request').set('Authorization', 'sk_test_' + 'z'.repeat(40)))).toEqual({
+  expect(
+    await statementsFor(() =>
+      t.http.get('/api/v1/payment-request').set('Authorization', 'sk_test_' + 'z'.repeat(40)),
+    ),
+  ).toEqual({
     status: 401,
     statements: 1,
   });
-  expect(await statementsFor(() => t.http.get('/api/v1/payment-request'))).toEqual({ status: 401, statements: 0 });
+  expect(await statementsFor(() => t.http.get('/api/v1/payment-request'))).toEqual({
+    status: 401,
+    statements: 0,
+  });
 });
 
 it('pays in four statements: the key, one read (method and request), opening the payment, settling it', async () => {
-  await t.http.post('/api/v1/payment-request').set('Authorization', org.sandbox.secretKey).send({ transactionId: 'hot-pay', amount: 10 });
-  const methods = await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey);
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', org.sandbox.secretKey)
+    .send({ transactionId: 'hot-pay', amount: 10 });
+  const methods = await t.http
+    .get('/api/v1/payment-methods')
+    .set('Authorization', org.sandbox.publishableKey);
   const masrivi = (methods.body.data as { id: string; type: string }[]).find((m) => m.type === 'masrivi')!;
   const r = await statementsFor(() =>
     t.http

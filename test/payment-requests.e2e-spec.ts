@@ -16,10 +16,15 @@ let seq = 0;
 const txn = (label = 'order') => `${label}-${Date.now()}-${++seq}`;
 
 function create(key: string, body: unknown) {
-  return t.http.post(PATH).set('Authorization', key).send(body as object);
+  return t.http
+    .post(PATH)
+    .set('Authorization', key)
+    .send(body as object);
 }
 
-async function eventsFor(transactionId: string): Promise<Array<{ kind: string; data: Record<string, unknown> }>> {
+async function eventsFor(
+  transactionId: string,
+): Promise<Array<{ kind: string; data: Record<string, unknown> }>> {
   return t.query(`SELECT kind, data FROM events WHERE data->>'transactionId' = $1 ORDER BY created_at`, [
     transactionId,
   ]);
@@ -28,7 +33,11 @@ async function eventsFor(transactionId: string): Promise<Array<{ kind: string; d
 describe('POST /payment-request', () => {
   it('creates a pending payment request and answers 200 with it in data', async () => {
     const transactionId = txn();
-    const res = await create(org.sandbox.secretKey, { transactionId, amount: 1500, phoneNumber: '+222 22 12 34 56' });
+    const res = await create(org.sandbox.secretKey, {
+      transactionId,
+      amount: 1500,
+      phoneNumber: '+222 22 12 34 56',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -62,9 +71,15 @@ describe('POST /payment-request', () => {
     const transactionId = txn();
     expect((await create(org.sandbox.secretKey, { transactionId, amount: 10 })).status).toBe(200);
     const again = await create(org.sandbox.secretKey, { transactionId, amount: 99 });
-    expectText(again, 409, `A payment request with transactionId "${transactionId}" already exists in this environment`);
+    expectText(
+      again,
+      409,
+      `A payment request with transactionId "${transactionId}" already exists in this environment`,
+    );
     expect(await eventsFor(transactionId)).toHaveLength(1);
-    const rows = await t.query('SELECT amount FROM payment_requests WHERE transaction_id = $1', [transactionId]);
+    const rows = await t.query('SELECT amount FROM payment_requests WHERE transaction_id = $1', [
+      transactionId,
+    ]);
     expect(rows).toEqual([{ amount: 10 }]);
   });
 
@@ -78,18 +93,35 @@ describe('POST /payment-request', () => {
 
   it.each([0, -1, -100000])('returns 400 when amount is %p', async (amount) => {
     const transactionId = txn();
-    expectText(await create(org.sandbox.secretKey, { transactionId, amount }), 400, Messages.amountNotPositive);
+    expectText(
+      await create(org.sandbox.secretKey, { transactionId, amount }),
+      400,
+      Messages.amountNotPositive,
+    );
     expect(await eventsFor(transactionId)).toHaveLength(0);
   });
 
   it('returns 400 when amount exceeds 100000000 and accepts exactly 100000000', async () => {
-    expectText(await create(org.sandbox.secretKey, { transactionId: txn(), amount: 100000001 }), 400, 'Amount must not exceed 100000000');
-    expect((await create(org.sandbox.secretKey, { transactionId: txn(), amount: 100000000 })).status).toBe(200);
+    expectText(
+      await create(org.sandbox.secretKey, { transactionId: txn(), amount: 100000001 }),
+      400,
+      'Amount must not exceed 100000000',
+    );
+    expect((await create(org.sandbox.secretKey, { transactionId: txn(), amount: 100000000 })).status).toBe(
+      200,
+    );
   });
 
-  it.each(['12345678', '5212345', '2212345', 'abc', '+22312345678'])('returns 400 for the phone number %p', async (phoneNumber) => {
-    expectText(await create(org.sandbox.secretKey, { transactionId: txn(), amount: 10, phoneNumber }), 400, Messages.invalidPhoneNumber);
-  });
+  it.each(['12345678', '5212345', '2212345', 'abc', '+22312345678'])(
+    'returns 400 for the phone number %p',
+    async (phoneNumber) => {
+      expectText(
+        await create(org.sandbox.secretKey, { transactionId: txn(), amount: 10, phoneNumber }),
+        400,
+        Messages.invalidPhoneNumber,
+      );
+    },
+  );
 
   it.each([
     ['a string amount', { amount: '10' }, '/amount'],
@@ -106,7 +138,11 @@ describe('POST /payment-request', () => {
     const res = await create(org.sandbox.secretKey, body);
     const v = expect422(res, 'body', property);
     expect(v.found).toEqual(body);
-    expect(v.expected).toMatchObject({ transactionId: expect.any(String), amount: 'integer', 'phoneNumber?': expect.any(String) });
+    expect(v.expected).toMatchObject({
+      transactionId: expect.any(String),
+      amount: 'integer',
+      'phoneNumber?': expect.any(String),
+    });
   });
 
   it('accepts a 128-character transactionId', async () => {
@@ -123,7 +159,10 @@ describe('POST /payment-request', () => {
   });
 
   it('treats an empty body sent as JSON as {} (422, not 400)', async () => {
-    const res = await t.http.post(PATH).set('Authorization', org.sandbox.secretKey).set('content-type', 'application/json');
+    const res = await t.http
+      .post(PATH)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('content-type', 'application/json');
     expect422(res, 'body', '/transactionId');
   });
 
@@ -157,15 +196,27 @@ describe('POST /payment-request', () => {
 
 describe('GET /payment-request/by-transaction/:transactionId', () => {
   it('returns the whole record to a secret key', async () => {
-    const created = (await create(org.sandbox.secretKey, { transactionId: txn('look'), amount: 321, phoneNumber: '33123456' })).body.data;
-    const res = await t.http.get(`${PATH}/by-transaction/${encodeURIComponent(created.transactionId)}`).set('Authorization', org.sandbox.secretKey);
+    const created = (
+      await create(org.sandbox.secretKey, {
+        transactionId: txn('look'),
+        amount: 321,
+        phoneNumber: '33123456',
+      })
+    ).body.data;
+    const res = await t.http
+      .get(`${PATH}/by-transaction/${encodeURIComponent(created.transactionId)}`)
+      .set('Authorization', org.sandbox.secretKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: created });
   });
 
   it('returns only id, amount and phoneNumber to a publishable key', async () => {
-    const created = (await create(org.sandbox.secretKey, { transactionId: txn('pk'), amount: 321, phoneNumber: '33123456' })).body.data;
-    const res = await t.http.get(`${PATH}/by-transaction/${created.transactionId}`).set('Authorization', org.sandbox.publishableKey);
+    const created = (
+      await create(org.sandbox.secretKey, { transactionId: txn('pk'), amount: 321, phoneNumber: '33123456' })
+    ).body.data;
+    const res = await t.http
+      .get(`${PATH}/by-transaction/${created.transactionId}`)
+      .set('Authorization', org.sandbox.publishableKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { id: created.id, amount: 321, phoneNumber: '33123456' } });
   });
@@ -173,19 +224,24 @@ describe('GET /payment-request/by-transaction/:transactionId', () => {
   it('finds transactionIds with spaces and slashes when URL-encoded', async () => {
     const transactionId = `${txn()} / #1`;
     expect((await create(org.sandbox.secretKey, { transactionId, amount: 3 })).status).toBe(200);
-    const res = await t.http.get(`${PATH}/by-transaction/${encodeURIComponent(transactionId)}`).set('Authorization', org.sandbox.secretKey);
+    const res = await t.http
+      .get(`${PATH}/by-transaction/${encodeURIComponent(transactionId)}`)
+      .set('Authorization', org.sandbox.secretKey);
     expect(res.status).toBe(200);
     expect(res.body.data.transactionId).toBe(transactionId);
   });
 
   it('returns 404 for an unknown transactionId', async () => {
-    const res = await t.http.get(`${PATH}/by-transaction/nope-${Date.now()}`).set('Authorization', org.sandbox.secretKey);
+    const res = await t.http
+      .get(`${PATH}/by-transaction/nope-${Date.now()}`)
+      .set('Authorization', org.sandbox.secretKey);
     expectText(res, 404, Messages.paymentRequestNotFound);
   });
 
   it("returns 404 to the other environment's keys and to another organization", async () => {
     const other = await newTenant(t);
-    const { transactionId } = (await create(org.sandbox.secretKey, { transactionId: txn(), amount: 3 })).body.data;
+    const { transactionId } = (await create(org.sandbox.secretKey, { transactionId: txn(), amount: 3 })).body
+      .data;
     for (const key of [org.production.secretKey, org.production.publishableKey, other.sandbox.secretKey]) {
       const res = await t.http.get(`${PATH}/by-transaction/${transactionId}`).set('Authorization', key);
       expectText(res, 404, Messages.paymentRequestNotFound);
@@ -215,7 +271,11 @@ describe('GET /payment-request/:id', () => {
       [org.production.secretKey, created.id],
       [other.sandbox.secretKey, created.id],
     ]) {
-      expectText(await t.http.get(`${PATH}/${id}`).set('Authorization', key), 404, Messages.paymentRequestNotFound);
+      expectText(
+        await t.http.get(`${PATH}/${id}`).set('Authorization', key),
+        404,
+        Messages.paymentRequestNotFound,
+      );
     }
   });
 });
@@ -226,7 +286,9 @@ describe('GET /payment-request (list)', () => {
   beforeAll(async () => {
     lister = await newTenant(t);
     for (let i = 0; i < 25; i++) {
-      ids.push((await create(lister.sandbox.secretKey, { transactionId: `list-${i}`, amount: i + 1 })).body.data.id);
+      ids.push(
+        (await create(lister.sandbox.secretKey, { transactionId: `list-${i}`, amount: i + 1 })).body.data.id,
+      );
     }
     await create(lister.production.secretKey, { transactionId: 'prod-only', amount: 1 });
     // Distinct creation times, so "newest first" has one right answer even for requests made in the same millisecond.
@@ -248,9 +310,13 @@ describe('GET /payment-request (list)', () => {
 
   it('returns the rest on page 2 and an empty page past the end', async () => {
     const p2 = await t.http.get(`${PATH}?page=2`).set('Authorization', lister.sandbox.secretKey);
-    expect(p2.body.data.map((r: { transactionId: string }) => r.transactionId)).toEqual(
-      ['list-4', 'list-3', 'list-2', 'list-1', 'list-0'],
-    );
+    expect(p2.body.data.map((r: { transactionId: string }) => r.transactionId)).toEqual([
+      'list-4',
+      'list-3',
+      'list-2',
+      'list-1',
+      'list-0',
+    ]);
     const p9 = await t.http.get(`${PATH}?page=9`).set('Authorization', lister.sandbox.secretKey);
     expect(p9.status).toBe(200);
     expect(p9.body).toEqual({ data: [], pagination: { page: 9, limit: 20, total: 25, totalPages: 2 } });
@@ -259,7 +325,11 @@ describe('GET /payment-request (list)', () => {
   it('accepts limit 100 and rejects limit 101 with 422 on the query', async () => {
     const ok = await t.http.get(`${PATH}?limit=100`).set('Authorization', lister.sandbox.secretKey);
     expect(ok.body.pagination).toEqual({ page: 1, limit: 100, total: 25, totalPages: 1 });
-    expect422(await t.http.get(`${PATH}?limit=101`).set('Authorization', lister.sandbox.secretKey), 'query', '/limit');
+    expect422(
+      await t.http.get(`${PATH}?limit=101`).set('Authorization', lister.sandbox.secretKey),
+      'query',
+      '/limit',
+    );
   });
 
   it.each(['page=0', 'page=-1', 'page=abc', 'page=1.5', 'limit=0', 'limit=x', 'status=refunded'])(

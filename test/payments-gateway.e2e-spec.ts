@@ -327,7 +327,6 @@ describe('a crash between the bank and the commit', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-
   it('SIGKILL after the bank charged leaves a pending payment that reconciliation completes', async () => {
     const root = join(__dirname, '..');
     execFileSync(

@@ -20,8 +20,10 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule =
-      this.reflector.getAllAndOverride<AuthRule | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]) ??
-      SECRET_BY_DEFAULT;
+      this.reflector.getAllAndOverride<AuthRule | undefined>(AUTH_METADATA, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? SECRET_BY_DEFAULT;
     if (rule.kind === 'public') return true;
 
     const req = context.switchToHttp().getRequest<FastifyRequest>();

@@ -7,9 +7,7 @@ export const AUTH_METADATA = 'khoums:auth';
 export type PublishableRefusal = AuthError.UnauthorizedAccess | AuthError.CheckoutNeedsSecretKey;
 
 export type AuthRule =
-  | { kind: 'public' }
-  | { kind: 'any-key' }
-  | { kind: 'secret-key'; publishable: PublishableRefusal };
+  { kind: 'public' } | { kind: 'any-key' } | { kind: 'secret-key'; publishable: PublishableRefusal };
 
 /** Secret keys only; a publishable key gets 403 (`Unauthorized access` unless told otherwise). */
 export const SecretKey = (publishable: PublishableRefusal = AuthError.UnauthorizedAccess) =>

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { Db } from '../database/db';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
@@ -9,9 +9,9 @@ import { CheckoutSessionsRepository } from './checkout-sessions.repository';
  * overlaps the previous one.
  */
 @Injectable()
-export class CheckoutExpiryJob {
+export class CheckoutExpiryJob implements OnApplicationShutdown {
   private readonly logger = new Logger(CheckoutExpiryJob.name);
-  private running = false;
+  private running: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -21,15 +21,20 @@ export class CheckoutExpiryJob {
   @Cron(CronExpression.EVERY_MINUTE, { name: 'checkout-expiry' })
   async tick(): Promise<void> {
     if (this.running) return;
-    this.running = true;
-    try {
-      const expired = await this.run();
-      if (expired > 0) this.logger.log({ expired }, 'expired checkout sessions');
-    } catch (err) {
-      this.logger.error({ err }, 'checkout expiry failed; retried on the next tick');
-    } finally {
-      this.running = false;
-    }
+    this.running = this.run()
+      .then((expired) => {
+        if (expired > 0) this.logger.log({ expired }, 'expired checkout sessions');
+      })
+      .catch((err: unknown) => this.logger.error({ err }, 'checkout expiry failed; retried on the next tick'))
+      .finally(() => {
+        this.running = null;
+      });
+    await this.running;
+  }
+
+  /** Lets a tick in progress finish before the database goes away. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.running;
   }
 
   /**

@@ -74,7 +74,8 @@ export class CheckoutPageController {
     const form = (req.body ?? {}) as PageForm;
     const session = await this.find(page, id);
     if (!session) return;
-    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderer.session(page, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending')
+      return this.renderer.session(page, session, 409);
     const phoneInput = typeof form.phoneNumber === 'string' ? form.phoneNumber : '';
     const methodId = typeof form.paymentMethodId === 'string' ? form.paymentMethodId : '';
     const again = (status: number, error: string) =>
@@ -108,11 +109,16 @@ export class CheckoutPageController {
   }
 
   @Post(':id/cancel')
-  async cancel(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async cancel(
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const page = new PageRequest(this.surface, req, reply);
     const session = await this.find(page, id);
     if (!session) return;
-    if (session.status !== 'open' || session.paymentStatus === 'pending') return this.renderer.session(page, session, 409);
+    if (session.status !== 'open' || session.paymentStatus === 'pending')
+      return this.renderer.session(page, session, 409);
     if (!page.csrfValid(id, (req.body as PageForm | undefined)?._csrf)) {
       return this.renderer.form(page, session, 403, {
         phoneNumber: session.phoneNumber ?? '',

@@ -63,7 +63,10 @@ export class CheckoutPageRenderer {
       amountText,
       transactionId: session.transactionId,
       testMode: session.environment === 'sandbox',
-      methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+      methods: methods?.map((m, i) => ({
+        ...m,
+        checked: input.methodId ? m.id === input.methodId : i === 0,
+      })),
       phoneNumber: input.phoneNumber,
       error: input.error,
       payLabel: t.pay.replace('{amount}', amountText),

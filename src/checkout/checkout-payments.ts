@@ -93,7 +93,12 @@ export class BankAppPayments extends CheckoutPayments {
 
   async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
     const methods = await this.methods.listEnabled(environmentId);
-    return methods.map((m) => ({ id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode }));
+    return methods.map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
   }
 
   /**
@@ -102,7 +107,11 @@ export class BankAppPayments extends CheckoutPayments {
    * lock, so a session expired at use time, by the job or cancelled is never paid. Records the
    * bank app the customer chose.
    */
-  private async lockSessionForPayment(sessionId: string, paymentRequestId: string, paymentMethodId: string): Promise<void> {
+  private async lockSessionForPayment(
+    sessionId: string,
+    paymentRequestId: string,
+    paymentMethodId: string,
+  ): Promise<void> {
     const session = await this.sessions.lockForPayment(sessionId, paymentRequestId);
     if (!session || session.status !== 'open' || session.due) throw checkoutError(CheckoutError.NotOpen);
     await this.sessions.selectMethod(sessionId, paymentMethodId);

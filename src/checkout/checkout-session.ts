@@ -19,7 +19,8 @@ export interface CheckoutSession {
 }
 
 /** The columns of a session under the alias `s`, named as CheckoutSession's properties. */
-export const SESSION_COLUMNS = raw(`s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
+export const SESSION_COLUMNS =
+  raw(`s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`);

@@ -198,7 +198,10 @@ export class CheckoutSessionsRepository {
    * (the settlement extension's statement on its own, for callers outside a payment). Null when
    * the request has no open session.
    */
-  async completeOpenSession(paymentRequestId: string, paymentMethodId: string | null = null): Promise<CheckoutSession | null> {
+  async completeOpenSession(
+    paymentRequestId: string,
+    paymentMethodId: string | null = null,
+  ): Promise<CheckoutSession | null> {
     const ctes = completeOpenSessionCtes({ paid: 'request', at: new Date(), paymentMethodId });
     const row = await this.db.one<CheckoutSession>(sql`
       WITH request AS (SELECT ${paymentRequestId}::uuid AS id), ${ctes}

@@ -10,7 +10,12 @@ import type { PaymentStatus } from '../payments/payment';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { CheckoutError, checkoutError } from './checkout.errors';
 import { CheckoutPayments, PayableSession, PaymentMethodChoice } from './checkout-payments';
-import { CheckoutSession, CheckoutSessionJson, CheckoutSessionStatus, toCheckoutSessionJson } from './checkout-session';
+import {
+  CheckoutSession,
+  CheckoutSessionJson,
+  CheckoutSessionStatus,
+  toCheckoutSessionJson,
+} from './checkout-session';
 import { CheckoutSessionsRepository, PageSessionRow } from './checkout-sessions.repository';
 import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
 
@@ -76,7 +81,9 @@ export class CheckoutSessionsService {
       throw checkoutError(CheckoutError.EitherPaymentRequestOrTransaction);
     }
     const phoneNumber =
-      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined ? assertPhone(dto.phoneNumber) : null;
+      dto.paymentRequestId === undefined && dto.phoneNumber !== undefined
+        ? assertPhone(dto.phoneNumber)
+        : null;
     const minutes = dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
 
     return this.db.transaction(async () => {
@@ -123,7 +130,8 @@ export class CheckoutSessionsService {
     return this.db.transaction(async () => {
       await this.findInEnvironment(tenant, id);
       await this.repo.lockRequestOf(id);
-      if ((await this.loadPageSession(id)).paymentStatus === 'pending') throw paymentError(PaymentError.InProgress);
+      if ((await this.loadPageSession(id)).paymentStatus === 'pending')
+        throw paymentError(PaymentError.InProgress);
       const [expired] = await this.repo.expire(id);
       if (!expired) throw checkoutError(CheckoutError.NotOpen);
       return toCheckoutSessionJson(expired);
@@ -133,7 +141,11 @@ export class CheckoutSessionsService {
   /** The session as the hosted page shows it; an open one past its deadline is expired first. */
   async forPage(id: string): Promise<PageSession> {
     const session = await this.loadPageSession(id);
-    if (session.status === 'open' && session.paymentStatus !== 'pending' && session.expiresAt.getTime() <= Date.now()) {
+    if (
+      session.status === 'open' &&
+      session.paymentStatus !== 'pending' &&
+      session.expiresAt.getTime() <= Date.now()
+    ) {
       return this.db.transaction(async () => {
         await this.repo.lockRequestOf(id);
         await this.repo.expireIfDue(id);
@@ -153,7 +165,8 @@ export class CheckoutSessionsService {
       await this.repo.lockRequestOf(id);
       await this.repo.expireIfDue(id);
       const current = await this.loadPageSession(id);
-      if (current.status === 'open' && current.paymentStatus === 'pending') throw paymentError(PaymentError.InProgress);
+      if (current.status === 'open' && current.paymentStatus === 'pending')
+        throw paymentError(PaymentError.InProgress);
       if (!(await this.repo.cancelOpen(id))) throw checkoutError(CheckoutError.NotOpen);
       return this.loadPageSession(id);
     });
@@ -177,7 +190,11 @@ export class CheckoutSessionsService {
   async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
     const s = await this.forPage(id);
     const redirectUrl =
-      s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? (s.cancelUrl ?? undefined) : undefined;
+      s.status === 'completed'
+        ? successRedirect(s)
+        : s.status === 'cancelled'
+          ? (s.cancelUrl ?? undefined)
+          : undefined;
     return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
   }
 

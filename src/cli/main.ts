@@ -13,7 +13,11 @@ const USAGE = `Usage:
 async function orgCreate(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { name: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   if (!values.name?.trim() || !values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email)) {
     process.stderr.write(`org:create needs --name and a valid --email\n${USAGE}`);
@@ -25,7 +29,16 @@ async function orgCreate(args: string[]): Promise<number> {
     await runMigrations(db.url);
     // The application context (no HTTP server, no jobs or workers): organizations are created by
     // the very code the service runs, every module's environment setup included.
-    const app = await createApp({ config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', WEBHOOK_WORKER: 'false', RECONCILE_INTERVAL_MS: '0', DB_POOL_SIZE: '2' }), databaseUrl: db.url });
+    const app = await createApp({
+      config: loadConfig({
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        WEBHOOK_WORKER: 'false',
+        RECONCILE_INTERVAL_MS: '0',
+        DB_POOL_SIZE: '2',
+      }),
+      databaseUrl: db.url,
+    });
     try {
       await app.init();
       const organizations = app.get(OrganizationsService);
@@ -66,7 +79,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError || err instanceof EmailTakenError) process.stderr.write(err.message + '\n');
+    if (err instanceof ConfigError || err instanceof EmailTakenError)
+      process.stderr.write(err.message + '\n');
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },

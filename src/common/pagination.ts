@@ -29,5 +29,8 @@ export interface ListEnvelope<T> {
 }
 
 export function envelope<T>(data: T[], total: number, p: Page): ListEnvelope<T> {
-  return { data, pagination: { page: p.page, limit: p.limit, total, totalPages: Math.ceil(total / p.limit) } };
+  return {
+    data,
+    pagination: { page: p.page, limit: p.limit, total, totalPages: Math.ceil(total / p.limit) },
+  };
 }

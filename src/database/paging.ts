@@ -13,7 +13,9 @@ export async function pageRows<T extends QueryResultRow>(
   page: Page,
 ): Promise<{ rows: T[]; total: number }> {
   const [rows, count] = await Promise.all([
-    db.many<T>(sql`SELECT ${q.select} ${q.from} ORDER BY ${q.orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`),
+    db.many<T>(
+      sql`SELECT ${q.select} ${q.from} ORDER BY ${q.orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    ),
     db.one<{ total: number }>(sql`SELECT count(*)::int AS total ${q.from}`),
   ]);
   return { rows, total: count!.total };

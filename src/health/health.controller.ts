@@ -11,13 +11,16 @@ export class HealthController {
   constructor(private readonly db: Db) {}
 
   /** Liveness: the process answers. No database. */
-  @Get() @Public() @HttpCode(200)
+  @Get()
+  @Public()
+  @HttpCode(200)
   live() {
     return { status: 'ok' };
   }
 
   /** Readiness: the database answers and every migration is applied. */
-  @Get('ready') @Public()
+  @Get('ready')
+  @Public()
   async ready(@Res({ passthrough: true }) res: FastifyReply) {
     try {
       if (await migrationsApplied(this.db)) return { status: 'ready' };

@@ -14,7 +14,8 @@ export class EnvironmentSetup {
   private readonly steps: { name: string; run: EnvironmentSetupStep }[] = [];
 
   register(name: string, run: EnvironmentSetupStep): void {
-    if (this.steps.some((s) => s.name === name)) throw new Error(`environment setup step ${name} registered twice`);
+    if (this.steps.some((s) => s.name === name))
+      throw new Error(`environment setup step ${name} registered twice`);
     this.steps.push({ name, run });
   }
 

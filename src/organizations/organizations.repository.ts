@@ -58,14 +58,21 @@ export class OrganizationsRepository {
     await this.db.exec(sql`INSERT INTO organizations (id, name) VALUES (${id}, ${name})`);
   }
 
-  async insertUser(user: { id: string; organizationId: string; email: string; passwordHash: string }): Promise<void> {
+  async insertUser(user: {
+    id: string;
+    organizationId: string;
+    email: string;
+    passwordHash: string;
+  }): Promise<void> {
     await this.db.exec(sql`
       INSERT INTO users (id, organization_id, email, password_hash)
       VALUES (${user.id}, ${user.organizationId}, ${user.email}, ${user.passwordHash})`);
   }
 
   async insertEnvironment(id: string, organizationId: string, kind: EnvironmentKind): Promise<void> {
-    await this.db.exec(sql`INSERT INTO environments (id, organization_id, kind) VALUES (${id}, ${organizationId}, ${kind})`);
+    await this.db.exec(
+      sql`INSERT INTO environments (id, organization_id, kind) VALUES (${id}, ${organizationId}, ${kind})`,
+    );
   }
 
   async countOrganizations(): Promise<number> {

@@ -57,10 +57,25 @@ export class OrganizationsService {
         await this.repo.insertEnvironment(environment.id, organizationId, kind);
         await this.setup.run(environment);
         const secret = await this.keys.issue(organizationId, environment, 'secret', 'Default secret key');
-        const publishable = await this.keys.issue(organizationId, environment, 'publishable', 'Default publishable key');
-        credentials[kind] = { environmentId: environment.id, secretKey: secret.key, publishableKey: publishable.key };
+        const publishable = await this.keys.issue(
+          organizationId,
+          environment,
+          'publishable',
+          'Default publishable key',
+        );
+        credentials[kind] = {
+          environmentId: environment.id,
+          secretKey: secret.key,
+          publishableKey: publishable.key,
+        };
       }
-      return { organizationId, email, password, sandbox: credentials.sandbox, production: credentials.production };
+      return {
+        organizationId,
+        email,
+        password,
+        sandbox: credentials.sandbox,
+        production: credentials.production,
+      };
     });
   }
 

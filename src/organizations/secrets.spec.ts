@@ -1,4 +1,11 @@
-import { displayKey, generateApiKey, hashApiKey, hashPassword, looksLikeApiKey, verifyPassword } from './secrets';
+import {
+  displayKey,
+  generateApiKey,
+  hashApiKey,
+  hashPassword,
+  looksLikeApiKey,
+  verifyPassword,
+} from './secrets';
 
 describe('API keys', () => {
   it.each([

@@ -44,7 +44,14 @@ const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, 32, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    hash.toString('base64url'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -52,7 +59,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
   });
   return timingSafeEqual(actual, expected);
 }

@@ -73,6 +73,8 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
 }
 
 /** What a publishable key may see (SPEC.md: look-up by transactionId returns id, amount, phoneNumber). */
-export function toPublicPaymentRequestJson(pr: PaymentRequest): Pick<PaymentRequestJson, 'id' | 'amount' | 'phoneNumber'> {
+export function toPublicPaymentRequestJson(
+  pr: PaymentRequest,
+): Pick<PaymentRequestJson, 'id' | 'amount' | 'phoneNumber'> {
   return { id: pr.id, amount: pr.amount, phoneNumber: pr.phoneNumber };
 }

@@ -18,23 +18,27 @@ import { PaymentRequestsService } from './payment-requests.service';
 export class PaymentRequestsController {
   constructor(private readonly service: PaymentRequestsService) {}
 
-  @Post() @SecretKey()
+  @Post()
+  @SecretKey()
   async create(@Tenant() t: Tenant, @Body() dto: CreatePaymentRequestDto) {
     return { data: await this.service.create(t, dto) };
   }
 
-  @Get() @SecretKey()
+  @Get()
+  @SecretKey()
   list(@Tenant() t: Tenant, @Query() q: ListPaymentRequestsQuery) {
     return this.service.list(t, q);
   }
 
-  @Get('by-transaction/:transactionId') @AnyKey()
+  @Get('by-transaction/:transactionId')
+  @AnyKey()
   async byTransaction(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
     const pr = await this.service.getByTransactionId(t, p.transactionId);
     return { data: t.keyKind === 'secret' ? toPaymentRequestJson(pr) : toPublicPaymentRequestJson(pr) };
   }
 
-  @Get(':id') @SecretKey()
+  @Get(':id')
+  @SecretKey()
   async get(@Tenant() t: Tenant, @Param() p: PaymentRequestIdParams) {
     return { data: toPaymentRequestJson(await this.service.getById(t, p.id)) };
   }

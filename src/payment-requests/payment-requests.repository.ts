@@ -4,7 +4,13 @@ import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
 import { and, Sql, sql } from '../database/sql';
 import { insertEventWhen } from '../webhooks/outbox';
-import { fromRow, PaymentRequest, PaymentRequestRow, PaymentRequestStatus, toPaymentRequestJson } from './payment-request';
+import {
+  fromRow,
+  PaymentRequest,
+  PaymentRequestRow,
+  PaymentRequestStatus,
+  toPaymentRequestJson,
+} from './payment-request';
 
 export interface LockedRequest {
   id: string;
@@ -59,7 +65,10 @@ export class PaymentRequestsRepository {
   }
 
   /** Locks the request row (the first lock of every path that changes a request's payments or sessions). */
-  lock(environmentId: string, by: { id: string } | { transactionId: string }): Promise<LockedRequest | undefined> {
+  lock(
+    environmentId: string,
+    by: { id: string } | { transactionId: string },
+  ): Promise<LockedRequest | undefined> {
     const where: Sql = 'id' in by ? sql`id = ${by.id}` : sql`transaction_id = ${by.transactionId}`;
     return this.db.one<LockedRequest>(
       sql`SELECT id, status FROM payment_requests WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
@@ -72,7 +81,11 @@ export class PaymentRequestsRepository {
     if (filter.status) conditions.push(sql`status = ${filter.status}`);
     const { rows, total } = await pageRows<PaymentRequestRow>(
       this.db,
-      { select: sql`*`, from: sql`FROM payment_requests WHERE ${and(conditions)}`, orderBy: sql`created_at DESC, id DESC` },
+      {
+        select: sql`*`,
+        from: sql`FROM payment_requests WHERE ${and(conditions)}`,
+        orderBy: sql`created_at DESC, id DESC`,
+      },
       page,
     );
     return { items: rows.map(fromRow), total };

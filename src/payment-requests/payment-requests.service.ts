@@ -23,7 +23,11 @@ export class PaymentRequestsService {
   async create(tenant: Tenant, dto: CreatePaymentRequestDto): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
-    const created = await this.insert(tenant, { transactionId: dto.transactionId, amount: dto.amount, phoneNumber });
+    const created = await this.insert(tenant, {
+      transactionId: dto.transactionId,
+      amount: dto.amount,
+      phoneNumber,
+    });
     if (!created) throw paymentRequestError(PaymentRequestError.TransactionIdTaken, dto.transactionId);
     return toPaymentRequestJson(created);
   }

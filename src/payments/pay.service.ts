@@ -43,7 +43,11 @@ export class PayService {
 
   async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
     const phoneNumber = assertPhone(dto.phoneNumber);
-    const { method, request } = await this.repo.lookUp(tenant.environmentId, dto.configurationId, dto.transactionId);
+    const { method, request } = await this.repo.lookUp(
+      tenant.environmentId,
+      dto.configurationId,
+      dto.transactionId,
+    );
     if (!method) throw paymentError(PaymentError.MethodNotFound);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
@@ -71,12 +75,20 @@ export class PayService {
     } catch (err) {
       const reason = err instanceof BankUnavailableError ? err.message : 'bank adapter failure';
       this.logger.warn(
-        { paymentId: payment.id, method: method.type, reason, err: err instanceof BankUnavailableError ? undefined : err },
+        {
+          paymentId: payment.id,
+          method: method.type,
+          reason,
+          err: err instanceof BankUnavailableError ? undefined : err,
+        },
         'bank call failed',
       );
       answer = {
         status: 'declined',
-        reason: err instanceof BankUnavailableError && err.kind === 'timeout' ? 'bank did not answer in time' : 'bank unavailable',
+        reason:
+          err instanceof BankUnavailableError && err.kind === 'timeout'
+            ? 'bank did not answer in time'
+            : 'bank unavailable',
       };
     }
 
@@ -94,8 +106,14 @@ export class PayService {
       case 'declined':
       case 'unknown': {
         const reason = answer.status === 'declined' ? answer.reason : 'bank gave no outcome';
-        this.logger.warn({ paymentId: payment.id, method: method.type, reason }, 'payment failed at the bank');
-        const settled = await this.settlement.settle(payment, request, tenant.organizationId, { status: 'failed', reason });
+        this.logger.warn(
+          { paymentId: payment.id, method: method.type, reason },
+          'payment failed at the bank',
+        );
+        const settled = await this.settlement.settle(payment, request, tenant.organizationId, {
+          status: 'failed',
+          reason,
+        });
         return answerFor(settled);
       }
     }
@@ -107,8 +125,18 @@ export class PayService {
    * index). Concurrent pays of one request queue on the row lock; after the first commits, the
    * others find its pending payment or the paid request (409). Only then is the bank called.
    */
-  private async open(tenant: Tenant, request: PaymentRequest, methodId: string, phoneNumber: string): Promise<Payment> {
-    const { payment, statement } = openStatement({ request, methodId, phoneNumber, organizationId: tenant.organizationId });
+  private async open(
+    tenant: Tenant,
+    request: PaymentRequest,
+    methodId: string,
+    phoneNumber: string,
+  ): Promise<Payment> {
+    const { payment, statement } = openStatement({
+      request,
+      methodId,
+      phoneNumber,
+      organizationId: tenant.organizationId,
+    });
     const flags = await this.repo.open(statement);
     if (!flags.payable) throw paymentRequestError(PaymentRequestError.AlreadyPaid);
     if (!flags.opened) throw paymentError(PaymentError.InProgress);

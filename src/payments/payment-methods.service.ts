@@ -13,7 +13,9 @@ export class PaymentMethodsService implements OnModuleInit {
 
   /** Every new environment starts with the default bank apps. */
   onModuleInit(): void {
-    this.environmentSetup.register('payment-methods', (environment) => this.repo.insertDefaultMethods(environment.id));
+    this.environmentSetup.register('payment-methods', (environment) =>
+      this.repo.insertDefaultMethods(environment.id),
+    );
   }
 
   /** The bank apps enabled for the environment, in display order. */

@@ -5,7 +5,12 @@ import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
 import { and, empty, join, raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { fromRow, PaymentRequest, PaymentRequestRow, toPaymentRequestJson } from '../payment-requests/payment-request';
+import {
+  fromRow,
+  PaymentRequest,
+  PaymentRequestRow,
+  toPaymentRequestJson,
+} from '../payment-requests/payment-request';
 import { insertEventWhen } from '../webhooks/outbox';
 import type { PaymentMethodType } from './banks/bank';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
@@ -144,7 +149,9 @@ export function settleStatement(
 ): Sql {
   const at = new Date();
   const completed = outcome.status === 'completed';
-  const paidRequest: PaymentRequest = completed ? { ...request, status: 'paid', paidAt: at, updatedAt: at } : request;
+  const paidRequest: PaymentRequest = completed
+    ? { ...request, status: 'paid', paidAt: at, updatedAt: at }
+    : request;
   const expected: Payment = {
     ...payment,
     status: outcome.status,
@@ -211,7 +218,9 @@ export class PaymentsRepository {
 
   /** The bank's reference of a payment it holds as pending. */
   async setReference(id: string, referenceId: string): Promise<void> {
-    await this.db.exec(sql`UPDATE payments SET reference_id = ${referenceId} WHERE id = ${id} AND status = 'pending'`);
+    await this.db.exec(
+      sql`UPDATE payments SET reference_id = ${referenceId} WHERE id = ${id} AND status = 'pending'`,
+    );
   }
 
   async byId(id: string): Promise<Payment | undefined> {
@@ -235,11 +244,16 @@ export class PaymentsRepository {
   ): Promise<{ items: PaymentJson[]; total: number }> {
     const where = [sql`p.environment_id = ${environmentId}`];
     if (filter.transactionId !== undefined) where.push(sql`pr.transaction_id = ${filter.transactionId}`);
-    if (filter.paymentRequestId !== undefined) where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
+    if (filter.paymentRequestId !== undefined)
+      where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
     const { rows, total } = await pageRows<Record<string, unknown>>(
       this.db,
-      { select: PAYMENT_COLUMNS, from: sql`${PAYMENT_FROM} WHERE ${and(where)}`, orderBy: sql`p.created_at DESC, p.id DESC` },
+      {
+        select: PAYMENT_COLUMNS,
+        from: sql`${PAYMENT_FROM} WHERE ${and(where)}`,
+        orderBy: sql`p.created_at DESC, p.id DESC`,
+      },
       page,
     );
     return { items: rows.map(toJson), total };
@@ -266,7 +280,10 @@ export class PaymentsRepository {
 
   /** Pending payments, oldest first, with their bank app and environment. */
   async pending(filter: { ids: string[] } | { paymentRequestId: string }): Promise<PendingPayment[]> {
-    const condition = 'ids' in filter ? sql`p.id = ANY(${filter.ids}::uuid[])` : sql`p.payment_request_id = ${filter.paymentRequestId}`;
+    const condition =
+      'ids' in filter
+        ? sql`p.id = ANY(${filter.ids}::uuid[])`
+        : sql`p.payment_request_id = ${filter.paymentRequestId}`;
     const rows = await this.db.many(sql`
       SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
         FROM payments p
@@ -284,7 +301,9 @@ export class PaymentsRepository {
 
   /** The request a payment pays. */
   async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
-    const row = await this.db.one<PaymentRequestRow>(sql`SELECT * FROM payment_requests WHERE id = ${paymentRequestId}`);
+    const row = await this.db.one<PaymentRequestRow>(
+      sql`SELECT * FROM payment_requests WHERE id = ${paymentRequestId}`,
+    );
     return fromRow(row!);
   }
 

@@ -33,7 +33,11 @@ export class PaymentsService {
    * Repeating the same outcome returns the payment unchanged; any other change of a settled
    * payment is 409 `Payment is not pending`.
    */
-  async simulateTransfer(tenant: Tenant, id: string, outcome: 'completed' | 'failed' = 'completed'): Promise<PaymentJson> {
+  async simulateTransfer(
+    tenant: Tenant,
+    id: string,
+    outcome: 'completed' | 'failed' = 'completed',
+  ): Promise<PaymentJson> {
     if (tenant.environment !== 'sandbox') throw paymentError(PaymentError.SimulatedTransfersSandboxOnly);
     const current = await this.repo.json(tenant.environmentId, id);
     if (!current) throw paymentError(PaymentError.NotFound);

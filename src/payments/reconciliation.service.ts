@@ -44,7 +44,11 @@ export class ReconciliationService {
    */
   async reconcile(options: { minAgeMs?: number; limit?: number } = {}): Promise<ReconcileResult> {
     const minAgeMs = options.minAgeMs ?? this.config.RECONCILE_MIN_AGE_MS;
-    const ids = await this.repo.claimForReconciliation(minAgeMs, options.limit ?? 100, this.maxBankCallMs() + 30_000);
+    const ids = await this.repo.claimForReconciliation(
+      minAgeMs,
+      options.limit ?? 100,
+      this.maxBankCallMs() + 30_000,
+    );
     const result: ReconcileResult = { claimed: ids.length, completed: 0, failed: 0, stillPending: 0 };
     if (ids.length === 0) return result;
     for (const p of await this.repo.pending({ ids })) {
@@ -57,11 +61,17 @@ export class ReconciliationService {
   }
 
   /** Asks the bank about one pending payment and settles it when the bank knows the outcome. */
-  private async reconcileOne(p: PendingPayment, minAgeMs: number): Promise<'pending' | 'completed' | 'failed'> {
+  private async reconcileOne(
+    p: PendingPayment,
+    minAgeMs: number,
+  ): Promise<'pending' | 'completed' | 'failed'> {
     const { payment } = p;
     let answer: BankAnswer;
     try {
-      answer = await this.banks.status(p.environment, p.methodType, { reference: payment.id, phoneNumber: payment.phoneNumber });
+      answer = await this.banks.status(p.environment, p.methodType, {
+        reference: payment.id,
+        phoneNumber: payment.phoneNumber,
+      });
     } catch (err) {
       this.logger.warn(
         { paymentId: payment.id, reason: err instanceof Error ? err.message : String(err) },
@@ -82,11 +92,17 @@ export class ReconciliationService {
       case 'unknown':
         // The charge never reached the bank (the process stopped before sending it). Only once
         // the payment is older than a bank call can take, so an in-flight charge is not failed.
-        if (Date.now() - payment.createdAt.getTime() < Math.max(minAgeMs, this.maxBankCallMs())) return 'pending';
+        if (Date.now() - payment.createdAt.getTime() < Math.max(minAgeMs, this.maxBankCallMs()))
+          return 'pending';
         settlement = { status: 'failed', reason: 'the bank has no record of the charge' };
         break;
     }
-    const settled = await this.settlement.settle(payment, await this.repo.requestOf(payment.paymentRequestId), p.organizationId, settlement);
+    const settled = await this.settlement.settle(
+      payment,
+      await this.repo.requestOf(payment.paymentRequestId),
+      p.organizationId,
+      settlement,
+    );
     this.logger.log({ paymentId: payment.id, status: settled.status }, 'pending payment reconciled');
     return settled.status;
   }

@@ -5,7 +5,8 @@ import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
 import { PaymentsRepository, settleStatement } from './payments.repository';
 
 /** How a payment ends: the bank took the money, or it did not. */
-export type Settlement = { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
+export type Settlement =
+  { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
 
 /** What a settlement extension's SQL may refer to. */
 export interface SettlementContext {
@@ -65,12 +66,22 @@ export class PaymentSettlement {
     private readonly extensions: SettlementExtensions,
   ) {}
 
-  async settle(payment: Payment, request: PaymentRequest, organizationId: string, outcome: Settlement): Promise<PaymentJson> {
-    const row = await this.repo.settle(settleStatement(payment, request, organizationId, outcome, this.extensions.all));
+  async settle(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+  ): Promise<PaymentJson> {
+    const row = await this.repo.settle(
+      settleStatement(payment, request, organizationId, outcome, this.extensions.all),
+    );
     if (!row) return (await this.repo.json(payment.environmentId, payment.id))!;
     if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.
-      this.logger.error({ paymentId: payment.id, paymentRequestId: request.id }, 'completed payment of a request that was not pending');
+      this.logger.error(
+        { paymentId: payment.id, paymentRequestId: request.id },
+        'completed payment of a request that was not pending',
+      );
     }
     return toPaymentJson(paymentFromRow(row), request.transactionId);
   }

@@ -60,14 +60,18 @@ function expandIpv6(ip: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (dotted) {
     const p = dotted[1].split('.').map(Number);
-    s = s.slice(0, -dotted[1].length) + `${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
+    s =
+      s.slice(0, -dotted[1].length) +
+      `${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
   }
   const [head, tail] = s.includes('::') ? s.split('::') : [s, undefined];
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const missing = 8 - h.length - t.length;
   if (tail === undefined ? h.length !== 8 : missing < 0) return null;
-  const all = [...h, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...t].map((g) => parseInt(g, 16));
+  const all = [...h, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...t].map((g) =>
+    parseInt(g, 16),
+  );
   return all.length === 8 && all.every((g) => g >= 0 && g <= 0xffff) ? all : null;
 }
 
@@ -96,7 +100,13 @@ export function isPublicUrl(raw: string): boolean {
   }
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   host = host.replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return false;
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal')
+  )
+    return false;
   if (isIP(host)) return isPublicAddress(host);
   return host.includes('.');
 }

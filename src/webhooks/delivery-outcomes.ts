@@ -44,7 +44,9 @@ export class DeliveryOutcomes {
         const written = await this.repo.writeOutcomes(this.columns(batch), this.worker);
         for (const o of batch) {
           if (!written.has(o.c.id)) {
-            this.logger.warn(`Webhook delivery ${o.c.id}: lease lost before the attempt was recorded; it will be attempted again`);
+            this.logger.warn(
+              `Webhook delivery ${o.c.id}: lease lost before the attempt was recorded; it will be attempted again`,
+            );
           }
           o.resolve();
         }
@@ -57,8 +59,17 @@ export class DeliveryOutcomes {
 
   private columns(batch: Outcome[]): OutcomeColumns {
     const cols: OutcomeColumns = {
-      id: [], status: [], retryIndex: [], delay: [], statusCode: [], error: [], snippet: [],
-      duration: [], startedAt: [], gone: [], endpointId: [],
+      id: [],
+      status: [],
+      retryIndex: [],
+      delay: [],
+      statusCode: [],
+      error: [],
+      snippet: [],
+      duration: [],
+      startedAt: [],
+      gone: [],
+      endpointId: [],
     };
     for (const { c, startedAt, r } of batch) {
       const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;

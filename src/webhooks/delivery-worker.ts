@@ -38,7 +38,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     this.outcomes = new DeliveryOutcomes(repo, parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), this.token);
     // Anything committed while we were not listening is caught up when listening starts.
-    this.listener = new PgListener(databaseUrl, DELIVERIES_CHANNEL, () => this.wake(), () => this.wake());
+    this.listener = new PgListener(
+      databaseUrl,
+      DELIVERIES_CHANNEL,
+      () => this.wake(),
+      () => this.wake(),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -126,7 +131,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     void p.finally(() => {
       this.inFlight.delete(p);
       // With work waiting, refill in batches (half the slots) rather than one claim per finished attempt.
-      if (this.backlog ? this.inFlight.size <= this.config.WEBHOOK_CONCURRENCY / 2 : this.inFlight.size === 0) this.wake();
+      if (this.backlog ? this.inFlight.size <= this.config.WEBHOOK_CONCURRENCY / 2 : this.inFlight.size === 0)
+        this.wake();
     });
   }
 
@@ -134,7 +140,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const startedAt = new Date();
     let result: AttemptResult;
     try {
-      const body = webhookBody({ id: c.event_id, kind: c.kind, createdAt: new Date(c.created_at), data: c.data });
+      const body = webhookBody({
+        id: c.event_id,
+        kind: c.kind,
+        createdAt: new Date(c.created_at),
+        data: c.data,
+      });
       const headers = webhookHeaders({
         id: c.event_id,
         kind: c.kind,

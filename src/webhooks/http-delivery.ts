@@ -55,7 +55,13 @@ export interface PostOptions {
 export function postWebhook(o: PostOptions): Promise<AttemptResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
-  const failed = (error: string): AttemptResult => ({ statusCode: null, error, responseSnippet: null, retryAfterMs: null, durationMs: elapsed() });
+  const failed = (error: string): AttemptResult => ({
+    statusCode: null,
+    error,
+    responseSnippet: null,
+    retryAfterMs: null,
+    durationMs: elapsed(),
+  });
 
   let url: URL;
   try {
@@ -65,7 +71,8 @@ export function postWebhook(o: PostOptions): Promise<AttemptResult> {
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // IP literals are connected to without a lookup, so they are checked here.
-  if (o.publicOnly && isIP(host) && !isPublicAddress(host)) return Promise.resolve(failed(NON_PUBLIC_ADDRESS));
+  if (o.publicOnly && isIP(host) && !isPublicAddress(host))
+    return Promise.resolve(failed(NON_PUBLIC_ADDRESS));
 
   return new Promise((resolve) => {
     let settled = false;

@@ -22,7 +22,9 @@ describe('webhook retry schedule', () => {
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(parseRetryAfter('3')).toBe(3000);
-    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
+    expect(
+      parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+    ).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeNull();
     expect(parseRetryAfter(undefined)).toBeNull();
   });

@@ -1,5 +1,7 @@
 /** CONTRACT.md "Webhooks": retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
-export const CONTRACT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
+export const CONTRACT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map(
+  (s) => s * 1000,
+);
 
 const JITTER = 0.1;
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
@@ -22,7 +24,10 @@ export function nextRetryDelay(
 }
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (!v) return null;
   if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;

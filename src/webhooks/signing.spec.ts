@@ -37,7 +37,14 @@ describe('webhook signing', () => {
   it('signs with both secrets during a rotation, the legacy header with the new one', () => {
     const [current, previous] = [generateSecret(), generateSecret()];
     const now = Math.floor(Date.now() / 1000);
-    const h = webhookHeaders({ id: 'evt-2', kind: 'payment-created', body, timestamp: now, secret: current, previousSecret: previous });
+    const h = webhookHeaders({
+      id: 'evt-2',
+      kind: 'payment-created',
+      body,
+      timestamp: now,
+      secret: current,
+      previousSecret: previous,
+    });
     expect(h['webhook-signature'].split(' ')).toHaveLength(2);
     expect(() => new Webhook(current).verify(body, h)).not.toThrow();
     expect(() => new Webhook(previous).verify(body, h)).not.toThrow();

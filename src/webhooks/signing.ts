@@ -53,5 +53,8 @@ export function webhookHeaders(s: SignInput): Record<string, string> {
 
 /** The body every endpoint receives: `{ id, event, createdAt, data }`, as exact bytes to sign and send. */
 export function webhookBody(e: { id: string; kind: string; createdAt: Date; data: unknown }): Buffer {
-  return Buffer.from(JSON.stringify({ id: e.id, event: e.kind, createdAt: e.createdAt.toISOString(), data: e.data }), 'utf8');
+  return Buffer.from(
+    JSON.stringify({ id: e.id, event: e.kind, createdAt: e.createdAt.toISOString(), data: e.data }),
+    'utf8',
+  );
 }

@@ -20,37 +20,44 @@ import { WebhooksService } from './webhooks.service';
 export class WebhookEndpointsController {
   constructor(private readonly service: WebhooksService) {}
 
-  @Post() @SecretKey()
+  @Post()
+  @SecretKey()
   async create(@Tenant() t: Tenant, @Body() dto: CreateWebhookEndpointDto) {
     return { data: await this.service.create(t, dto) };
   }
 
-  @Get() @SecretKey()
+  @Get()
+  @SecretKey()
   list(@Tenant() t: Tenant, @Query() q: PaginationQuery) {
     return this.service.list(t, q);
   }
 
-  @Get(':id') @SecretKey()
+  @Get(':id')
+  @SecretKey()
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: toEndpointJson(await this.service.get(t, p.id)) };
   }
 
-  @Patch(':id') @SecretKey()
+  @Patch(':id')
+  @SecretKey()
   async update(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: UpdateWebhookEndpointDto) {
     return { data: await this.service.update(t, p.id, dto) };
   }
 
-  @Delete(':id') @SecretKey()
+  @Delete(':id')
+  @SecretKey()
   async remove(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.remove(t, p.id) };
   }
 
-  @Post(':id/rotate-secret') @SecretKey()
+  @Post(':id/rotate-secret')
+  @SecretKey()
   async rotate(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.rotateSecret(t, p.id) };
   }
 
-  @Post(':id/test') @SecretKey()
+  @Post(':id/test')
+  @SecretKey()
   async test(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: SendTestEventDto) {
     return { data: await this.service.sendTestEvent(t, p.id, dto) };
   }
@@ -62,23 +69,27 @@ export class WebhookEndpointsController {
 export class WebhookDeliveriesController {
   constructor(private readonly service: WebhooksService) {}
 
-  @Get() @SecretKey()
+  @Get()
+  @SecretKey()
   list(@Tenant() t: Tenant, @Query() q: ListWebhookDeliveriesQuery) {
     return this.service.listDeliveries(t, q);
   }
 
-  @Get(':id') @SecretKey()
+  @Get(':id')
+  @SecretKey()
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: toDeliveryJson(await this.service.getDelivery(t, p.id)) };
   }
 
   /** The log: every attempt with its status code, duration, error and the first 1 KB of the response. */
-  @Get(':id/attempts') @SecretKey()
+  @Get(':id/attempts')
+  @SecretKey()
   async attempts(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.listAttempts(t, p.id) };
   }
 
-  @Post(':id/retry') @SecretKey()
+  @Post(':id/retry')
+  @SecretKey()
   async retry(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.retryDelivery(t, p.id) };
   }

@@ -10,10 +10,12 @@ import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint }
 /** NOTIFY channel the fan-out trigger uses; the workers LISTEN on it. */
 export const DELIVERIES_CHANNEL = 'khoums_webhook_deliveries';
 
-const ENDPOINT_COLUMNS = raw(`id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
+const ENDPOINT_COLUMNS =
+  raw(`id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
   enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`);
 
-const DELIVERY_COLUMNS = raw(`id, event_id AS "eventId", endpoint_id AS "endpointId", environment_id AS "environmentId",
+const DELIVERY_COLUMNS =
+  raw(`id, event_id AS "eventId", endpoint_id AS "endpointId", environment_id AS "environmentId",
   event, status, attempts, retry_index AS "retryIndex", next_attempt_at AS "nextAttemptAt",
   last_status_code AS "lastStatusCode", last_error AS "lastError", last_response_snippet AS "lastResponseSnippet",
   created_at AS "createdAt", updated_at AS "updatedAt"`);
@@ -102,7 +104,12 @@ export class WebhooksRepository {
   }
 
   /** A new secret; the old one keeps signing until `overlapMs` from now. */
-  rotateSecret(environmentId: string, id: string, secret: string, overlapMs: number): Promise<WebhookEndpoint | undefined> {
+  rotateSecret(
+    environmentId: string,
+    id: string,
+    secret: string,
+    overlapMs: number,
+  ): Promise<WebhookEndpoint | undefined> {
     return this.db.one<WebhookEndpoint>(sql`
       UPDATE webhook_endpoints
          SET previous_secret = secret, previous_secret_expires_at = now() + ${overlapMs} * interval '1 millisecond',
@@ -114,7 +121,14 @@ export class WebhooksRepository {
   /** An event addressed to one endpoint only; the fan-out trigger creates its delivery, returned here. */
   async insertEventFor(
     endpointId: string,
-    event: { id: string; organizationId: string; environmentId: string; kind: EventKind; data: object; createdAt: Date },
+    event: {
+      id: string;
+      organizationId: string;
+      environmentId: string;
+      kind: EventKind;
+      data: object;
+      createdAt: Date;
+    },
   ): Promise<WebhookDelivery> {
     return this.db.transaction(async () => {
       await this.db.exec(sql`
@@ -139,7 +153,11 @@ export class WebhooksRepository {
     if (filter.status) where.push(sql`status = ${filter.status}`);
     const { rows, total } = await pageRows<WebhookDelivery>(
       this.db,
-      { select: DELIVERY_COLUMNS, from: sql`FROM webhook_deliveries WHERE ${and(where)}`, orderBy: sql`created_at DESC, id DESC` },
+      {
+        select: DELIVERY_COLUMNS,
+        from: sql`FROM webhook_deliveries WHERE ${and(where)}`,
+        orderBy: sql`created_at DESC, id DESC`,
+      },
       page,
     );
     return { items: rows, total };

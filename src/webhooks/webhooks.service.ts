@@ -54,10 +54,17 @@ export class WebhooksService {
   }
 
   /** Newest first. */
-  async list(tenant: Tenant, q: { page?: number; limit?: number }): Promise<ListEnvelope<WebhookEndpointJson>> {
+  async list(
+    tenant: Tenant,
+    q: { page?: number; limit?: number },
+  ): Promise<ListEnvelope<WebhookEndpointJson>> {
     const page = pageOf(q);
     const { items, total } = await this.repo.endpoints(tenant.environmentId, page);
-    return envelope(items.map((e) => toEndpointJson(e)), total, page);
+    return envelope(
+      items.map((e) => toEndpointJson(e)),
+      total,
+      page,
+    );
   }
 
   async get(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
@@ -104,7 +111,8 @@ export class WebhooksService {
   async sendTestEvent(tenant: Tenant, id: string, dto: SendTestEventDto): Promise<WebhookDeliveryJson> {
     const endpoint = await this.get(tenant, id);
     const kind =
-      dto.event ?? (endpoint.events.includes('payment-request-created') ? 'payment-request-created' : endpoint.events[0]);
+      dto.event ??
+      (endpoint.events.includes('payment-request-created') ? 'payment-request-created' : endpoint.events[0]);
     if (!endpoint.events.includes(kind)) throw webhookError(WebhookError.EndpointDoesNotReceive, kind);
     const now = new Date();
     const delivery = await this.repo.insertEventFor(endpoint.id, {
@@ -119,7 +127,10 @@ export class WebhooksService {
   }
 
   /** Newest first. */
-  async listDeliveries(tenant: Tenant, q: ListWebhookDeliveriesQuery): Promise<ListEnvelope<WebhookDeliveryJson>> {
+  async listDeliveries(
+    tenant: Tenant,
+    q: ListWebhookDeliveriesQuery,
+  ): Promise<ListEnvelope<WebhookDeliveryJson>> {
     const page = pageOf(q);
     const { items, total } = await this.repo.deliveries(tenant.environmentId, q, page);
     return envelope(items.map(toDeliveryJson), total, page);
@@ -166,16 +177,35 @@ function sampleData(kind: EventKind, tenant: Tenant, now: Date): Record<string, 
   const transactionId = `test_${randomUUID().slice(0, 8)}`;
   const iso = now.toISOString();
   const request = {
-    id: randomUUID(), transactionId, amount: 1500, phoneNumber: '22123456', status: 'pending', paidAt: null,
-    invoiceId: null, environmentId: tenant.environmentId, createdAt: iso, updatedAt: iso,
+    id: randomUUID(),
+    transactionId,
+    amount: 1500,
+    phoneNumber: '22123456',
+    status: 'pending',
+    paidAt: null,
+    invoiceId: null,
+    environmentId: tenant.environmentId,
+    createdAt: iso,
+    updatedAt: iso,
   };
   const base = { test: true, transactionId };
   if (kind.startsWith('payment-request')) return { ...request, ...base };
   if (kind.startsWith('payment')) {
     return {
-      ...base, id: randomUUID(), paymentRequestId: request.id, amount: 1500, configurationId: randomUUID(),
-      phoneNumber: '22123456', status: 'completed', referenceId: null, failureReason: null, completedAt: iso,
-      environmentId: tenant.environmentId, createdAt: iso, updatedAt: iso, request,
+      ...base,
+      id: randomUUID(),
+      paymentRequestId: request.id,
+      amount: 1500,
+      configurationId: randomUUID(),
+      phoneNumber: '22123456',
+      status: 'completed',
+      referenceId: null,
+      failureReason: null,
+      completedAt: iso,
+      environmentId: tenant.environmentId,
+      createdAt: iso,
+      updatedAt: iso,
+      request,
     };
   }
   return { ...base, id: randomUUID(), environmentId: tenant.environmentId, createdAt: iso };

@@ -36,9 +36,17 @@ export function testDatabaseUrl(): string {
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS).
  */
-export async function startTestApp(env: Record<string, string> = {}, databaseUrl = testDatabaseUrl()): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  databaseUrl = testDatabaseUrl(),
+): Promise<TestApp> {
   const config = loadConfig({
-    LOG_LEVEL: 'info', DEMO_ORG: 'false', DB_POOL_SIZE: '10', WEBHOOK_WORKER: 'false', RECONCILE_INTERVAL_MS: '0', ...env,
+    LOG_LEVEL: 'info',
+    DEMO_ORG: 'false',
+    DB_POOL_SIZE: '10',
+    WEBHOOK_WORKER: 'false',
+    RECONCILE_INTERVAL_MS: '0',
+    ...env,
   });
   const logs: string[] = [];
   const logStream = new Writable({

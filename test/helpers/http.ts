@@ -18,7 +18,11 @@ export interface ValidationBodyJson {
 }
 
 /** Asserts a 422 and returns its validation body (JSON sent as text/plain). */
-export function expect422(res: Response, on: 'body' | 'query' | 'params', property: string): ValidationBodyJson {
+export function expect422(
+  res: Response,
+  on: 'body' | 'query' | 'params',
+  property: string,
+): ValidationBodyJson {
   expect({ status: res.status, type: res.headers['content-type'] }).toEqual({
     status: 422,
     type: 'text/plain; charset=utf-8',

@@ -69,7 +69,11 @@ export class Receiver {
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails at the deadline. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

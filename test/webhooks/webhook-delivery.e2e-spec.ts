@@ -25,16 +25,31 @@ async function receiver(behaviour = ok): Promise<Receiver> {
 const sk = (org: CreatedOrganization) => org.sandbox.secretKey;
 
 async function endpoint(org: CreatedOrganization, url: string, extra: Record<string, unknown> = {}) {
-  const res = await t.http.post('/api/v1/webhook-endpoints').set('Authorization', sk(org)).send({ url, ...extra });
+  const res = await t.http
+    .post('/api/v1/webhook-endpoints')
+    .set('Authorization', sk(org))
+    .send({ url, ...extra });
   expect(res.status).toBe(200);
   return res.body.data as { id: string; secret: string };
 }
 
 async function event(org: CreatedOrganization, data: object = { id: 'obj_1' }): Promise<string> {
-  return recordEvent(t, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data });
+  return recordEvent(t, {
+    organizationId: org.organizationId,
+    environmentId: org.sandbox.environmentId,
+    kind: 'payment-created',
+    data,
+  });
 }
 
-interface DeliveryRow { id: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; last_response_snippet: string | null }
+interface DeliveryRow {
+  id: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_response_snippet: string | null;
+}
 
 async function delivery(eventId: string): Promise<DeliveryRow> {
   const [row] = await t.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
@@ -48,9 +63,17 @@ const settled = (eventId: string, status: 'succeeded' | 'failed') =>
   }, `delivery of ${eventId} to be ${status}`);
 
 async function attempts(org: CreatedOrganization, deliveryId: string) {
-  const res = await t.http.get(`/api/v1/webhook-deliveries/${deliveryId}/attempts`).set('Authorization', sk(org));
+  const res = await t.http
+    .get(`/api/v1/webhook-deliveries/${deliveryId}/attempts`)
+    .set('Authorization', sk(org));
   expect(res.status).toBe(200);
-  return res.body.data as Array<{ statusCode: number | null; durationMs: number; error: string | null; responseSnippet: string | null; createdAt: string }>;
+  return res.body.data as Array<{
+    statusCode: number | null;
+    durationMs: number;
+    error: string | null;
+    responseSnippet: string | null;
+    createdAt: string;
+  }>;
 }
 
 describe('webhook delivery', () => {
@@ -58,7 +81,10 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
-    const res = await t.http.post('/api/v1/payment-request').set('Authorization', sk(org)).send({ transactionId: 'order_sig', amount: 1500 });
+    const res = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', sk(org))
+      .send({ transactionId: 'order_sig', amount: 1500 });
     const committedAt = Date.now();
     expect(res.status).toBe(200);
     const hit = await waitFor(() => r.hits[0], 'the delivery');
@@ -70,14 +96,33 @@ describe('webhook delivery', () => {
     const hmac = createHmac('sha256', e.secret).update(hit.raw).digest('hex');
     expect(hit.headers['x-webhook-signature']).toBe(`sha256=${hmac}`);
     expect(() => new Webhook(e.secret).verify(hit.raw, hit.headers as Record<string, string>)).not.toThrow();
-    expect(hit.body).toEqual({ id: hit.headers['webhook-id'], event: 'payment-request-created', createdAt: expect.any(String), data: res.body.data });
+    expect(hit.body).toEqual({
+      id: hit.headers['webhook-id'],
+      event: 'payment-request-created',
+      createdAt: expect.any(String),
+      data: res.body.data,
+    });
     expect(Math.abs(Number(hit.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
 
     const [row] = await t.query('SELECT id FROM webhook_deliveries WHERE event_id = $1', [hit.body.id]);
     const d = await settled(hit.body.id, 'succeeded');
-    expect(d).toMatchObject({ attempts: 1, last_status_code: 200, last_error: null, last_response_snippet: '{"received":true}' });
+    expect(d).toMatchObject({
+      attempts: 1,
+      last_status_code: 200,
+      last_error: null,
+      last_response_snippet: '{"received":true}',
+    });
     const log = await attempts(org, row.id);
-    expect(log).toEqual([{ id: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null, responseSnippet: '{"received":true}', createdAt: expect.any(String) }]);
+    expect(log).toEqual([
+      {
+        id: expect.any(String),
+        statusCode: 200,
+        durationMs: expect.any(Number),
+        error: null,
+        responseSnippet: '{"received":true}',
+        createdAt: expect.any(String),
+      },
+    ]);
     expect(t.logs.join('\n')).not.toContain(e.secret);
   });
 
@@ -85,14 +130,18 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
-    const rotated = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`).set('Authorization', sk(org));
+    const rotated = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`)
+      .set('Authorization', sk(org));
     const fresh = rotated.body.data.secret as string;
     await event(org);
     const hit = await waitFor(() => r.hits[0], 'the delivery');
     const headers = hit.headers as Record<string, string>;
     expect(() => new Webhook(fresh).verify(hit.raw, headers)).not.toThrow();
     expect(() => new Webhook(e.secret).verify(hit.raw, headers)).not.toThrow();
-    expect(headers['x-webhook-signature']).toBe(`sha256=${createHmac('sha256', fresh).update(hit.raw).digest('hex')}`);
+    expect(headers['x-webhook-signature']).toBe(
+      `sha256=${createHmac('sha256', fresh).update(hit.raw).digest('hex')}`,
+    );
   });
 
   it('stops signing with the old secret once its 24 h are over', async () => {
@@ -100,7 +149,10 @@ describe('webhook delivery', () => {
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
     await t.http.post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`).set('Authorization', sk(org));
-    await t.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [e.id]);
+    await t.query(
+      `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [e.id],
+    );
     await event(org);
     const hit = await waitFor(() => r.hits[0], 'the delivery');
     expect(String(hit.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -111,7 +163,10 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
-    const res = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send({});
+    const res = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send({});
     const hit = await waitFor(() => r.hits[0], 'the test delivery');
     expect(hit.body.id).toBe(res.body.data.eventId);
     expect(hit.body.event).toBe('payment-request-created');
@@ -133,7 +188,10 @@ describe('webhook delivery', () => {
     expect(r.hits[1].raw.equals(r.hits[0].raw)).toBe(true);
     expect(d.attempts).toBe(2);
     const log = await attempts(org, d.id);
-    expect(log.map((a) => [a.statusCode, a.error, a.responseSnippet])).toEqual([[500, 'HTTP 500', 'boom'], [200, null, '{"received":true}']]);
+    expect(log.map((a) => [a.statusCode, a.error, a.responseSnippet])).toEqual([
+      [500, 'HTTP 500', 'boom'],
+      [200, null, '{"received":true}'],
+    ]);
   });
 
   it('delivers once a receiver that was down comes up', async () => {
@@ -145,7 +203,10 @@ describe('webhook delivery', () => {
     const org = await newTenant(t);
     await endpoint(org, url);
     const id = await event(org);
-    const failed = await waitFor(async () => ((await delivery(id))?.attempts ? delivery(id) : undefined), 'a failed first attempt');
+    const failed = await waitFor(
+      async () => ((await delivery(id))?.attempts ? delivery(id) : undefined),
+      'a failed first attempt',
+    );
     expect(failed.status).toBe('pending');
     expect(failed.last_error).toMatch(/ECONNREFUSED/);
     await r.start(port);
@@ -159,8 +220,14 @@ describe('webhook delivery', () => {
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
     const id = await event(org);
-    const d = await waitFor(async () => ((await delivery(id))?.attempts ? delivery(id) : undefined), 'the timed-out attempt');
-    await t.http.patch(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org)).send({ enabled: false });
+    const d = await waitFor(
+      async () => ((await delivery(id))?.attempts ? delivery(id) : undefined),
+      'the timed-out attempt',
+    );
+    await t.http
+      .patch(`/api/v1/webhook-endpoints/${e.id}`)
+      .set('Authorization', sk(org))
+      .send({ enabled: false });
     expect(d.last_error).toBe(`Timed out after ${WORKER_ENV.WEBHOOK_TIMEOUT_MS} ms`);
     expect(d.last_status_code).toBeNull();
     const [first] = await attempts(org, d.id);
@@ -179,10 +246,20 @@ describe('webhook delivery', () => {
     expect(failed.attempts).toBe(scheduled + 1);
     expect(r.hitsFor(id)).toHaveLength(scheduled + 1);
     const listed = await t.http.get(`/api/v1/webhook-deliveries?status=failed`).set('Authorization', sk(org));
-    expect(listed.body.data).toEqual([expect.objectContaining({ id: failed.id, status: 'failed', attempts: scheduled + 1, lastStatusCode: 503, nextAttemptAt: null })]);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        id: failed.id,
+        status: 'failed',
+        attempts: scheduled + 1,
+        lastStatusCode: 503,
+        nextAttemptAt: null,
+      }),
+    ]);
 
     up = true;
-    const replay = await t.http.post(`/api/v1/webhook-deliveries/${failed.id}/retry`).set('Authorization', sk(org));
+    const replay = await t.http
+      .post(`/api/v1/webhook-deliveries/${failed.id}/retry`)
+      .set('Authorization', sk(org));
     expect(replay.status).toBe(200);
     expect(replay.body.data).toMatchObject({ id: failed.id, status: 'pending' });
     const d = await settled(id, 'succeeded');
@@ -205,7 +282,9 @@ describe('webhook delivery', () => {
   });
 
   it('honours Retry-After as the earliest time of the next attempt', async () => {
-    const r = await receiver((n, hit, res) => (n === 0 ? void res.writeHead(429, { 'retry-after': '2' }).end() : ok(n, hit, res)));
+    const r = await receiver((n, hit, res) =>
+      n === 0 ? void res.writeHead(429, { 'retry-after': '2' }).end() : ok(n, hit, res),
+    );
     const org = await newTenant(t);
     await endpoint(org, r.url);
     const id = await event(org);
@@ -226,10 +305,19 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const org = await newTenant(t);
     const e = await endpoint(org, r.url);
-    const test = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send({});
-    await t.http.patch(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org)).send({ enabled: false });
+    const test = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send({});
+    await t.http
+      .patch(`/api/v1/webhook-endpoints/${e.id}`)
+      .set('Authorization', sk(org))
+      .send({ enabled: false });
     // It may have gone out before the PATCH; either way it is delivered exactly once after re-enabling.
-    await t.http.patch(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org)).send({ enabled: true });
+    await t.http
+      .patch(`/api/v1/webhook-endpoints/${e.id}`)
+      .set('Authorization', sk(org))
+      .send({ enabled: true });
     await settled(test.body.data.eventId, 'succeeded');
     expect(r.hitsFor(test.body.data.eventId)).toHaveLength(1);
   });
@@ -241,10 +329,23 @@ describe('webhook delivery', () => {
     const [{ id: endpointId }] = await t.query(
       `INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, secret)
        VALUES (gen_random_uuid(), $1, $2, $3, ARRAY['payment-created'], $4) RETURNING id`,
-      [org.organizationId, org.production.environmentId, r.url.replace('127.0.0.1', 'localhost'), generateSecret()],
+      [
+        org.organizationId,
+        org.production.environmentId,
+        r.url.replace('127.0.0.1', 'localhost'),
+        generateSecret(),
+      ],
     );
-    const id = await recordEvent(t, { organizationId: org.organizationId, environmentId: org.production.environmentId, kind: 'payment-created', data: {} });
-    const d = await waitFor(async () => ((await delivery(id))?.attempts ? delivery(id) : undefined), 'the refused attempt');
+    const id = await recordEvent(t, {
+      organizationId: org.organizationId,
+      environmentId: org.production.environmentId,
+      kind: 'payment-created',
+      data: {},
+    });
+    const d = await waitFor(
+      async () => ((await delivery(id))?.attempts ? delivery(id) : undefined),
+      'the refused attempt',
+    );
     await t.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpointId]);
     expect(d.last_error).toBe('Webhook URL resolves to a non-public address');
     expect(r.hits).toHaveLength(0);

@@ -11,10 +11,20 @@ afterAll(() => t.close());
 
 const sk = (org: CreatedOrganization, env: 'sandbox' | 'production' = 'sandbox') => org[env].secretKey;
 
-async function createEndpoint(key: string, body: Record<string, unknown> = { url: 'http://localhost:4999/hook' }) {
+async function createEndpoint(
+  key: string,
+  body: Record<string, unknown> = { url: 'http://localhost:4999/hook' },
+) {
   const res = await t.http.post('/api/v1/webhook-endpoints').set('Authorization', key).send(body);
   expect(res.status).toBe(200);
-  return res.body.data as { id: string; url: string; events: string[]; enabled: boolean; environmentId: string; secret: string };
+  return res.body.data as {
+    id: string;
+    url: string;
+    events: string[];
+    enabled: boolean;
+    environmentId: string;
+    secret: string;
+  };
 }
 
 async function payForEvent(key: string) {
@@ -42,19 +52,28 @@ describe('webhook endpoints API', () => {
 
     const got = await t.http.get(`/api/v1/webhook-endpoints/${created.id}`).set('Authorization', sk(org));
     const list = await t.http.get('/api/v1/webhook-endpoints').set('Authorization', sk(org));
-    const patched = await t.http.patch(`/api/v1/webhook-endpoints/${created.id}`).set('Authorization', sk(org)).send({ enabled: false });
+    const patched = await t.http
+      .patch(`/api/v1/webhook-endpoints/${created.id}`)
+      .set('Authorization', sk(org))
+      .send({ enabled: false });
     for (const res of [got, list, patched]) {
       expect(res.status).toBe(200);
       expect(res.text).not.toContain(created.secret);
       expect(res.text).not.toContain('"secret"');
     }
-    expect(list.body).toEqual({ data: [{ ...created, secret: undefined, enabled: true }].map(({ secret: _s, ...e }) => e), pagination: { page: 1, limit: 20, total: 1, totalPages: 1 } });
+    expect(list.body).toEqual({
+      data: [{ ...created, secret: undefined, enabled: true }].map(({ secret: _s, ...e }) => e),
+      pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
+    });
     expect(t.logs.join('\n')).not.toContain(created.secret);
   });
 
   it('keeps only the listed kinds, extra kinds included', async () => {
     const org = await newTenant(t);
-    const created = await createEndpoint(sk(org), { url: 'https://example.com/h', events: ['invoice-paid', 'payment-created', 'invoice-paid'] });
+    const created = await createEndpoint(sk(org), {
+      url: 'https://example.com/h',
+      events: ['invoice-paid', 'payment-created', 'invoice-paid'],
+    });
     expect(created.events).toEqual(['invoice-paid', 'payment-created']);
   });
 
@@ -87,7 +106,10 @@ describe('webhook endpoints API', () => {
     'http://0.0.0.0/x',
   ])('refuses the non-public URL %s in Production with 400', async (url) => {
     const org = await newTenant(t);
-    const res = await t.http.post('/api/v1/webhook-endpoints').set('Authorization', sk(org, 'production')).send({ url });
+    const res = await t.http
+      .post('/api/v1/webhook-endpoints')
+      .set('Authorization', sk(org, 'production'))
+      .send({ url });
     expect(res.status).toBe(400);
     expect(res.text).toBe(Messages.webhookUrlMustBePublic);
   });
@@ -95,10 +117,16 @@ describe('webhook endpoints API', () => {
   it('refuses an update to a non-public URL in Production, and accepts a public one', async () => {
     const org = await newTenant(t);
     const e = await createEndpoint(sk(org, 'production'), { url: 'https://merchant.example.com/h' });
-    const bad = await t.http.patch(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org, 'production')).send({ url: 'http://127.0.0.1:8080/h' });
+    const bad = await t.http
+      .patch(`/api/v1/webhook-endpoints/${e.id}`)
+      .set('Authorization', sk(org, 'production'))
+      .send({ url: 'http://127.0.0.1:8080/h' });
     expect(bad.status).toBe(400);
     expect(bad.text).toBe(Messages.webhookUrlMustBePublic);
-    const good = await t.http.patch(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org, 'production')).send({ url: 'https://other.example.com/h' });
+    const good = await t.http
+      .patch(`/api/v1/webhook-endpoints/${e.id}`)
+      .set('Authorization', sk(org, 'production'))
+      .send({ url: 'https://other.example.com/h' });
     expect(good.body.data.url).toBe('https://other.example.com/h');
   });
 
@@ -113,7 +141,10 @@ describe('webhook endpoints API', () => {
     const lenient = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     try {
       const org = await newTenant(lenient);
-      const res = await lenient.http.post('/api/v1/webhook-endpoints').set('Authorization', sk(org, 'production')).send({ url: 'http://127.0.0.1:9/h' });
+      const res = await lenient.http
+        .post('/api/v1/webhook-endpoints')
+        .set('Authorization', sk(org, 'production'))
+        .send({ url: 'http://127.0.0.1:9/h' });
       expect(res.status).toBe(200);
     } finally {
       await lenient.close();
@@ -128,7 +159,12 @@ describe('webhook endpoints API', () => {
       .set('Authorization', sk(org))
       .send({ url: 'https://example.org/new', events: ['subscription-created'], enabled: false });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: e.id, url: 'https://example.org/new', events: ['subscription-created'], enabled: false });
+    expect(res.body.data).toMatchObject({
+      id: e.id,
+      url: 'https://example.org/new',
+      events: ['subscription-created'],
+      enabled: false,
+    });
     const got = await t.http.get(`/api/v1/webhook-endpoints/${e.id}`).set('Authorization', sk(org));
     expect(got.body.data).toEqual(res.body.data);
   });
@@ -147,7 +183,9 @@ describe('webhook endpoints API', () => {
   it('rotates the secret: a new whsec_ secret, the old one kept for 24 h', async () => {
     const org = await newTenant(t);
     const e = await createEndpoint(sk(org));
-    const res = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`).set('Authorization', sk(org));
+    const res = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/rotate-secret`)
+      .set('Authorization', sk(org));
     expect(res.status).toBe(200);
     expect(res.body.data.secret).toMatch(/^whsec_/);
     expect(res.body.data.secret).not.toBe(e.secret);
@@ -164,7 +202,10 @@ describe('webhook endpoints API', () => {
     const org = await newTenant(t);
     const other = await newTenant(t);
     const e = await createEndpoint(sk(org));
-    const test = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send({});
+    const test = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send({});
     const deliveryId = test.body.data.id as string;
     for (const key of [sk(org, 'production'), sk(other)]) {
       const calls = [
@@ -199,10 +240,14 @@ describe('webhook endpoints API', () => {
 
   it('refuses publishable keys with 403 and missing keys with 401', async () => {
     const org = await newTenant(t);
-    const res = await t.http.get('/api/v1/webhook-endpoints').set('Authorization', org.sandbox.publishableKey);
+    const res = await t.http
+      .get('/api/v1/webhook-endpoints')
+      .set('Authorization', org.sandbox.publishableKey);
     expect(res.status).toBe(403);
     expect(res.text).toBe(Messages.unauthorizedAccess);
-    const del = await t.http.get('/api/v1/webhook-deliveries').set('Authorization', org.sandbox.publishableKey);
+    const del = await t.http
+      .get('/api/v1/webhook-deliveries')
+      .set('Authorization', org.sandbox.publishableKey);
     expect(del.status).toBe(403);
     const none = await t.http.post('/api/v1/webhook-endpoints').send({ url: 'https://example.com' });
     expect(none.status).toBe(401);
@@ -226,7 +271,10 @@ describe('webhook fan-out', () => {
   it('creates one pending delivery per matching enabled endpoint of the event’s environment, in the event’s transaction', async () => {
     const org = await newTenant(t);
     const all = await createEndpoint(sk(org));
-    const onlyPayments = await createEndpoint(sk(org), { url: 'http://localhost:1/p', events: ['payment-created'] });
+    const onlyPayments = await createEndpoint(sk(org), {
+      url: 'http://localhost:1/p',
+      events: ['payment-created'],
+    });
     const disabled = await createEndpoint(sk(org), { url: 'http://localhost:1/d', enabled: false });
     const production = await createEndpoint(sk(org, 'production'), { url: 'https://example.com/h' });
     const pr = await payForEvent(sk(org));
@@ -252,7 +300,9 @@ describe('webhook fan-out', () => {
     const [event] = await t.query('SELECT data FROM events WHERE id = $1', [list.body.data[0].eventId]);
     expect(event.data.id).toBe(pr.id);
     for (const e of [onlyPayments, disabled, production]) {
-      const r = await t.http.get(`/api/v1/webhook-deliveries?endpointId=${e.id}`).set('Authorization', e === production ? sk(org, 'production') : sk(org));
+      const r = await t.http
+        .get(`/api/v1/webhook-deliveries?endpointId=${e.id}`)
+        .set('Authorization', e === production ? sk(org, 'production') : sk(org));
       expect(r.body.data).toEqual([]);
     }
   });
@@ -261,7 +311,9 @@ describe('webhook fan-out', () => {
     const org = await newTenant(t);
     await payForEvent(sk(org));
     const late = await createEndpoint(sk(org));
-    const r = await t.http.get(`/api/v1/webhook-deliveries?endpointId=${late.id}`).set('Authorization', sk(org));
+    const r = await t.http
+      .get(`/api/v1/webhook-deliveries?endpointId=${late.id}`)
+      .set('Authorization', sk(org));
     expect(r.body.pagination.total).toBe(0);
   });
 
@@ -269,8 +321,12 @@ describe('webhook fan-out', () => {
     const org = await newTenant(t);
     await createEndpoint(sk(org));
     const body = { transactionId: 'order_same', amount: 100 };
-    expect((await t.http.post('/api/v1/payment-request').set('Authorization', sk(org)).send(body)).status).toBe(200);
-    expect((await t.http.post('/api/v1/payment-request').set('Authorization', sk(org)).send(body)).status).toBe(409);
+    expect(
+      (await t.http.post('/api/v1/payment-request').set('Authorization', sk(org)).send(body)).status,
+    ).toBe(200);
+    expect(
+      (await t.http.post('/api/v1/payment-request').set('Authorization', sk(org)).send(body)).status,
+    ).toBe(409);
     const r = await t.http.get('/api/v1/webhook-deliveries').set('Authorization', sk(org));
     expect(r.body.pagination.total).toBe(1);
   });
@@ -278,10 +334,16 @@ describe('webhook fan-out', () => {
   it('filters deliveries by endpoint, event and status, newest first, paginated', async () => {
     const org = await newTenant(t);
     const a = await createEndpoint(sk(org));
-    const b = await createEndpoint(sk(org), { url: 'http://localhost:1/b', events: ['payment-request-created', 'subscription-created'] });
+    const b = await createEndpoint(sk(org), {
+      url: 'http://localhost:1/b',
+      events: ['payment-request-created', 'subscription-created'],
+    });
     await payForEvent(sk(org));
     await payForEvent(sk(org));
-    await t.http.post(`/api/v1/webhook-endpoints/${b.id}/test`).set('Authorization', sk(org)).send({ event: 'subscription-created' });
+    await t.http
+      .post(`/api/v1/webhook-endpoints/${b.id}/test`)
+      .set('Authorization', sk(org))
+      .send({ event: 'subscription-created' });
     const get = (q: string) => t.http.get(`/api/v1/webhook-deliveries?${q}`).set('Authorization', sk(org));
     expect((await get('')).body.pagination.total).toBe(5);
     expect((await get(`endpointId=${a.id}`)).body.pagination.total).toBe(2);
@@ -299,22 +361,38 @@ describe('test events', () => {
     const org = await newTenant(t);
     const e = await createEndpoint(sk(org));
     const other = await createEndpoint(sk(org), { url: 'http://localhost:1/o' });
-    const res = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send();
+    const res = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send();
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ endpointId: e.id, event: 'payment-request-created', status: 'pending', attempts: 0 });
+    expect(res.body.data).toMatchObject({
+      endpointId: e.id,
+      event: 'payment-request-created',
+      status: 'pending',
+      attempts: 0,
+    });
     const [event] = await t.query('SELECT data FROM events WHERE id = $1', [res.body.data.eventId]);
     expect(event.data.test).toBe(true);
     expect(event.data.transactionId).toMatch(/^test_/);
-    const others = await t.http.get(`/api/v1/webhook-deliveries?endpointId=${other.id}`).set('Authorization', sk(org));
+    const others = await t.http
+      .get(`/api/v1/webhook-deliveries?endpointId=${other.id}`)
+      .set('Authorization', sk(org));
     expect(others.body.data).toEqual([]);
   });
 
   it('uses a kind the endpoint receives and refuses one it does not with 400', async () => {
     const org = await newTenant(t);
     const e = await createEndpoint(sk(org), { url: 'http://localhost:1/i', events: ['invoice-paid'] });
-    const res = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send({});
+    const res = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send({});
     expect(res.body.data.event).toBe('invoice-paid');
-    const bad = await t.http.post(`/api/v1/webhook-endpoints/${e.id}/test`).set('Authorization', sk(org)).send({ event: 'payment-created' });
+    const bad = await t.http
+      .post(`/api/v1/webhook-endpoints/${e.id}/test`)
+      .set('Authorization', sk(org))
+      .send({ event: 'payment-created' });
     expect(bad.status).toBe(400);
     expect(bad.text).toBe(Messages.webhookEndpointDoesNotReceive('payment-created'));
   });

@@ -38,10 +38,14 @@ async function instance(env: Record<string, string> = {}): Promise<TestApp> {
 
 /** A service instance in a child process, which the test can SIGKILL. */
 async function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(__dirname, 'fixtures/run-ts.js'), join(__dirname, 'fixtures/service-process.ts')], {
-    env: { ...process.env, ...WORKER_ENV, LOG_LEVEL: 'warn', KHOUMS_TEST_DATABASE_URL: db.url, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, 'fixtures/run-ts.js'), join(__dirname, 'fixtures/service-process.ts')],
+    {
+      env: { ...process.env, ...WORKER_ENV, LOG_LEVEL: 'warn', KHOUMS_TEST_DATABASE_URL: db.url, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   cleanup.push(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
@@ -52,11 +56,15 @@ async function serviceProcess(env: Record<string, string>): Promise<{ child: Chi
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const port = await waitFor(() => {
-    if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
-    const line = out.split('\n').find((l) => l.startsWith('{'));
-    return line ? (JSON.parse(line) as { port: number }).port : undefined;
-  }, 'the service process to listen', 60_000);
+  const port = await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      return line ? (JSON.parse(line) as { port: number }).port : undefined;
+    },
+    'the service process to listen',
+    60_000,
+  );
   return { child, port };
 }
 
@@ -67,16 +75,23 @@ async function sigkill(child: ChildProcess): Promise<void> {
 }
 
 async function endpoint(org: CreatedOrganization, url: string): Promise<string> {
-  const res = await t.http.post('/api/v1/webhook-endpoints').set('Authorization', org.sandbox.secretKey).send({ url });
+  const res = await t.http
+    .post('/api/v1/webhook-endpoints')
+    .set('Authorization', org.sandbox.secretKey)
+    .send({ url });
   expect(res.status).toBe(200);
   return res.body.data.id;
 }
 
 const delivered = (eventId: string) =>
-  waitFor(async () => {
-    const [d] = await t.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
-    return d?.status === 'succeeded' ? (d as { id: string; attempts: number }) : undefined;
-  }, `delivery of ${eventId}`, 40_000);
+  waitFor(
+    async () => {
+      const [d] = await t.query('SELECT * FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+      return d?.status === 'succeeded' ? (d as { id: string; attempts: number }) : undefined;
+    },
+    `delivery of ${eventId}`,
+    40_000,
+  );
 
 describe('webhook delivery faults', () => {
   it('delivers, after a restart, an event committed by a process killed with SIGKILL before it delivered', async () => {
@@ -92,7 +107,10 @@ describe('webhook delivery faults', () => {
     await sigkill(child);
 
     await instance(); // the restarted service
-    const [{ id: eventId }] = await t.query(`SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`, [org.sandbox.environmentId]);
+    const [{ id: eventId }] = await t.query(
+      `SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`,
+      [org.sandbox.environmentId],
+    );
     await delivered(eventId);
     expect(r.hitsFor(eventId)).toHaveLength(1);
     expect(r.hitsFor(eventId)[0].body.data.id).toBe(res.body.data.id);
@@ -105,11 +123,18 @@ describe('webhook delivery faults', () => {
     await endpoint(org, r.url);
     const { child } = await serviceProcess({ WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000' });
 
-    const eventId = await recordEvent(t, { organizationId: org.organizationId, environmentId: org.sandbox.environmentId, kind: 'payment-created', data: {} });
+    const eventId = await recordEvent(t, {
+      organizationId: org.organizationId,
+      environmentId: org.sandbox.environmentId,
+      kind: 'payment-created',
+      data: {},
+    });
     await waitFor(() => r.hitsFor(eventId).length > 0, 'the first attempt, by the child');
     await sigkill(child);
     killed = true;
-    const [before] = await t.query('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+    const [before] = await t.query('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [
+      eventId,
+    ]);
     expect(before).toEqual({ status: 'pending', attempts: 0 });
 
     await instance(); // the restarted service
@@ -131,13 +156,21 @@ describe('webhook delivery faults', () => {
        SELECT gen_random_uuid(), $1, $2, 'payment-created', jsonb_build_object('n', g) FROM generate_series(1, 200) g`,
       [org.organizationId, org.sandbox.environmentId],
     );
-    await waitFor(async () => {
-      const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpointId]);
-      return n === 200;
-    }, 'all 200 deliveries', 60_000);
+    await waitFor(
+      async () => {
+        const [{ n }] = await t.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`,
+          [endpointId],
+        );
+        return n === 200;
+      },
+      'all 200 deliveries',
+      60_000,
+    );
 
     const perId = new Map<string, number>();
-    for (const h of r.hits) perId.set(String(h.headers['webhook-id']), (perId.get(String(h.headers['webhook-id'])) ?? 0) + 1);
+    for (const h of r.hits)
+      perId.set(String(h.headers['webhook-id']), (perId.get(String(h.headers['webhook-id'])) ?? 0) + 1);
     expect(perId.size).toBe(200);
     expect([...perId.values()].every((c) => c === 1)).toBe(true);
     const [{ attempts, logged }] = await t.query(

@@ -15,12 +15,7 @@ export function csrfToken(secret: string, cookieValue: string, scope: string): s
   return createHmac('sha256', secret).update(`${cookieValue}.${scope}`).digest('base64url');
 }
 
-export function validCsrfToken(
-  secret: string,
-  cookieValue: unknown,
-  scope: string,
-  token: unknown,
-): boolean {
+export function validCsrfToken(secret: string, cookieValue: unknown, scope: string, token: unknown): boolean {
   if (typeof cookieValue !== 'string' || cookieValue.length < 32 || typeof token !== 'string') return false;
   const expected = Buffer.from(csrfToken(secret, cookieValue, scope));
   const given = Buffer.from(token);

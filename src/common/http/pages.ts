@@ -42,12 +42,20 @@ export class PageRequest {
     );
     // The switcher's choice is remembered.
     if (query === this.lang) {
-      this.setCookie(surface.languageCookie, this.lang, { maxAge: 365 * 24 * 3600, sameSite: 'lax', httpOnly: true });
+      this.setCookie(surface.languageCookie, this.lang, {
+        maxAge: 365 * 24 * 3600,
+        sameSite: 'lax',
+        httpOnly: true,
+      });
     }
   }
 
   /** A cookie on the surface's path; Secure when the origin is https. */
-  setCookie(name: string, value: string, options: Omit<CookieOptions, 'secure' | 'path'> & { path?: string }): void {
+  setCookie(
+    name: string,
+    value: string,
+    options: Omit<CookieOptions, 'secure' | 'path'> & { path?: string },
+  ): void {
     void this.reply.header(
       'set-cookie',
       serializeCookie(name, value, { path: this.surface.path, ...options, secure: this.surface.secure }),

@@ -118,15 +118,28 @@ export const ExternalIdField = (o: FieldOptions = {}) => {
 
 /** A phone number arrives as a string; normalising and the Mauritanian rule are the service's (400). */
 export const PhoneField = (o: FieldOptions = {}) =>
-  field('string (8-digit Mauritanian number)', o, { type: 'string', example: '22123456' },
-    IsString({ message: Msg.expected('string') }));
+  field(
+    'string (8-digit Mauritanian number)',
+    o,
+    { type: 'string', example: '22123456' },
+    IsString({ message: Msg.expected('string') }),
+  );
 
 export const UuidField = (o: FieldOptions = {}) =>
-  field('string (uuid)', o, { type: 'string', format: 'uuid' }, IsUUID('all', { message: Msg.expected('a UUID') }));
+  field(
+    'string (uuid)',
+    o,
+    { type: 'string', format: 'uuid' },
+    IsUUID('all', { message: Msg.expected('a UUID') }),
+  );
 
 export const UrlField = (o: FieldOptions = {}) =>
-  field('string (absolute http(s) URL)', o, { type: 'string', format: 'uri' },
-    validateWith(isHttpUrl, 'an absolute http(s) URL'));
+  field(
+    'string (absolute http(s) URL)',
+    o,
+    { type: 'string', format: 'uri' },
+    validateWith(isHttpUrl, 'an absolute http(s) URL'),
+  );
 
 function validateWith(fn: (value: unknown) => boolean, expected: string): PropertyDecorator {
   return ValidateBy({
@@ -139,13 +152,21 @@ export const BooleanField = (o: FieldOptions = {}) =>
   field('boolean', o, { type: 'boolean' }, IsBoolean({ message: Msg.expected('boolean') }));
 
 export const EnumField = (values: readonly string[], o: FieldOptions = {}) =>
-  field(`one of ${values.join(', ')}`, o, { enum: values },
-    IsIn(values as string[], { message: Msg.expected(`one of ${values.join(', ')}`) }));
+  field(
+    `one of ${values.join(', ')}`,
+    o,
+    { enum: values },
+    IsIn(values as string[], { message: Msg.expected(`one of ${values.join(', ')}`) }),
+  );
 
 export const EnumArrayField = (values: readonly string[], o: FieldOptions = {}) =>
-  field(`array of (${values.join(', ')})`, o, { enum: values, isArray: true },
+  field(
+    `array of (${values.join(', ')})`,
+    o,
+    { enum: values, isArray: true },
     IsArray({ message: Msg.expected('array') }),
-    IsIn(values as string[], { each: true, message: Msg.expected(`array of (${values.join(', ')})`) }));
+    IsIn(values as string[], { each: true, message: Msg.expected(`array of (${values.join(', ')})`) }),
+  );
 
 /** Query integers arrive as text: decimal digits become numbers, anything else stays and fails IsInt. */
 const queryInt = Transform(({ value }: { value: unknown }) =>

@@ -33,9 +33,14 @@ export function redact(value: unknown): unknown {
   return out;
 }
 
-const pointer = (path: string[]) => '/' + path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (path: string[]) =>
+  '/' + path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-function flatten(errors: ValidationError[], shape: Record<string, string>, parent: string[] = []): ValidationIssue[] {
+function flatten(
+  errors: ValidationError[],
+  shape: Record<string, string>,
+  parent: string[] = [],
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const e of errors) {
     const path = [...parent, e.property];
@@ -80,7 +85,11 @@ export function buildValidationBody(
 }
 
 /** A body that is JSON but not an object (`[]`, `"x"`, `5`). */
-export function notAnObjectBody(on: ValidationTarget, shape: Record<string, string>, found: unknown): ValidationBody {
+export function notAnObjectBody(
+  on: ValidationTarget,
+  shape: Record<string, string>,
+  found: unknown,
+): ValidationBody {
   const issue = { property: '', message: 'Expected object', summary: `The ${on} should be an object`, found };
   return { type: 'validation', on, ...issue, expected: shape, errors: [issue] };
 }

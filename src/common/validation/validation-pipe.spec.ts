@@ -24,7 +24,9 @@ function failure(value: unknown, type: 'body' | 'query' | 'param' = 'body') {
 
 describe('ValidationPipe', () => {
   it('returns an instance with unknown properties dropped', () => {
-    expect(run({ transactionId: 'a', amount: 1, extra: true })).toEqual(Object.assign(new Dto(), { transactionId: 'a', amount: 1 }));
+    expect(run({ transactionId: 'a', amount: 1, extra: true })).toEqual(
+      Object.assign(new Dto(), { transactionId: 'a', amount: 1 }),
+    );
   });
 
   it('builds the validation body of SPEC.md with JSON pointers and the expected shape', () => {
@@ -35,10 +37,20 @@ describe('ValidationPipe', () => {
       property: '/amount',
       message: 'Expected integer',
       summary: "Property 'amount' should be integer",
-      expected: { transactionId: 'string (1-128 printable characters)', amount: 'integer', 'passCode?': 'string' },
+      expected: {
+        transactionId: 'string (1-128 printable characters)',
+        amount: 'integer',
+        'passCode?': 'string',
+      },
       found: { transactionId: 'a', amount: '10' },
       errors: [
-        { property: '/amount', message: 'Expected integer', summary: "Property 'amount' should be integer", expected: 'integer', found: '10' },
+        {
+          property: '/amount',
+          message: 'Expected integer',
+          summary: "Property 'amount' should be integer",
+          expected: 'integer',
+          found: '10',
+        },
       ],
     });
   });

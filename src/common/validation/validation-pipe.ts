@@ -20,7 +20,12 @@ export class ValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const on = TARGETS[metadata.type];
     const metatype = metadata.metatype;
-    if (!on || !metatype || metadata.data || [String, Number, Boolean, Object, Array].includes(metatype as never)) {
+    if (
+      !on ||
+      !metatype ||
+      metadata.data ||
+      [String, Number, Boolean, Object, Array].includes(metatype as never)
+    ) {
       return value;
     }
     const shape = expectedShape(metatype);
@@ -29,7 +34,11 @@ export class ValidationPipe implements PipeTransform {
       throw new ValidationFailed(notAnObjectBody(on, shape, input));
     }
     const instance: object = plainToInstance(metatype as new () => object, input);
-    const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false } });
+    const errors = validateSync(instance, {
+      whitelist: true,
+      forbidUnknownValues: false,
+      validationError: { target: false },
+    });
     if (errors.length > 0) throw new ValidationFailed(buildValidationBody(on, errors, shape, input));
     return instance;
   }

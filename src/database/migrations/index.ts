@@ -4,4 +4,9 @@ import { Webhooks1763777000000 } from './1763777000000-Webhooks';
 import { Checkout1763777100000 } from './1763777100000-Checkout';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
-export const migrations = [Foundation1763776800000, Payments1763776900000, Webhooks1763777000000, Checkout1763777100000];
+export const migrations = [
+  Foundation1763776800000,
+  Payments1763776900000,
+  Webhooks1763777000000,
+  Checkout1763777100000,
+];

@@ -1,8 +1,17 @@
 import { PaginationQuery } from '../../common/pagination';
-import { EnumField, ExternalIdField, IntegerField, PhoneField, UuidField } from '../../common/validation/fields';
+import {
+  EnumField,
+  ExternalIdField,
+  IntegerField,
+  PhoneField,
+  UuidField,
+} from '../../common/validation/fields';
 
 export class CreatePaymentRequestDto {
-  @ExternalIdField({ description: "The merchant's own order ID, unique per environment", example: 'order_1042' })
+  @ExternalIdField({
+    description: "The merchant's own order ID, unique per environment",
+    example: 'order_1042',
+  })
   transactionId!: string;
 
   @IntegerField({ description: 'Whole MRU, 1 to 100000000', example: 1500 })

@@ -1,14 +1,27 @@
 import { ArrayNotEmpty } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination';
-import { BooleanField, EnumArrayField, EnumField, Msg, UrlField, UuidField } from '../../common/validation/fields';
+import {
+  BooleanField,
+  EnumArrayField,
+  EnumField,
+  Msg,
+  UrlField,
+  UuidField,
+} from '../../common/validation/fields';
 import { EVENT_KINDS, EventKind } from '../event-kinds';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../webhook';
 
 export class CreateWebhookEndpointDto {
-  @UrlField({ description: 'Where deliveries are POSTed: an absolute http(s) URL', example: 'https://merchant.example.com/webhooks/khoums' })
+  @UrlField({
+    description: 'Where deliveries are POSTed: an absolute http(s) URL',
+    example: 'https://merchant.example.com/webhooks/khoums',
+  })
   url!: string;
 
-  @EnumArrayField(EVENT_KINDS, { optional: true, description: 'Event kinds to receive; default: the six kinds of SPEC.md' })
+  @EnumArrayField(EVENT_KINDS, {
+    optional: true,
+    description: 'Event kinds to receive; default: the six kinds of SPEC.md',
+  })
   @ArrayNotEmpty({ message: Msg.expected('a non-empty array') })
   events?: EventKind[];
 
@@ -18,12 +31,17 @@ export class CreateWebhookEndpointDto {
 
 export class UpdateWebhookEndpointDto {
   @UrlField({ optional: true }) url?: string;
-  @EnumArrayField(EVENT_KINDS, { optional: true }) @ArrayNotEmpty({ message: Msg.expected('a non-empty array') }) events?: EventKind[];
+  @EnumArrayField(EVENT_KINDS, { optional: true })
+  @ArrayNotEmpty({ message: Msg.expected('a non-empty array') })
+  events?: EventKind[];
   @BooleanField({ optional: true, description: 'Re-enabling resumes pending deliveries' }) enabled?: boolean;
 }
 
 export class SendTestEventDto {
-  @EnumField(EVENT_KINDS, { optional: true, description: 'Default payment-request-created (or the first kind the endpoint receives)' })
+  @EnumField(EVENT_KINDS, {
+    optional: true,
+    description: 'Default payment-request-created (or the first kind the endpoint receives)',
+  })
   event?: EventKind;
 }
 
