@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 export type PaymentRequestStatus = 'pending' | 'paid';
 
 /** A payment request as the code handles it (a `payment_requests` row, camelCased). */
@@ -44,17 +46,25 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
 }
 
 /** The payment request record of CONTRACT.md, as the API and webhook events show it. */
-export interface PaymentRequestJson {
-  id: string;
-  transactionId: string;
-  amount: number;
-  phoneNumber: string | null;
-  status: PaymentRequestStatus;
-  paidAt: string | null;
-  invoiceId: string | null;
-  environmentId: string;
-  createdAt: string;
-  updatedAt: string;
+export class PaymentRequestJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: "The merchant's own order ID, unique per environment" }) transactionId!: string;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU' }) amount!: number;
+  @ApiProperty({ type: String, nullable: true, description: '8-digit local number' }) phoneNumber!:
+    string | null;
+  @ApiProperty({ enum: ['pending', 'paid'] }) status!: PaymentRequestStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) paidAt!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) invoiceId!: string | null;
+  @ApiProperty({ format: 'uuid' }) environmentId!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** What a publishable key may see (SPEC.md: look-up by transactionId returns id, amount, phoneNumber). */
+export class PublicPaymentRequestJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: 'integer' }) amount!: number;
+  @ApiProperty({ type: String, nullable: true }) phoneNumber!: string | null;
 }
 
 export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
@@ -72,7 +82,6 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
   };
 }
 
-/** What a publishable key may see (SPEC.md: look-up by transactionId returns id, amount, phoneNumber). */
 export function toPublicPaymentRequestJson(
   pr: PaymentRequest,
 ): Pick<PaymentRequestJson, 'id' | 'amount' | 'phoneNumber'> {

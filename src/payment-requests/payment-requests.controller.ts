@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
+import { ApiData, ApiList } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
 import {
   CreatePaymentRequestDto,
@@ -9,7 +10,12 @@ import {
   PaymentRequestIdParams,
   TransactionIdParams,
 } from './dto/payment-request.dto';
-import { toPaymentRequestJson, toPublicPaymentRequestJson } from './payment-request';
+import {
+  PaymentRequestJson,
+  PublicPaymentRequestJson,
+  toPaymentRequestJson,
+  toPublicPaymentRequestJson,
+} from './payment-request';
 import { PaymentRequestsService } from './payment-requests.service';
 
 @ApiTags('Payment requests')
@@ -20,18 +26,21 @@ export class PaymentRequestsController {
 
   @Post()
   @SecretKey()
+  @ApiData(PaymentRequestJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreatePaymentRequestDto) {
     return { data: await this.service.create(t, dto) };
   }
 
   @Get()
   @SecretKey()
+  @ApiList(PaymentRequestJson)
   list(@Tenant() t: Tenant, @Query() q: ListPaymentRequestsQuery) {
     return this.service.list(t, q);
   }
 
   @Get('by-transaction/:transactionId')
   @AnyKey()
+  @ApiData([PaymentRequestJson, PublicPaymentRequestJson])
   async byTransaction(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
     const pr = await this.service.getByTransactionId(t, p.transactionId);
     return { data: t.keyKind === 'secret' ? toPaymentRequestJson(pr) : toPublicPaymentRequestJson(pr) };
@@ -39,6 +48,7 @@ export class PaymentRequestsController {
 
   @Get(':id')
   @SecretKey()
+  @ApiData(PaymentRequestJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentRequestIdParams) {
     return { data: toPaymentRequestJson(await this.service.getById(t, p.id)) };
   }
