@@ -2,16 +2,22 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
+import { CustomersModule } from './customers/customers.module';
 import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { InvoicesModule } from './invoices/invoices.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PricesModule } from './prices/prices.module';
+import { ProductsModule } from './products/products.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
@@ -37,6 +43,12 @@ export class AppModule {
         PaymentRequestsModule,
         PaymentsModule,
         CheckoutModule,
+        ProductsModule,
+        PricesModule,
+        CustomersModule,
+        InvoicesModule,
+        SubscriptionsModule,
+        BillingModule,
       ],
       controllers: [HealthController],
       providers: [

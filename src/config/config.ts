@@ -109,6 +109,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
   RECONCILE_MIN_AGE_MS = 60_000;
 
+  /** Run the billing run every minute from this instance (any number of instances may: they claim disjoint batches). */
+  @Transform(toBool) @IsBoolean()
+  BILLING_SCHEDULER = true;
+
+  /** Subscriptions one transaction of the billing run claims and bills (one set-based statement per batch). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(5000)
+  BILLING_BATCH_SIZE = 500;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }

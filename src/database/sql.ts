@@ -65,3 +65,12 @@ export function join(parts: readonly Sql[], separator: Sql = raw(', ')): Sql {
 export function and(conditions: readonly Sql[]): Sql {
   return conditions.length === 0 ? raw('true') : join(conditions, raw(' AND '));
 }
+
+/**
+ * SQL text giving the ISO 8601 UTC string of a timestamptz expression, with milliseconds, as
+ * JavaScript's toISOString() writes it (null stays null): for JSON built by the database, e.g. an
+ * event recorded by the statement that makes the change.
+ */
+export function isoUtc(expression: string): Sql {
+  return raw(`to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+}

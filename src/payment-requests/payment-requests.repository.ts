@@ -17,6 +17,18 @@ export interface LockedRequest {
   status: PaymentRequestStatus;
 }
 
+/**
+ * Many payment requests at once, for set-based work (a billing batch), as a data-modifying CTE
+ * body returning their ids: one request per row of `source` (SQL after FROM), whose columns are
+ * id, environment_id, transaction_id, amount, phone_number, invoice_id and created_at. The caller
+ * records their `payment-request-created` events in the same statement.
+ */
+export function insertRequestsFrom(source: Sql): Sql {
+  return sql`INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM ${source}
+    RETURNING id`;
+}
+
 @Injectable()
 export class PaymentRequestsRepository {
   constructor(private readonly db: Db) {}

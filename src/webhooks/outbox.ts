@@ -35,3 +35,13 @@ export function insertEventWhen(source: string, event: NewEvent): Sql {
     SELECT ${event.id ?? randomUUID()}, ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${JSON.stringify(event.data)}, ${event.createdAt ?? new Date()}
       FROM ${raw(source)}`;
 }
+
+/**
+ * Many events at once, as a statement or data-modifying CTE body: one per row of `source` (SQL
+ * after FROM, e.g. a recordset with a WHERE), whose columns are id, organization_id,
+ * environment_id, kind, data (jsonb) and created_at. For set-based work such as a billing batch.
+ */
+export function insertEventsFrom(source: Sql): Sql {
+  return sql`INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM ${source}`;
+}

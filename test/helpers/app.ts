@@ -34,7 +34,8 @@ export function testDatabaseUrl(): string {
  * The real application on the run's database, listening on an ephemeral port. Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
- * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS).
+ * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
+ * BILLING_SCHEDULER).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -46,6 +47,7 @@ export async function startTestApp(
     DB_POOL_SIZE: '10',
     WEBHOOK_WORKER: 'false',
     RECONCILE_INTERVAL_MS: '0',
+    BILLING_SCHEDULER: 'false',
     ...env,
   });
   const logs: string[] = [];

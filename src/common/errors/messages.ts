@@ -53,4 +53,13 @@ export const Messages = {
   paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
+
+  /** Not in SPEC.md/CONTRACT.md: subscription inputs that cannot describe a subscription (docs/billing.md). */
+  trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
+  trialEndNotAfterStart: 'trialEnd must be after startedAt',
+  expiresAtNotAfterStart: 'expiresAt must be after startedAt',
+  subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,
+  subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
+  /** Not in SPEC.md/CONTRACT.md: paying an invoice (its page) that was paid or voided meanwhile. */
+  invoiceNotPending: 'Invoice is not pending',
 } as const;

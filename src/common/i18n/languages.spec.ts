@@ -1,5 +1,5 @@
 import { CHECKOUT_TEXTS } from './checkout-texts';
-import { chooseLanguage, direction, formatMru, fromAcceptLanguage, LANGUAGES } from './languages';
+import { chooseLanguage, direction, formatDate, formatMru, fromAcceptLanguage, LANGUAGES } from './languages';
 
 describe('page languages', () => {
   it('defaults to French', () => {
@@ -28,6 +28,13 @@ describe('page languages', () => {
     expect(formatMru(1234567, 'en')).toBe('1,234,567 MRU');
     expect(formatMru(1234567, 'fr').replace(/\s/g, ' ')).toBe('1 234 567 MRU');
     expect(formatMru(1500, 'ar')).toBe('١٬٥٠٠ MRU');
+  });
+
+  it('writes dates per language, on the UTC calendar day', () => {
+    const date = new Date('2025-01-31T23:30:00.000Z');
+    expect(formatDate(date, 'en')).toBe('January 31, 2025');
+    expect(formatDate(date, 'fr')).toBe('31 janvier 2025');
+    expect(formatDate(date, 'ar')).toMatch(/^٣١ يناير ٢٠٢٥$/);
   });
 
   it('keeps to the languages a surface offers', () => {

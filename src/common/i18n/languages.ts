@@ -18,6 +18,23 @@ export function formatMru(amount: number, language: Language): string {
   return `${formatters.get(language)!.format(amount)} MRU`;
 }
 
+const dateFormatters = new Map(
+  LANGUAGES.map((l) => [
+    l,
+    new Intl.DateTimeFormat(NUMBER_LOCALES[l], {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }),
+  ]),
+);
+
+/** A day in the language's words and digits (the UTC calendar day, as billing periods are UTC). */
+export function formatDate(date: Date, language: Language): string {
+  return dateFormatters.get(language)!.format(date);
+}
+
 export function isLanguage(value: unknown, supported: readonly Language[] = LANGUAGES): value is Language {
   return typeof value === 'string' && (supported as readonly string[]).includes(value);
 }

@@ -18,7 +18,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
-import { isHttpUrl } from './rules';
+import { isHttpUrl, parseDateTime } from './rules';
 
 /**
  * Field decorators for DTOs. Each one is the single place that says, for one kind of field,
@@ -141,12 +141,36 @@ export const UrlField = (o: FieldOptions = {}) =>
     validateWith(isHttpUrl, 'an absolute http(s) URL'),
   );
 
-function validateWith(fn: (value: unknown) => boolean, expected: string): PropertyDecorator {
+function validateWith(
+  fn: (value: unknown) => boolean,
+  expected: string,
+  name = 'isHttpUrl',
+): PropertyDecorator {
   return ValidateBy({
-    name: 'isHttpUrl',
+    name,
     validator: { validate: (v) => fn(v), defaultMessage: () => Msg.expected(expected) },
   });
 }
+
+/** An ISO 8601 date-time (a time without an offset is UTC; a date alone is its midnight UTC). */
+export const DateTimeField = (o: FieldOptions = {}) =>
+  field(
+    'string (ISO 8601 date-time)',
+    o,
+    { type: 'string', format: 'date-time' },
+    validateWith((v) => parseDateTime(v) !== null, 'an ISO 8601 date-time', 'isDateTime'),
+  );
+
+/**
+ * A field whose accepted forms a predicate decides (e.g. a boolean or one literal string): `type`
+ * is what the 422 body and the OpenAPI description say is expected.
+ */
+export const PredicateField = (
+  type: string,
+  accepts: (value: unknown) => boolean,
+  api: Record<string, unknown>,
+  o: FieldOptions = {},
+) => field(type, o, api, validateWith(accepts, type, 'isAccepted'));
 
 export const BooleanField = (o: FieldOptions = {}) =>
   field('boolean', o, { type: 'boolean' }, IsBoolean({ message: Msg.expected('boolean') }));

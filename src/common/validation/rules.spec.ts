@@ -1,4 +1,4 @@
-import { amountProblem, isHttpUrl, MAX_AMOUNT, normalizePhone } from './rules';
+import { amountProblem, isHttpUrl, MAX_AMOUNT, normalizePhone, parseDateTime } from './rules';
 
 describe('amountProblem', () => {
   it.each([
@@ -43,4 +43,34 @@ describe('isHttpUrl', () => {
       expect(isHttpUrl(u)).toBe(false);
     },
   );
+});
+
+describe('parseDateTime', () => {
+  it.each([
+    ['2025-01-31T10:20:30.456Z', '2025-01-31T10:20:30.456Z'],
+    ['2025-01-31T10:20:30Z', '2025-01-31T10:20:30.000Z'],
+    ['2025-01-31T10:20:30+01:00', '2025-01-31T09:20:30.000Z'],
+    ['2025-01-31T10:20:30-0130', '2025-01-31T11:50:30.000Z'],
+    ['2025-01-31T10:20:30', '2025-01-31T10:20:30.000Z'],
+    ['2025-01-31T10:20', '2025-01-31T10:20:00.000Z'],
+    ['2025-01-31 10:20:30', '2025-01-31T10:20:30.000Z'],
+    ['2025-01-31', '2025-01-31T00:00:00.000Z'],
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+  ])('reads %p as %p (UTC unless an offset is given)', (input, iso) => {
+    expect(parseDateTime(input)?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '',
+    'tomorrow',
+    '2025-02-30',
+    '2025-02-29',
+    '2025-13-01',
+    '2025-01-01T24:00:00Z',
+    '1700000000',
+    20250101,
+    null,
+  ])('refuses %p', (input) => {
+    expect(parseDateTime(input)).toBeNull();
+  });
 });

@@ -59,3 +59,25 @@ export function assertPhone(raw: string): string {
   if (!phone) throw commonError(CommonError.InvalidPhoneNumber);
   return phone;
 }
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 date-time as a Date, or null. All times are UTC unless they carry an offset: a
+ * date-time without one is read as UTC (never as the server's local time), a date alone as its
+ * midnight UTC. Impossible dates (February 30th) are refused rather than rolled over.
+ */
+export function parseDateTime(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, , zone] = m;
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h ?? 0) > 23 || Number(mi ?? 0) > 59)
+    return null;
+  if (Number(d) > new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate()) return null;
+  let text = value.trim().replace(' ', 'T');
+  if (zone && /^[+-]\d{4}$/.test(zone)) text = `${text.slice(0, -5)}${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const date = new Date(h === undefined ? `${text}T00:00:00Z` : zone ? text : `${text}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,0 +1,63 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { AppConfig } from '../config/config';
+import { Renewals } from '../subscriptions/renewals';
+
+/** What a billing run did (the sandbox route's `data`). */
+export class BillingRunJson {
+  @ApiProperty({ type: 'integer', description: 'Invoices created, one per billed period' })
+  invoicesCreated!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Subscriptions whose state changed (renewed, expired, ended)',
+  })
+  subscriptionsUpdated!: number;
+}
+
+/**
+ * The billing run (CONTRACT.md "Subscriptions and billing"): every subscription due by the time
+ * the run starts is renewed, batch after batch, each batch one transaction that claims its
+ * subscriptions with FOR UPDATE SKIP LOCKED and writes their invoices, payment requests, events
+ * and new state in one statement (`Renewals.renewDueBatch`). So any number of runs, on any number
+ * of instances, bill each period once; a run killed mid-way leaves whole batches, and the next run
+ * continues. On shutdown a run stops after its current batch.
+ */
+@Injectable()
+export class BillingRun implements BeforeApplicationShutdown {
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<BillingRunJson>>();
+
+  constructor(
+    private readonly renewals: Renewals,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Bills what is due by `now` (default: when called), in one environment or all. */
+  run(options: { environmentId?: string; now?: Date } = {}): Promise<BillingRunJson> {
+    const run = this.batches(options.now ?? new Date(), options.environmentId).finally(() =>
+      this.inFlight.delete(run),
+    );
+    this.inFlight.add(run);
+    return run;
+  }
+
+  /** Lets runs in progress finish their current batch before the database goes away. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async batches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
+    const size = this.config.BILLING_BATCH_SIZE;
+    const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
+    while (!this.stopping) {
+      const batch = await this.renewals.renewDueBatch(now, size, environmentId);
+      total.invoicesCreated += batch.invoicesCreated;
+      total.subscriptionsUpdated += batch.subscriptionsUpdated;
+      // Fewer than a full batch: nothing more is due (or other runs hold it). A batch that changed
+      // nothing cannot happen (a claimed subscription is due), but must not loop.
+      if (batch.claimed < size || batch.subscriptionsUpdated === 0) break;
+    }
+    return total;
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../payments/payments.module';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { BillingController } from './billing.controller';
+import { BillingRun } from './billing-run';
+import { BillingScheduler } from './billing.scheduler';
+import { BillingSettlement } from './billing-settlement';
+import { SandboxBillingGuard } from './sandbox-billing.guard';
+
+@Module({
+  imports: [SubscriptionsModule, PaymentsModule],
+  controllers: [BillingController],
+  providers: [BillingRun, BillingScheduler, BillingSettlement, SandboxBillingGuard],
+  exports: [BillingRun],
+})
+export class BillingModule {}

@@ -1,0 +1,43 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { raw } from '../database/sql';
+
+/** A customer of a merchant (SPEC.md "Customer"): shared by both environments of the organization. */
+export interface Customer {
+  id: string;
+  organizationId: string;
+  externalUserId: string;
+  phone: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns of a customer under the alias `c`, named as Customer's properties. */
+export const CUSTOMER_COLUMNS = raw(
+  `c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+   c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
+);
+
+/** The customer record of SPEC.md, as the API shows it. */
+export class CustomerJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: "The merchant's user ID, unique within the organization" })
+  externalUserId!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "8-digit local number, used for the customer's payment requests",
+  })
+  phone!: string | null;
+  @ApiProperty({ format: 'uuid' }) organizationId!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export function toCustomerJson(c: Customer): CustomerJson {
+  return {
+    id: c.id,
+    externalUserId: c.externalUserId,
+    phone: c.phone,
+    organizationId: c.organizationId,
+    createdAt: c.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import type { Page } from '../common/pagination';
+import { Db } from '../database/db';
+import { pageRows } from '../database/paging';
+import { and, join, Sql, sql } from '../database/sql';
+import { Customer, CUSTOMER_COLUMNS } from './customer';
+
+/** The unique index that keeps externalUserId unique within an organization. */
+const EXTERNAL_USER_KEY = 'customers_external_user_key';
+
+const isExternalUserIdTaken = (err: unknown) =>
+  err instanceof DatabaseError && err.code === '23505' && err.constraint === EXTERNAL_USER_KEY;
+
+/** Customers: organization-scoped, every statement filters by organization. */
+@Injectable()
+export class CustomersRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The new customer, or null when the organization already has one with its externalUserId. */
+  async insert(c: Customer): Promise<Customer | null> {
+    const row = await this.db.one<Customer>(sql`
+      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, created_at, updated_at)
+      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.createdAt}, ${c.updatedAt})
+      ON CONFLICT (organization_id, external_user_id) DO NOTHING
+      RETURNING ${CUSTOMER_COLUMNS}`);
+    return row ?? null;
+  }
+
+  /**
+   * The customer with this externalUserId, created when the organization has none; a given phone
+   * replaces the stored one. One statement, so concurrent calls for one new user make one customer.
+   */
+  async upsert(c: Customer): Promise<Customer> {
+    return (await this.db.one<Customer>(sql`
+      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, created_at, updated_at)
+      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.createdAt}, ${c.updatedAt})
+      ON CONFLICT (organization_id, external_user_id) DO UPDATE
+        SET phone = COALESCE(EXCLUDED.phone, c.phone),
+            updated_at = CASE WHEN EXCLUDED.phone IS DISTINCT FROM c.phone AND EXCLUDED.phone IS NOT NULL
+                              THEN EXCLUDED.updated_at ELSE c.updated_at END
+      RETURNING ${CUSTOMER_COLUMNS}`))!;
+  }
+
+  byId(organizationId: string, id: string): Promise<Customer | undefined> {
+    return this.db.one<Customer>(
+      sql`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.id = ${id} AND c.organization_id = ${organizationId}`,
+    );
+  }
+
+  /**
+   * Applies the given changes; undefined when there is no such customer, 'taken' when the new
+   * externalUserId belongs to another customer of the organization.
+   */
+  async update(
+    organizationId: string,
+    id: string,
+    changes: { externalUserId?: string; phone?: string | null },
+  ): Promise<Customer | undefined | 'taken'> {
+    const set: Sql[] = [sql`updated_at = now()`];
+    if (changes.externalUserId !== undefined) set.push(sql`external_user_id = ${changes.externalUserId}`);
+    if (changes.phone !== undefined) set.push(sql`phone = ${changes.phone}`);
+    try {
+      return await this.db.one<Customer>(sql`
+        UPDATE customers c SET ${join(set)}
+         WHERE c.id = ${id} AND c.organization_id = ${organizationId}
+        RETURNING ${CUSTOMER_COLUMNS}`);
+    } catch (err) {
+      if (isExternalUserIdTaken(err)) return 'taken';
+      throw err;
+    }
+  }
+
+  /** Newest first; filters combine. */
+  async list(organizationId: string, filter: { id?: string; externalUserId?: string }, page: Page) {
+    const where = [sql`c.organization_id = ${organizationId}`];
+    if (filter.id !== undefined) where.push(sql`c.id = ${filter.id}`);
+    if (filter.externalUserId !== undefined) where.push(sql`c.external_user_id = ${filter.externalUserId}`);
+    return pageRows<Customer>(
+      this.db,
+      {
+        select: CUSTOMER_COLUMNS,
+        from: sql`FROM customers c WHERE ${and(where)}`,
+        orderBy: sql`c.created_at DESC, c.id DESC`,
+      },
+      page,
+    );
+  }
+}

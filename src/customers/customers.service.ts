@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Tenant } from '../auth/tenant';
+import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import { assertPhone } from '../common/validation/rules';
+import { Customer, CustomerJson, toCustomerJson } from './customer';
+import { CustomerError, customerError } from './customers.errors';
+import { CustomersRepository } from './customers.repository';
+import type { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './dto/customer.dto';
+
+/** Customers are the organization's: any secret key of either environment sees the same ones. */
+@Injectable()
+export class CustomersService {
+  constructor(private readonly repo: CustomersRepository) {}
+
+  async create(tenant: Tenant, dto: CreateCustomerDto): Promise<CustomerJson> {
+    const created = await this.repo.insert(
+      newCustomer(tenant, dto.externalUserId, dto.phone === undefined ? null : assertPhone(dto.phone)),
+    );
+    if (!created) throw customerError(CustomerError.ExternalUserIdTaken, dto.externalUserId);
+    return toCustomerJson(created);
+  }
+
+  async update(tenant: Tenant, id: string, dto: UpdateCustomerDto): Promise<CustomerJson> {
+    const phone = dto.phone === undefined || dto.phone === null ? dto.phone : assertPhone(dto.phone);
+    const updated = await this.repo.update(tenant.organizationId, id, {
+      externalUserId: dto.externalUserId,
+      phone,
+    });
+    if (updated === 'taken') throw customerError(CustomerError.ExternalUserIdTaken, dto.externalUserId);
+    if (!updated) throw customerError(CustomerError.NotFound);
+    return toCustomerJson(updated);
+  }
+
+  /** Newest first. */
+  async list(tenant: Tenant, q: ListCustomersQuery): Promise<ListEnvelope<CustomerJson>> {
+    const page = pageOf(q);
+    const { rows, total } = await this.repo.list(tenant.organizationId, q, page);
+    return envelope(rows.map(toCustomerJson), total, page);
+  }
+
+  /** A customer of the tenant's organization, or 404 `Customer not found`. */
+  async get(tenant: Pick<Tenant, 'organizationId'>, id: string): Promise<Customer> {
+    const customer = await this.repo.byId(tenant.organizationId, id);
+    if (!customer) throw customerError(CustomerError.NotFound);
+    return customer;
+  }
+
+  /** The customer with this externalUserId, created if needed; a given phone (already normalised) replaces the stored one. */
+  findOrCreate(
+    tenant: Pick<Tenant, 'organizationId'>,
+    externalUserId: string,
+    phone: string | null,
+  ): Promise<Customer> {
+    return this.repo.upsert(newCustomer(tenant, externalUserId, phone));
+  }
+}
+
+function newCustomer(
+  tenant: Pick<Tenant, 'organizationId'>,
+  externalUserId: string,
+  phone: string | null,
+): Customer {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    organizationId: tenant.organizationId,
+    externalUserId,
+    phone,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,30 @@
+import { PaginationQuery } from '../../common/pagination';
+import { ExternalIdField, PhoneField, UuidField } from '../../common/validation/fields';
+
+export class CreateCustomerDto {
+  @ExternalIdField({
+    description: "The merchant's user ID, unique within the organization",
+    example: 'user_42',
+  })
+  externalUserId!: string;
+
+  @PhoneField({ optional: true, description: "The customer's 8-digit number (+222 and spaces are stripped)" })
+  phone?: string;
+}
+
+export class UpdateCustomerDto {
+  @ExternalIdField({ optional: true, description: 'A new user ID, unique within the organization' })
+  externalUserId?: string;
+
+  @PhoneField({ optional: true, nullable: true, description: 'A new number; null removes it' })
+  phone?: string | null;
+}
+
+export class ListCustomersQuery extends PaginationQuery {
+  @UuidField({ optional: true }) id?: string;
+  @ExternalIdField({ optional: true }) externalUserId?: string;
+}
+
+export class CustomerIdParams {
+  @UuidField() id!: string;
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { PayService } from '../payments/pay.service';
+import type { PaymentStatus } from '../payments/payment';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { InvoiceError, invoiceError } from './invoices.errors';
+import { InvoicePageRow, InvoicesRepository } from './invoices.repository';
+
+/** A bank app the page offers. */
+export interface PaymentMethodChoice {
+  id: string;
+  type: string;
+  name: string;
+  requiresPassCode: boolean;
+}
+
+export interface InvoicePayInput {
+  paymentMethodId: string;
+  /** Already normalised to the 8 digits. */
+  phoneNumber: string;
+  /** `''` for the methods that take none. */
+  passCode: string;
+}
+
+/**
+ * The invoice's page (its `checkoutUrl`): what it shows, and paying the invoice's payment request
+ * through PayService, as the hosted checkout does, so every money rule of payments holds. The
+ * settlement statement marks the invoice paid (docs/billing.md).
+ */
+@Injectable()
+export class InvoicePageService {
+  constructor(
+    private readonly invoices: InvoicesRepository,
+    private readonly payments: PayService,
+    private readonly methods: PaymentMethodsService,
+  ) {}
+
+  async forPage(id: string): Promise<InvoicePageRow> {
+    const row = await this.invoices.forPage(id);
+    if (!row) throw invoiceError(InvoiceError.NotFound);
+    return row;
+  }
+
+  /**
+   * Pays the invoice's request. Throws AppError: 400 (pass code), 404 (method), 409 (already paid,
+   * a payment in progress, the invoice no longer pending), 502 (the bank failed).
+   */
+  async pay(
+    invoice: InvoicePageRow,
+    input: InvoicePayInput,
+  ): Promise<{ paymentId: string; status: PaymentStatus }> {
+    // The customer on the page acts for the invoice's environment, like a publishable key.
+    const tenant: Tenant = {
+      organizationId: invoice.organizationId,
+      environmentId: invoice.environmentId,
+      environment: invoice.environment,
+      keyKind: 'publishable',
+      keyId: `invoice:${invoice.id}`,
+    };
+    const payment = await this.payments.pay(
+      tenant,
+      {
+        transactionId: invoice.transactionId,
+        phoneNumber: input.phoneNumber,
+        passCode: input.passCode,
+        configurationId: input.paymentMethodId,
+      },
+      // Under pay's lock of the request: a void invoice is never paid from its page.
+      async () => {
+        if ((await this.invoices.lockStatus(invoice.id)) !== 'pending')
+          throw invoiceError(InvoiceError.NotPending);
+      },
+    );
+    return { paymentId: payment.id, status: payment.status };
+  }
+
+  async listMethods(environmentId: string): Promise<PaymentMethodChoice[]> {
+    return (await this.methods.listEnabled(environmentId)).map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
+  }
+}

@@ -1,0 +1,27 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Tenant } from '../auth/tenant';
+import { ApiData, ApiList } from '../common/http/openapi';
+import { API } from '../common/http/routes';
+import { InvoiceIdParams, ListInvoicesQuery } from './dto/invoice.dto';
+import { InvoiceJson } from './invoice';
+import { InvoicesService } from './invoices.service';
+
+@ApiTags('Invoices')
+@ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+@Controller(`${API}/invoices`)
+export class InvoicesController {
+  constructor(private readonly service: InvoicesService) {}
+
+  @Get()
+  @ApiList(InvoiceJson)
+  list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery) {
+    return this.service.list(t, q);
+  }
+
+  @Get(':id')
+  @ApiData(InvoiceJson)
+  async get(@Tenant() t: Tenant, @Param() p: InvoiceIdParams) {
+    return { data: await this.service.get(t, p.id) };
+  }
+}

@@ -1,0 +1,12 @@
+import { domainErrors } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+
+export enum InvoiceError {
+  NotFound = 'invoice_not_found',
+  NotPending = 'invoice_not_pending',
+}
+
+export const invoiceError = domainErrors<InvoiceError>({
+  [InvoiceError.NotFound]: [404, Messages.invoiceNotFound],
+  [InvoiceError.NotPending]: [409, Messages.invoiceNotPending],
+});

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../payments/payments.module';
+import { InvoicePageController } from './invoice-page.controller';
+import { InvoicePageRenderer } from './invoice-page.renderer';
+import { InvoicePageService } from './invoice-page.service';
+import { InvoicesController } from './invoices.controller';
+import { InvoicesRepository } from './invoices.repository';
+import { InvoicesService } from './invoices.service';
+
+@Module({
+  imports: [PaymentsModule],
+  controllers: [InvoicesController, InvoicePageController],
+  providers: [InvoicesService, InvoicesRepository, InvoicePageService, InvoicePageRenderer],
+  exports: [InvoicesService, InvoicesRepository],
+})
+export class InvoicesModule {}

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import type { Page } from '../common/pagination';
+import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
+import { pageRows } from '../database/paging';
+import { and, raw, Sql, sql } from '../database/sql';
+import type { EnvironmentKind } from '../organizations/tenant';
+import type { PaymentStatus } from '../payments/payment';
+import type { SettlementContext } from '../payments/settlement';
+import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
+
+/** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
+export interface InvoicePageRow {
+  id: string;
+  status: InvoiceStatus;
+  amount: number;
+  periodStart: Date;
+  periodEnd: Date;
+  organizationId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  merchantName: string;
+  productName: string;
+  paymentRequestId: string;
+  transactionId: string;
+  phoneNumber: string | null;
+  /** The status of the request's latest payment, null before any. */
+  paymentStatus: PaymentStatus | null;
+}
+
+/*
+ * Statements other modules' statements are built from (set-based billing, settlement, cancel),
+ * each a data-modifying CTE body or a pair of named CTEs.
+ */
+
+/**
+ * Inserts one invoice per row of `source` (SQL after FROM; columns id, organization_id,
+ * environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date,
+ * payment_request_id, created_at), returning the ids of those inserted. A period already
+ * invoiced inserts nothing (unique subscription and period start), so a retried batch bills no
+ * period twice.
+ */
+export function insertInvoicesFrom(source: Sql): Sql {
+  return sql`INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
+           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM ${source}
+    ON CONFLICT (subscription_id, period_start) DO NOTHING
+    RETURNING id`;
+}
+
+/**
+ * CTEs `<name>` and `<name>_event`: the pending invoices of the subscriptions selected by
+ * `subscriptionIds` (SQL returning uuids) become `void`, each with an `invoice-voided` event.
+ * `<name>` returns the voided invoices.
+ */
+export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, publicUrl: string): Sql {
+  return sql`${raw(name)} AS (
+      UPDATE invoices i SET status = 'void', voided_at = ${at}, updated_at = ${at}
+       WHERE i.subscription_id IN (${subscriptionIds}) AND i.status = 'pending'
+      RETURNING i.*
+    ), ${raw(name)}_event AS (
+      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+      SELECT gen_random_uuid(), i.organization_id, i.environment_id, 'invoice-voided', ${invoiceJsonSql(publicUrl)}, ${at}
+        FROM ${raw(name)} i
+    )`;
+}
+
+/**
+ * The invoices part of settlement: CTEs `<name>` and `<name>_event` marking `paid`, with an
+ * `invoice-paid` event, the pending invoice of the request the statement pays. `<name>` returns
+ * the paid invoice. A void invoice stays void.
+ */
+export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: string): Sql {
+  return sql`${raw(name)} AS (
+      UPDATE invoices i SET status = 'paid', paid_at = ${ctx.at}, updated_at = ${ctx.at}
+       WHERE i.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND i.status = 'pending'
+      RETURNING i.*
+    ), ${raw(name)}_event AS (
+      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+      SELECT gen_random_uuid(), i.organization_id, i.environment_id, 'invoice-paid', ${invoiceJsonSql(publicUrl)}, ${ctx.at}
+        FROM ${raw(name)} i
+    )`;
+}
+
+const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');
+
+/** Invoices: organization-scoped (SPEC.md), so every read filters by organization. */
+@Injectable()
+export class InvoicesRepository {
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly db: Db,
+    config: AppConfig,
+  ) {
+    this.publicUrl = config.publicUrl;
+  }
+
+  byId(organizationId: string, id: string): Promise<Invoice | undefined> {
+    return this.db.one<Invoice>(
+      sql`SELECT ${INVOICE_COLUMNS} FROM invoices i WHERE i.id = ${id} AND i.organization_id = ${organizationId}`,
+    );
+  }
+
+  /** Newest first (a batch's invoices, created together, newest period first); filters combine. */
+  list(
+    organizationId: string,
+    filter: { id?: string; externalUserId?: string; subscriptionId?: string },
+    page: Page,
+  ) {
+    const where = [sql`i.organization_id = ${organizationId}`];
+    if (filter.id !== undefined) where.push(sql`i.id = ${filter.id}`);
+    if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
+    if (filter.externalUserId !== undefined) {
+      where.push(sql`i.customer_id = (SELECT c.id FROM customers c
+        WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${filter.externalUserId})`);
+    }
+    return pageRows<Invoice>(
+      this.db,
+      { select: INVOICE_COLUMNS, from: sql`FROM invoices i WHERE ${and(where)}`, orderBy: LIST_ORDER },
+      page,
+    );
+  }
+
+  /** Voids the pending invoices of a subscription, with their `invoice-voided` events; the voided invoices. */
+  voidPendingOf(subscriptionId: string, at: Date): Promise<Invoice[]> {
+    return this.db.many<Invoice>(sql`
+      WITH ${voidPendingCtes('voided', sql`${subscriptionId}::uuid`, at, this.publicUrl)}
+      SELECT ${INVOICE_COLUMNS} FROM voided i`);
+  }
+
+  /** Locks the invoice (its page pays it only while it is pending); its status. */
+  async lockStatus(id: string): Promise<InvoiceStatus | undefined> {
+    const row = await this.db.one<{ status: InvoiceStatus }>(
+      sql`SELECT status FROM invoices WHERE id = ${id} FOR UPDATE`,
+    );
+    return row?.status;
+  }
+
+  forPage(id: string): Promise<InvoicePageRow | undefined> {
+    return this.db.one<InvoicePageRow>(sql`
+      SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
+             i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
+             o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
+             pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
+             (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
+               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
+        FROM invoices i
+        JOIN payment_requests pr ON pr.id = i.payment_request_id
+        JOIN environments e ON e.id = i.environment_id
+        JOIN organizations o ON o.id = i.organization_id
+        JOIN subscriptions s ON s.id = i.subscription_id
+        JOIN prices price ON price.id = s.price_id
+        JOIN products p ON p.id = price.product_id
+       WHERE i.id = ${id}`);
+  }
+}

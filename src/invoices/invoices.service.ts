@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import { AppConfig } from '../config/config';
+import type { ListInvoicesQuery } from './dto/invoice.dto';
+import { InvoiceJson, toInvoiceJson } from './invoice';
+import { InvoiceError, invoiceError } from './invoices.errors';
+import { InvoicesRepository } from './invoices.repository';
+
+/** Invoices are read through the API, never created or changed by it (SPEC.md "Invoice"). */
+@Injectable()
+export class InvoicesService {
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly repo: InvoicesRepository,
+    config: AppConfig,
+  ) {
+    this.publicUrl = config.publicUrl;
+  }
+
+  /** Any invoice of the organization (SPEC.md scope: organization). */
+  async get(tenant: Tenant, id: string): Promise<InvoiceJson> {
+    const invoice = await this.repo.byId(tenant.organizationId, id);
+    if (!invoice) throw invoiceError(InvoiceError.NotFound);
+    return toInvoiceJson(invoice, this.publicUrl);
+  }
+
+  /** Newest first; filters combine. Two statements (page and count), whatever the page size. */
+  async list(tenant: Tenant, q: ListInvoicesQuery): Promise<ListEnvelope<InvoiceJson>> {
+    const page = pageOf(q);
+    const { rows, total } = await this.repo.list(tenant.organizationId, q, page);
+    return envelope(
+      rows.map((i) => toInvoiceJson(i, this.publicUrl)),
+      total,
+      page,
+    );
+  }
+}

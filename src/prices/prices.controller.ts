@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Tenant } from '../auth/tenant';
+import { ApiData } from '../common/http/openapi';
+import { API, Patch, Post } from '../common/http/routes';
+import { CreatePriceDto, PriceIdParams, UpdatePriceDto } from './dto/price.dto';
+import { PriceJson } from './price';
+import { PricesService } from './prices.service';
+
+/** SPEC.md "Prices": no list; a product's active prices come with the product. */
+@ApiTags('Prices')
+@ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+@Controller(`${API}/prices`)
+export class PricesController {
+  constructor(private readonly service: PricesService) {}
+
+  @Get(':id')
+  @ApiData(PriceJson)
+  async get(@Tenant() t: Tenant, @Param() p: PriceIdParams) {
+    return { data: await this.service.get(t, p.id) };
+  }
+
+  @Post()
+  @ApiData(PriceJson)
+  async create(@Tenant() t: Tenant, @Body() dto: CreatePriceDto) {
+    return { data: await this.service.create(t, dto) };
+  }
+
+  @Patch(':id')
+  @ApiData(PriceJson)
+  async update(@Tenant() t: Tenant, @Param() p: PriceIdParams, @Body() dto: UpdatePriceDto) {
+    return { data: await this.service.update(t, p.id, dto) };
+  }
+
+  @Patch(':id/archive')
+  @ApiData(PriceJson)
+  async archive(@Tenant() t: Tenant, @Param() p: PriceIdParams) {
+    return { data: await this.service.archive(t, p.id) };
+  }
+}

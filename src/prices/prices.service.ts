@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Tenant } from '../auth/tenant';
+import { assertAmount } from '../common/validation/rules';
+import type { CreatePriceDto, UpdatePriceDto } from './dto/price.dto';
+import { Price, PriceJson, toPriceJson } from './price';
+import { PriceError, priceError } from './prices.errors';
+import { PricesRepository } from './prices.repository';
+
+const assertPriceAmount = (amount: number) =>
+  assertAmount(amount, () => priceError(PriceError.AmountNotPositive));
+
+@Injectable()
+export class PricesService {
+  constructor(private readonly repo: PricesRepository) {}
+
+  /** A price for an active product of the key's environment (404 `Product not found` otherwise). */
+  async create(tenant: Tenant, dto: CreatePriceDto): Promise<PriceJson> {
+    assertPriceAmount(dto.amount);
+    const now = new Date();
+    const created = await this.repo.insert(
+      {
+        id: randomUUID(),
+        organizationId: tenant.organizationId,
+        productId: dto.productId,
+        amount: dto.amount,
+        interval: dto.interval,
+        active: true,
+        createdAt: now,
+        updatedAt: now,
+      },
+      tenant.environmentId,
+    );
+    if (!created) throw priceError(PriceError.ProductNotFound);
+    return toPriceJson(created);
+  }
+
+  async get(tenant: Tenant, id: string): Promise<PriceJson> {
+    return toPriceJson(await this.found(this.repo.active(tenant.organizationId, id)));
+  }
+
+  /**
+   * In place, existing subscriptions bill the new amount (and interval) from their next invoice;
+   * with `replaceExisting`, this price is deactivated and a new one returned, and existing
+   * subscriptions stay on this one.
+   */
+  async update(tenant: Tenant, id: string, dto: UpdatePriceDto): Promise<PriceJson> {
+    if (dto.amount !== undefined) assertPriceAmount(dto.amount);
+    const changes = { amount: dto.amount, interval: dto.interval };
+    const price = dto.replaceExisting
+      ? this.repo.replace(tenant.organizationId, id, { id: randomUUID(), ...changes, createdAt: new Date() })
+      : this.repo.update(tenant.organizationId, id, changes);
+    return toPriceJson(await this.found(price));
+  }
+
+  /** Hidden from look-ups and the product's price list; subscriptions already on it keep billing. */
+  async archive(tenant: Tenant, id: string): Promise<PriceJson> {
+    return toPriceJson(await this.found(this.repo.archive(tenant.organizationId, id)));
+  }
+
+  /** The price a new subscription may use: active, of an active product of the organization. */
+  async subscribable(tenant: Pick<Tenant, 'organizationId'>, id: string): Promise<Price> {
+    return this.found(this.repo.subscribable(tenant.organizationId, id));
+  }
+
+  /** The active prices of each of these products. */
+  async activeOf(productIds: string[]): Promise<Map<string, PriceJson[]>> {
+    const byProduct = new Map<string, PriceJson[]>(productIds.map((id) => [id, []]));
+    for (const p of await this.repo.activeOf(productIds)) byProduct.get(p.productId)!.push(toPriceJson(p));
+    return byProduct;
+  }
+
+  private async found(price: Promise<Price | undefined>): Promise<Price> {
+    const p = await price;
+    if (!p) throw priceError(PriceError.NotFound);
+    return p;
+  }
+}

@@ -1,0 +1,92 @@
+import { PaginationQuery } from '../../common/pagination';
+import {
+  BooleanField,
+  DateTimeField,
+  EnumField,
+  ExternalIdField,
+  PhoneField,
+  PredicateField,
+  UuidField,
+} from '../../common/validation/fields';
+import { isTrialPeriod, MAX_TRIAL_DAYS, TRIAL_PERIODS, TrialPeriod } from '../periods';
+import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscription';
+
+/** The options every way of creating a subscription takes (CONTRACT.md "Records SPEC.md leaves open"). */
+export class SubscriptionOptionsDto {
+  @PredicateField(
+    'boolean or "trialing"',
+    (v) => typeof v === 'boolean' || v === 'trialing',
+    { oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['trialing'] }] },
+    {
+      optional: true,
+      description: 'Start with a trial ("trialing" means true); needs trialPeriod or trialEnd',
+    },
+  )
+  trial?: boolean | 'trialing';
+
+  @PredicateField(
+    `one of ${TRIAL_PERIODS.join(', ')}, or an integer number of days 1-${MAX_TRIAL_DAYS}`,
+    isTrialPeriod,
+    {
+      oneOf: [
+        { type: 'string', enum: TRIAL_PERIODS },
+        { type: 'integer', minimum: 1, maximum: MAX_TRIAL_DAYS },
+      ],
+    },
+    { optional: true, description: 'Length of the trial, from startedAt' },
+  )
+  trialPeriod?: TrialPeriod;
+
+  @DateTimeField({ optional: true, description: 'When the trial ends (wins over trialPeriod)' })
+  trialEnd?: string;
+
+  @DateTimeField({
+    optional: true,
+    description: 'Start of the first period (default now); in the past, every started period is invoiced',
+  })
+  startedAt?: string;
+
+  @DateTimeField({
+    optional: true,
+    description: 'No period starts from then on; the subscription then expires',
+  })
+  expiresAt?: string;
+}
+
+export class CreateSubscriptionDto extends SubscriptionOptionsDto {
+  @UuidField({ description: 'A customer of the organization' }) customerId!: string;
+  @UuidField({ description: 'An active price of an active product' }) priceId!: string;
+}
+
+export class CreateSubscriptionByExternalUserDto extends SubscriptionOptionsDto {
+  @ExternalIdField({
+    description: "The merchant's user ID; the customer is created if needed",
+    example: 'user_42',
+  })
+  externalUserId!: string;
+
+  @UuidField({ description: 'An active price of an active product' }) priceId!: string;
+
+  @PhoneField({ optional: true, description: "The customer's 8-digit number; replaces the stored one" })
+  phone?: string;
+}
+
+export class CancelSubscriptionDto {
+  @BooleanField({
+    optional: true,
+    description: 'true: pending_cancellation until the current period ends; default: cancelled now',
+  })
+  atPeriodEnd?: boolean;
+}
+
+export class ListSubscriptionsQuery extends PaginationQuery {
+  @EnumField(SUBSCRIPTION_STATUSES, { optional: true }) status?: SubscriptionStatus;
+}
+
+export class SubscriptionIdParams {
+  @UuidField() id!: string;
+}
+
+export class ExternalUserIdParams {
+  @ExternalIdField() externalUserId!: string;
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
+import { Invoice, invoiceAmount, toInvoiceJson } from '../invoices/invoice';
+import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request';
+import type { EventKind } from '../webhooks/event-kinds';
+import { Renewal, renew, RenewalInput } from './lifecycle';
+import { Subscription, toSubscriptionJson } from './subscription';
+import { RenewalRow, SubscriptionsRepository, SubscriptionsWrite } from './subscriptions.repository';
+
+export interface BatchResult {
+  /** Subscriptions claimed by the batch. */
+  claimed: number;
+  invoicesCreated: number;
+  subscriptionsUpdated: number;
+}
+
+export function renewalInput(row: RenewalRow): RenewalInput {
+  return {
+    subscription: row,
+    price: { amount: row.priceAmount, interval: row.priceInterval },
+    oldestUnpaidDue: row.oldestUnpaidDue,
+  };
+}
+
+/**
+ * Collects what renewals and changes write, as rows for one set-based statement
+ * (`SubscriptionsRepository.write`): per billed period an invoice (`pending`, the price's amount,
+ * due at the period's end), its payment request (transactionId = the invoice id, the customer's
+ * phone) and the events `invoice-created`, `payment-request-created` and `subscription-updated`.
+ */
+export class SubscriptionsWriteBuilder {
+  private readonly w: Omit<SubscriptionsWrite, 'updates'>;
+  /** The last state given for each subscription. */
+  private readonly updates = new Map<string, Subscription>();
+
+  constructor(
+    private readonly publicUrl: string,
+    readonly at: Date,
+  ) {
+    this.w = { invoices: [], events: [], voidPendingOf: [], at };
+  }
+
+  get write(): SubscriptionsWrite {
+    return { ...this.w, updates: [...this.updates.values()] };
+  }
+
+  get isEmpty(): boolean {
+    return (
+      this.w.invoices.length + this.w.events.length + this.updates.size + this.w.voidPendingOf.length === 0
+    );
+  }
+
+  /**
+   * A renewal of `row`. `creating`: the subscription is being inserted in its renewed state, and
+   * its `subscription-created` tells all that `subscription-updated` events would.
+   */
+  renewal(row: RenewalRow, r: Renewal, { creating = false } = {}): void {
+    const s = row;
+    for (const p of r.periods) {
+      const now = this.at;
+      const invoice: Invoice = {
+        id: randomUUID(),
+        organizationId: s.organizationId,
+        environmentId: s.environmentId,
+        customerId: s.customerId,
+        subscriptionId: s.id,
+        status: 'pending',
+        amount: invoiceAmount(p.amount),
+        periodStart: p.start,
+        periodEnd: p.end,
+        dueDate: p.end,
+        paymentRequestId: randomUUID(),
+        createdAt: now,
+      };
+      const request: PaymentRequest = {
+        id: invoice.paymentRequestId!,
+        environmentId: s.environmentId,
+        transactionId: invoice.id,
+        amount: p.amount,
+        phoneNumber: row.customerPhone,
+        status: 'pending',
+        paidAt: null,
+        invoiceId: invoice.id,
+        createdAt: now,
+        updatedAt: now,
+      };
+      this.w.invoices.push({
+        id: invoice.id,
+        organization_id: s.organizationId,
+        environment_id: s.environmentId,
+        customer_id: s.customerId,
+        subscription_id: s.id,
+        amount: p.amount,
+        period_start: p.start,
+        period_end: p.end,
+        due_date: p.end,
+        payment_request_id: request.id,
+        phone_number: row.customerPhone,
+        created_at: now,
+      });
+      this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
+      this.event(s, 'payment-request-created', toPaymentRequestJson(request), invoice.id);
+      if (!creating)
+        this.event(s, 'subscription-updated', toSubscriptionJson(p.subscription, p.overdue), invoice.id);
+    }
+    if (!r.changed || creating) return;
+    this.updates.set(s.id, r.subscription);
+    if (r.ended === 'cancelled') this.w.voidPendingOf.push(s.id);
+    if (r.ended) this.event(s, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
+  }
+
+  /** A change made through the API: the new state, its `subscription-updated`, and voiding when cancelled now. */
+  change(s: Subscription, overdue: boolean, voidInvoices: boolean): void {
+    this.updates.set(s.id, s);
+    if (voidInvoices) this.w.voidPendingOf.push(s.id);
+    this.event(s, 'subscription-updated', toSubscriptionJson(s, overdue));
+  }
+
+  private event(s: Subscription, kind: EventKind, data: object, invoiceId: string | null = null): void {
+    this.w.events.push({
+      id: randomUUID(),
+      organization_id: s.organizationId,
+      environment_id: s.environmentId,
+      kind,
+      data,
+      created_at: this.at,
+      invoice_id: invoiceId,
+    });
+  }
+}
+
+/** Renewing subscriptions: the billing run's batches, and the renewal every API change starts with. */
+@Injectable()
+export class Renewals {
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SubscriptionsRepository,
+    config: AppConfig,
+  ) {
+    this.publicUrl = config.publicUrl;
+  }
+
+  builder(at: Date): SubscriptionsWriteBuilder {
+    return new SubscriptionsWriteBuilder(this.publicUrl, at);
+  }
+
+  /**
+   * One batch of the billing run, one transaction of four statements whatever its size: claim up
+   * to `limit` subscriptions due by `now` (FOR UPDATE SKIP LOCKED), renew each (pure), write them
+   * all in one statement. A process that dies mid-batch leaves nothing of it.
+   */
+  renewDueBatch(now: Date, limit: number, environmentId?: string): Promise<BatchResult> {
+    return this.db.transaction(async () => {
+      const rows = await this.repo.claimDue(now, limit, environmentId);
+      if (rows.length === 0) return { claimed: 0, invoicesCreated: 0, subscriptionsUpdated: 0 };
+      const b = this.builder(now);
+      for (const row of rows) b.renewal(row, renew(renewalInput(row), now));
+      const written = b.isEmpty ? { invoices: 0, subscriptions: 0 } : await this.repo.write(b.write);
+      return {
+        claimed: rows.length,
+        invoicesCreated: written.invoices,
+        subscriptionsUpdated: written.subscriptions,
+      };
+    });
+  }
+
+  /** Writes what a builder collected (nothing when it is empty). */
+  async apply(b: SubscriptionsWriteBuilder): Promise<void> {
+    if (!b.isEmpty) await this.repo.write(b.write);
+  }
+}

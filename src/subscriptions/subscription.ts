@@ -1,0 +1,143 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoUtc, raw, Sql, sql } from '../database/sql';
+import type { PriceInterval } from '../prices/price';
+
+export const SUBSCRIPTION_STATUSES = [
+  'trialing',
+  'active',
+  'past_due',
+  'paused',
+  'pending_cancellation',
+  'cancelled',
+  'expired',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/**
+ * The status as stored. `past_due` is not one: it is an `active` subscription with an invoice
+ * still pending after its due date (the start of the next period), derived when read
+ * (`subscriptionStatus`). So paying the last overdue invoice makes the subscription active in the
+ * payment's own statement without touching the subscription row, and no race between a payment
+ * and the billing run can leave the status disagreeing with the invoices (docs/billing.md).
+ */
+export type StoredStatus = Exclude<SubscriptionStatus, 'past_due'>;
+
+/** The statuses in which a subscription is still current (get by external user prefers these). */
+export const CURRENT_STATUSES: readonly SubscriptionStatus[] = [
+  'trialing',
+  'active',
+  'past_due',
+  'paused',
+  'pending_cancellation',
+];
+
+/** A subscription as the code handles it (a `subscriptions` row, camelCased). */
+export interface Subscription {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  customerId: string;
+  priceId: string;
+  status: StoredStatus;
+  trialEnd: Date | null;
+  startedAt: Date;
+  /** Period n of the current cycle starts at billingAnchor + n × billingInterval (periods.ts). */
+  billingAnchor: Date;
+  billingInterval: PriceInterval;
+  /** The index, in the current cycle, of the next period to bill. */
+  nextPeriod: number;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+  nextBillingDate: Date | null;
+  expiresAt: Date | null;
+  cancelledAt: Date | null;
+  pausedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns of a subscription under the alias `s`, named as Subscription's properties. */
+export const SUBSCRIPTION_COLUMNS = raw(
+  `s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`,
+);
+
+/** SQL on alias `s`: the subscription has an invoice still pending after its due date. */
+export function overdueSql(at: Sql = sql`now()`): Sql {
+  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at})`;
+}
+
+/** The status the API shows: `past_due` when an active subscription has an overdue invoice. */
+export function subscriptionStatus(stored: StoredStatus, overdue: boolean): SubscriptionStatus {
+  return stored === 'active' && overdue ? 'past_due' : stored;
+}
+
+/** The subscription record of CONTRACT.md, as the API and webhook events show it. */
+export class SubscriptionJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) customerId!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The price it was created with; each renewal bills its current amount',
+  })
+  priceId!: string;
+  @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status!: SubscriptionStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd!: string | null;
+  @ApiProperty({ format: 'date-time' }) startedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) currentPeriodStart!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) currentPeriodEnd!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next period starts and is invoiced; null once no further period will be billed',
+  })
+  nextBillingDate!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt!: string | null;
+  @ApiProperty({ format: 'uuid' }) environmentId!: string;
+  @ApiProperty({ format: 'uuid' }) organizationId!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toSubscriptionJson(s: Subscription, overdue: boolean): SubscriptionJson {
+  return {
+    id: s.id,
+    customerId: s.customerId,
+    priceId: s.priceId,
+    status: subscriptionStatus(s.status, overdue),
+    trialEnd: isoOrNull(s.trialEnd),
+    startedAt: s.startedAt.toISOString(),
+    currentPeriodStart: isoOrNull(s.currentPeriodStart),
+    currentPeriodEnd: isoOrNull(s.currentPeriodEnd),
+    nextBillingDate: isoOrNull(s.nextBillingDate),
+    expiresAt: isoOrNull(s.expiresAt),
+    cancelledAt: isoOrNull(s.cancelledAt),
+    environmentId: s.environmentId,
+    organizationId: s.organizationId,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * `toSubscriptionJson` in SQL, on alias `s` with the status given as SQL, for events recorded by
+ * a statement (the payment that makes a subscription active again). A test compares the two.
+ */
+export function subscriptionJsonSql(status: Sql): Sql {
+  return sql`jsonb_build_object(
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'status', ${status},
+    'trialEnd', ${isoUtc('s.trial_end')}, 'startedAt', ${isoUtc('s.started_at')},
+    'currentPeriodStart', ${isoUtc('s.current_period_start')}, 'currentPeriodEnd', ${isoUtc('s.current_period_end')},
+    'nextBillingDate', ${isoUtc('s.next_billing_date')}, 'expiresAt', ${isoUtc('s.expires_at')},
+    'cancelledAt', ${isoUtc('s.cancelled_at')}, 'environmentId', s.environment_id,
+    'organizationId', s.organization_id, 'createdAt', ${isoUtc('s.created_at')}, 'updatedAt', ${isoUtc('s.updated_at')})`;
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Tenant } from '../auth/tenant';
+import { ApiData, ApiList } from '../common/http/openapi';
+import { API, Post } from '../common/http/routes';
+import {
+  CancelSubscriptionDto,
+  CreateSubscriptionByExternalUserDto,
+  CreateSubscriptionDto,
+  ExternalUserIdParams,
+  ListSubscriptionsQuery,
+  SubscriptionIdParams,
+} from './dto/subscription.dto';
+import { SubscriptionJson } from './subscription';
+import { SubscriptionsService } from './subscriptions.service';
+
+/** CONTRACT.md's subscription routes; a subscription lives in the environment of the key that created it. */
+@ApiTags('Subscriptions')
+@ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
+@Controller(`${API}/subscriptions`)
+export class SubscriptionsController {
+  constructor(private readonly service: SubscriptionsService) {}
+
+  @Get()
+  @ApiList(SubscriptionJson)
+  list(@Tenant() t: Tenant, @Query() q: ListSubscriptionsQuery) {
+    return this.service.list(t, q);
+  }
+
+  @Post()
+  @ApiData(SubscriptionJson)
+  async create(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionDto) {
+    return { data: await this.service.create(t, dto) };
+  }
+
+  @Post('by-external-user')
+  @ApiData(SubscriptionJson)
+  async createByExternalUser(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionByExternalUserDto) {
+    return { data: await this.service.createByExternalUser(t, dto) };
+  }
+
+  @Get('by-external-user/:externalUserId')
+  @ApiData(SubscriptionJson)
+  async getByExternalUser(@Tenant() t: Tenant, @Param() p: ExternalUserIdParams) {
+    return { data: await this.service.getByExternalUser(t, p.externalUserId) };
+  }
+
+  @Get(':id')
+  @ApiData(SubscriptionJson)
+  async get(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
+    return { data: await this.service.get(t, p.id) };
+  }
+
+  @Post(':id/cancel')
+  @ApiData(SubscriptionJson)
+  async cancel(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: CancelSubscriptionDto) {
+    return { data: await this.service.cancel(t, p.id, dto.atPeriodEnd ?? false) };
+  }
+
+  @Post(':id/pause')
+  @ApiData(SubscriptionJson)
+  async pause(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
+    return { data: await this.service.pause(t, p.id) };
+  }
+
+  @Post(':id/resume')
+  @ApiData(SubscriptionJson)
+  async resume(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
+    return { data: await this.service.resume(t, p.id) };
+  }
+}

@@ -1,0 +1,266 @@
+import { Injectable } from '@nestjs/common';
+import type { Page } from '../common/pagination';
+import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
+import { pageRows } from '../database/paging';
+import { and, empty, raw, Sql, sql } from '../database/sql';
+import { insertInvoicesFrom, voidPendingCtes } from '../invoices/invoices.repository';
+import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
+import type { PriceInterval } from '../prices/price';
+import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
+import type { EventKind } from '../webhooks/event-kinds';
+import {
+  CURRENT_STATUSES,
+  overdueSql,
+  Subscription,
+  SUBSCRIPTION_COLUMNS,
+  subscriptionJsonSql,
+  SubscriptionStatus,
+} from './subscription';
+
+/** A subscription with whether it has an overdue invoice (what makes an active one past_due). */
+export interface SubscriptionRow extends Subscription {
+  overdue: boolean;
+}
+
+/** A subscription locked for a renewal, with what the renewal needs to know. */
+export interface RenewalRow extends Subscription {
+  priceAmount: number;
+  priceInterval: PriceInterval;
+  customerPhone: string | null;
+  /** The due date of its oldest pending invoice. */
+  oldestUnpaidDue: Date | null;
+}
+
+/** An invoice to create, with its payment request's id and phone. */
+export interface NewInvoiceRow {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  customer_id: string;
+  subscription_id: string;
+  amount: number;
+  period_start: Date;
+  period_end: Date;
+  due_date: Date;
+  payment_request_id: string;
+  phone_number: string | null;
+  created_at: Date;
+}
+
+/** An event to record; with an invoice id, only if that invoice is created. */
+export interface NewEventRow {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  kind: EventKind;
+  data: object;
+  created_at: Date;
+  invoice_id: string | null;
+}
+
+/** What one statement writes for a batch of renewals or a change made through the API. */
+export interface SubscriptionsWrite {
+  invoices: NewInvoiceRow[];
+  events: NewEventRow[];
+  /** The new state of each changed subscription (locked by the caller). */
+  updates: Subscription[];
+  /** Subscriptions whose pending invoices become void. */
+  voidPendingOf: string[];
+  at: Date;
+}
+
+const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
+  c.phone AS "customerPhone",
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue"`;
+const RENEWAL_JOINS = raw(`JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id`);
+
+/** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
+function statusCondition(status: SubscriptionStatus): Sql {
+  if (status === 'past_due') return sql`s.status = 'active' AND ${overdueSql()}`;
+  if (status === 'active') return sql`s.status = 'active' AND NOT ${overdueSql()}`;
+  return sql`s.status = ${status}`;
+}
+
+const isCurrent = raw(
+  `s.status IN (${CURRENT_STATUSES.filter((st) => st !== 'past_due')
+    .map((st) => `'${st}'`)
+    .join(', ')})`,
+);
+
+/**
+ * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
+ * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
+ * paid: it was overdue and was the subscription's last overdue invoice. The settlement statement's
+ * part (billing/billing-settlement.ts): the status is derived from the invoices, so the event is
+ * all that changes.
+ */
+export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
+  return sql`${raw(name)} AS (
+      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+      SELECT gen_random_uuid(), s.organization_id, s.environment_id, 'subscription-updated',
+             ${subscriptionJsonSql(sql`'active'`)}, ${at}
+        FROM ${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
+       WHERE s.status = 'active' AND paid.due_date <= ${at}
+         AND NOT EXISTS (SELECT 1 FROM invoices o
+                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at} AND o.id <> paid.id)
+    )`;
+}
+
+/**
+ * Subscriptions live in the environment of the key that created them: every read filters by
+ * environment. Their invoices, payment requests and events are written set-based, one statement
+ * for a whole batch of the billing run (`write`).
+ */
+@Injectable()
+export class SubscriptionsRepository {
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly db: Db,
+    config: AppConfig,
+  ) {
+    this.publicUrl = config.publicUrl;
+  }
+
+  /** Inserts the subscription with its `subscription-created` event, in one statement. */
+  async insert(s: Subscription, event: NewEvent): Promise<void> {
+    await this.db.exec(sql`
+      WITH created AS (
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+                                   billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
+                                   next_billing_date, expires_at, cancelled_at, paused_at, created_at, updated_at)
+        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
+                ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
+                ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
+                ${s.createdAt}, ${s.updatedAt})
+        RETURNING id
+      ), event AS (${insertEventWhen('created', event)})
+      SELECT 1`);
+  }
+
+  byId(environmentId: string, id: string): Promise<SubscriptionRow | undefined> {
+    return this.db.one<SubscriptionRow>(sql`
+      SELECT ${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue
+        FROM subscriptions s WHERE s.id = ${id} AND s.environment_id = ${environmentId}`);
+  }
+
+  /**
+   * The customer's newest current subscription (trialing, active, past_due, paused, pending
+   * cancellation) in the environment, else the newest of any status (CONTRACT.md).
+   */
+  byExternalUser(
+    organizationId: string,
+    environmentId: string,
+    externalUserId: string,
+  ): Promise<SubscriptionRow | undefined> {
+    return this.db.one<SubscriptionRow>(sql`
+      SELECT ${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue
+        FROM subscriptions s
+       WHERE s.environment_id = ${environmentId}
+         AND s.customer_id = (SELECT c.id FROM customers c
+                               WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})
+       ORDER BY ${isCurrent} DESC, s.created_at DESC, s.id DESC
+       LIMIT 1`);
+  }
+
+  /** Newest first; `status` as the API shows it. */
+  list(environmentId: string, filter: { status?: SubscriptionStatus }, page: Page) {
+    const where = [sql`s.environment_id = ${environmentId}`];
+    if (filter.status !== undefined) where.push(statusCondition(filter.status));
+    return pageRows<SubscriptionRow>(
+      this.db,
+      {
+        select: sql`${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue`,
+        from: sql`FROM subscriptions s WHERE ${and(where)}`,
+        orderBy: sql`s.created_at DESC, s.id DESC`,
+      },
+      page,
+    );
+  }
+
+  /** Locks one subscription of the environment for a change, with what renewing it needs. */
+  lockForRenewal(environmentId: string, id: string): Promise<RenewalRow | undefined> {
+    return this.db.one<RenewalRow>(sql`
+      SELECT ${RENEWAL_COLUMNS} FROM subscriptions s ${RENEWAL_JOINS}
+       WHERE s.id = ${id} AND s.environment_id = ${environmentId}
+       FOR UPDATE OF s`);
+  }
+
+  /**
+   * The billing run's claim: up to `limit` subscriptions due by `now` (in one environment, or
+   * all), oldest due first, locked until the caller's transaction ends. SKIP LOCKED: concurrent
+   * runs, on any instance, claim disjoint batches; a subscription whose due date a committed
+   * batch moved on no longer qualifies when rechecked under the lock.
+   */
+  claimDue(now: Date, limit: number, environmentId?: string): Promise<RenewalRow[]> {
+    const inEnvironment = environmentId === undefined ? empty : sql`AND environment_id = ${environmentId}`;
+    return this.db.many<RenewalRow>(sql`
+      WITH claimed AS (
+        SELECT id FROM subscriptions
+         WHERE due_at <= ${now} ${inEnvironment}
+         ORDER BY due_at
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED
+      )
+      SELECT ${RENEWAL_COLUMNS} FROM claimed JOIN subscriptions s ON s.id = claimed.id ${RENEWAL_JOINS}`);
+  }
+
+  /**
+   * Writes renewals or a change, in one statement whatever their number: the invoices (a period
+   * already invoiced is skipped, with its request and events), their payment requests, the
+   * events, the subscriptions' new state, and the voiding of pending invoices with their events.
+   * Invoices this statement creates are not seen by its voiding: void in a later statement.
+   */
+  async write(w: SubscriptionsWrite): Promise<{ invoices: number; subscriptions: number }> {
+    const updates = w.updates.map((s) => ({
+      id: s.id,
+      status: s.status,
+      billing_anchor: s.billingAnchor,
+      billing_interval: s.billingInterval,
+      next_period: s.nextPeriod,
+      current_period_start: s.currentPeriodStart,
+      current_period_end: s.currentPeriodEnd,
+      next_billing_date: s.nextBillingDate,
+      cancelled_at: s.cancelledAt,
+      paused_at: s.pausedAt,
+      updated_at: s.updatedAt,
+    }));
+    const voiding =
+      w.voidPendingOf.length === 0
+        ? empty
+        : sql`, ${voidPendingCtes('voided', sql`SELECT unnest(${w.voidPendingOf}::uuid[])`, w.at, this.publicUrl)}`;
+    const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
+      WITH new_invoices AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.invoices)}::jsonb) AS x(
+          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
+          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
+          phone_number text, created_at timestamptz)
+      ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`)}
+      ), requests_created AS (${insertRequestsFrom(sql`(
+          SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
+                 n.id AS invoice_id, n.created_at
+            FROM new_invoices n JOIN invoices_created USING (id)) r`)}
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+      ), events_created AS (${insertEventsFrom(sql`new_events e
+          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)`)}
+      ), changes AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(
+          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
+          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
+          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+      ), updated AS (
+        UPDATE subscriptions s
+           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+               next_period = u.next_period, current_period_start = u.current_period_start,
+               current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+          FROM changes u WHERE s.id = u.id
+        RETURNING s.id
+      )${voiding}
+      SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`);
+    return row!;
+  }
+}

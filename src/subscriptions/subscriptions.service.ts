@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Tenant } from '../auth/tenant';
+import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import { assertPhone, parseDateTime } from '../common/validation/rules';
+import { Customer } from '../customers/customer';
+import { CustomersService } from '../customers/customers.service';
+import { Db } from '../database/db';
+import { Price } from '../prices/price';
+import { PricesService } from '../prices/prices.service';
+import type {
+  CreateSubscriptionByExternalUserDto,
+  CreateSubscriptionDto,
+  ListSubscriptionsQuery,
+  SubscriptionOptionsDto,
+} from './dto/subscription.dto';
+import { cancel, Change, pause, renew, resume, startSubscription, SubscriptionTerms } from './lifecycle';
+import { renewalInput, Renewals } from './renewals';
+import { Subscription, SubscriptionJson, toSubscriptionJson } from './subscription';
+import { SubscriptionError, subscriptionError } from './subscriptions.errors';
+import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
+
+/** Periods billed at once when a backdated subscription is created; any further ones by the next run. */
+const PERIODS_BILLED_AT_CREATION = 1000;
+
+const toJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
+
+/** The creation options, parsed (the DTO checked their shapes). */
+export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
+  const date = (v: string | undefined) => (v === undefined ? undefined : parseDateTime(v)!);
+  return {
+    trial: dto.trial === undefined ? undefined : dto.trial === true || dto.trial === 'trialing',
+    trialPeriod: dto.trialPeriod,
+    trialEnd: date(dto.trialEnd),
+    startedAt: date(dto.startedAt),
+    expiresAt: date(dto.expiresAt),
+  };
+}
+
+/**
+ * Subscriptions (CONTRACT.md): creation bills the first period at once (and every started period
+ * of a backdated one); every change first brings the subscription up to date, as the billing run
+ * would, under the subscription's row lock, so that no period is skipped or billed twice.
+ */
+@Injectable()
+export class SubscriptionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SubscriptionsRepository,
+    private readonly renewals: Renewals,
+    private readonly customers: CustomersService,
+    private readonly prices: PricesService,
+  ) {}
+
+  async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
+    const terms = termsOf(dto);
+    validateTerms(terms);
+    return this.db.transaction(async () => {
+      const customer = await this.customers.get(tenant, dto.customerId);
+      const price = await this.prices.subscribable(tenant, dto.priceId);
+      return this.start(tenant, customer, price, terms);
+    });
+  }
+
+  /** The customer is created if needed, its phone replaced if one is given. */
+  async createByExternalUser(
+    tenant: Tenant,
+    dto: CreateSubscriptionByExternalUserDto,
+  ): Promise<SubscriptionJson> {
+    const terms = termsOf(dto);
+    validateTerms(terms);
+    const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
+    return this.db.transaction(async () => {
+      const price = await this.prices.subscribable(tenant, dto.priceId);
+      const customer = await this.customers.findOrCreate(tenant, dto.externalUserId, phone);
+      return this.start(tenant, customer, price, terms);
+    });
+  }
+
+  async get(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+    return toJson(await this.found(this.repo.byId(tenant.environmentId, id)));
+  }
+
+  async getByExternalUser(tenant: Tenant, externalUserId: string): Promise<SubscriptionJson> {
+    return toJson(
+      await this.found(this.repo.byExternalUser(tenant.organizationId, tenant.environmentId, externalUserId)),
+    );
+  }
+
+  /** Newest first. */
+  async list(tenant: Tenant, q: ListSubscriptionsQuery): Promise<ListEnvelope<SubscriptionJson>> {
+    const page = pageOf(q);
+    const { rows, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
+    return envelope(rows.map(toJson), total, page);
+  }
+
+  cancel(tenant: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
+    return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now));
+  }
+
+  pause(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+    return this.change(tenant, id, pause);
+  }
+
+  resume(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+    return this.change(tenant, id, resume);
+  }
+
+  /**
+   * Inserts the subscription in its state after billing what has started (with
+   * `subscription-created`), then the invoices, requests and their events.
+   */
+  private async start(tenant: Tenant, customer: Customer, price: Price, terms: SubscriptionTerms) {
+    const now = new Date();
+    const initial = startSubscription(
+      {
+        id: randomUUID(),
+        organizationId: tenant.organizationId,
+        environmentId: tenant.environmentId,
+        customerId: customer.id,
+      },
+      price,
+      terms,
+      now,
+    );
+    const row: RenewalRow = {
+      ...initial,
+      priceAmount: price.amount,
+      priceInterval: price.interval,
+      customerPhone: customer.phone,
+      oldestUnpaidDue: null,
+    };
+    const r = renew(renewalInput(row), now, PERIODS_BILLED_AT_CREATION);
+    await this.repo.insert(r.subscription, {
+      organizationId: tenant.organizationId,
+      environmentId: tenant.environmentId,
+      kind: 'subscription-created',
+      data: toSubscriptionJson(r.subscription, r.overdue),
+      createdAt: now,
+    });
+    const b = this.renewals.builder(now);
+    b.renewal(row, r, { creating: true });
+    await this.renewals.apply(b);
+    return toSubscriptionJson(r.subscription, r.overdue);
+  }
+
+  /**
+   * A change through the API, in one transaction under the subscription's lock: renew first (what
+   * the billing run would do now), write; then the change and, when it restarts billing (resume),
+   * the periods that start now, in a second statement (which sees the first one's invoices, so a
+   * cancellation voids them too).
+   */
+  private change(
+    tenant: Tenant,
+    id: string,
+    apply: (s: Subscription, now: Date) => Change,
+  ): Promise<SubscriptionJson> {
+    return this.db.transaction(async () => {
+      const row = await this.found(this.repo.lockForRenewal(tenant.environmentId, id));
+      const now = new Date();
+      const first = renew(renewalInput(row), now);
+      const caughtUp = this.renewals.builder(now);
+      caughtUp.renewal(row, first);
+      await this.renewals.apply(caughtUp);
+
+      const c = apply(first.subscription, now);
+      if (c.changed) {
+        // Its unpaid invoices now: those before, and those just created (unless cancelling voids them).
+        const unpaid = [row.oldestUnpaidDue, ...first.periods.map((p) => p.end)].filter((d) => d !== null);
+        const oldestUnpaidDue =
+          c.voidInvoices || unpaid.length === 0 ? null : new Date(Math.min(...unpaid.map(Number)));
+        const changed: RenewalRow = { ...row, ...c.subscription, oldestUnpaidDue };
+        const b = this.renewals.builder(now);
+        b.change(c.subscription, oldestUnpaidDue !== null && oldestUnpaidDue <= now, c.voidInvoices);
+        b.renewal(changed, renew(renewalInput(changed), now));
+        await this.renewals.apply(b);
+      }
+      return toJson((await this.repo.byId(tenant.environmentId, id))!);
+    });
+  }
+
+  private async found(row: Promise<SubscriptionRow | undefined>): Promise<SubscriptionRow>;
+  private async found(row: Promise<RenewalRow | undefined>): Promise<RenewalRow>;
+  private async found<T>(row: Promise<T | undefined>): Promise<T> {
+    const r = await row;
+    if (!r) throw subscriptionError(SubscriptionError.NotFound);
+    return r;
+  }
+}
+
+/** The 400s of the creation options that need no look-up (start and end dates of a trial, expiresAt). */
+function validateTerms(terms: SubscriptionTerms): void {
+  startSubscription(
+    { id: '', organizationId: '', environmentId: '', customerId: '' },
+    { id: '', interval: 'monthly' },
+    terms,
+    new Date(),
+  );
+}
