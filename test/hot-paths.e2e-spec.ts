@@ -1,6 +1,8 @@
 import { Client } from 'pg';
+import { BillingRun } from '../src/billing/billing-run';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
+import { catalog, createSubscription, DAY, timeTravel } from './helpers/billing';
 
 /**
  * STYLE.md: no needless round trips on the hot paths. Counts the statements each request sends to
@@ -76,4 +78,45 @@ it('pays in four statements: the key, one read (method and request), opening the
       .send({ transactionId: 'hot-pay', phoneNumber: '22222222', configurationId: masrivi.id }),
   );
   expect(r).toEqual({ status: 200, statements: 4 });
+});
+
+describe('billing', () => {
+  it('lists subscriptions and invoices in three statements: the key, the page and the count', async () => {
+    const c = await catalog(t, org);
+    await createSubscription(t, org.sandbox.secretKey, { customerId: c.customer.id, priceId: c.price.id });
+    for (const path of [
+      '/api/v1/subscriptions',
+      '/api/v1/invoices',
+      '/api/v1/products',
+      '/api/v1/customers',
+    ]) {
+      const expected = path.endsWith('products') ? 4 : 3; // products: and their prices, for the whole page
+      expect(await statementsFor(() => t.http.get(path).set('Authorization', org.sandbox.secretKey))).toEqual(
+        {
+          status: 200,
+          statements: expected,
+        },
+      );
+    }
+  });
+
+  it('bills a batch of due subscriptions in four statements, whatever its size: begin, claim, one write, commit', async () => {
+    const tenant = await newTenant(t);
+    const c = await catalog(t, tenant, { interval: 'weekly', amount: 100 });
+    const subs = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        createSubscription(t, tenant.sandbox.secretKey, { customerId: c.customer.id, priceId: c.price.id }),
+      ),
+    );
+    for (const s of subs) await timeTravel(t, s.id, 7 * DAY);
+    const run = t.app.get(BillingRun);
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      const result = await run.run({ environmentId: tenant.sandbox.environmentId });
+      expect(result).toEqual({ invoicesCreated: 40, subscriptionsUpdated: 40 });
+      expect(spy.mock.calls.length).toBe(4);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
