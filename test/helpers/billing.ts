@@ -78,3 +78,53 @@ export async function timeTravel(t: TestApp, subscriptionId: string, ms: number)
 }
 
 export const DAY = 86_400_000;
+
+/**
+ * `n` active weekly subscriptions of one customer whose cycle started at `anchor` and of which
+ * nothing is billed yet (as if every instance had been down since): due now, each with one period
+ * per started week to bill. Written straight to the database, for runs over thousands.
+ */
+export async function seedDueSubscriptions(
+  t: TestApp,
+  org: CreatedOrganization,
+  c: { customer: { id: string }; price: { id: string } },
+  n: number,
+  anchor: Date,
+): Promise<void> {
+  await t.query(
+    `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                billing_anchor, billing_interval, next_period, next_billing_date, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $2, $3, $4, 'active', $5, $5, 'weekly', 0, $5, now(), now()
+       FROM generate_series(1, $6)`,
+    [org.organizationId, org.sandbox.environmentId, c.customer.id, c.price.id, anchor, n],
+  );
+}
+
+/**
+ * The billing of an environment's subscriptions, counted: `untouched` ones have no invoice yet,
+ * `billed` ones exactly one invoice per period they moved past.
+ */
+export async function billingState(t: TestApp, environmentId: string) {
+  const [row] = await t.query<{
+    subscriptions: number;
+    invoices: number;
+    periods: number;
+    requests: number;
+    events: number;
+    untouched: number;
+    billed: number;
+  }>(
+    `SELECT (SELECT count(*)::int FROM subscriptions WHERE environment_id = $1) AS subscriptions,
+            (SELECT count(*)::int FROM invoices WHERE environment_id = $1) AS invoices,
+            (SELECT count(DISTINCT (subscription_id, period_start))::int FROM invoices WHERE environment_id = $1) AS periods,
+            (SELECT count(*)::int FROM payment_requests WHERE environment_id = $1 AND invoice_id IS NOT NULL) AS requests,
+            (SELECT count(*)::int FROM events WHERE environment_id = $1
+               AND kind IN ('invoice-created', 'payment-request-created', 'subscription-updated')) AS events,
+            (SELECT count(*)::int FROM subscriptions s WHERE environment_id = $1 AND next_period = 0
+               AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = s.id)) AS untouched,
+            (SELECT count(*)::int FROM subscriptions s WHERE environment_id = $1 AND s.next_period > 0
+               AND (SELECT count(*) FROM invoices i WHERE i.subscription_id = s.id) = s.next_period) AS billed`,
+    [environmentId],
+  );
+  return row;
+}
