@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { billingSettlementCtes } from '../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
 import {
   LookUpRow,
@@ -13,6 +14,7 @@ import {
 } from '../src/payments/payments.repository';
 import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
 import type { Sql } from '../src/database/sql';
+import type { SettlementContext } from '../src/payments/settlement';
 
 /**
  * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its
@@ -30,7 +32,10 @@ const AUTH = `SELECT k.id, k.kind, k.environment_id, k.organization_id, e.kind A
   FROM api_keys k JOIN environments e ON e.id = k.environment_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
 
 /** The service's settlement extensions, as its modules register them. */
-const EXTENSIONS = [{ name: 'checkout', ctes: completeOpenSessionCtes }];
+const EXTENSIONS = [
+  { name: 'checkout', ctes: completeOpenSessionCtes },
+  { name: 'billing', ctes: (ctx: SettlementContext) => billingSettlementCtes(ctx, 'http://localhost') },
+];
 
 async function rows<T extends object>(statement: Sql): Promise<T[]> {
   const { text, values } = statement.compile();

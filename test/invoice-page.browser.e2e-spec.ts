@@ -44,7 +44,7 @@ describe('paying an invoice from its checkoutUrl in Chromium', () => {
   async function invoice() {
     const s = await createSubscription(t, sk, { customerId: c.customer.id, priceId: c.price.id });
     const [inv] = await invoicesOf(t, sk, s.id);
-    return { ...inv, page: `${base}${new URL(inv.checkoutUrl as string).pathname}` };
+    return { ...inv, page: `${base}${new URL(inv.checkoutUrl).pathname}` };
   }
   const apiStatus = async (id: string) =>
     (await t.http.get(`/api/v1/invoices/${id}`).set('Authorization', sk)).body.data.status as string;

@@ -7,7 +7,6 @@ import {
   createCustomer,
   createPrice,
   createProduct,
-  createSubscription,
   DAY,
   invoicesOf,
   runBilling,
@@ -101,7 +100,7 @@ describe('creating a subscription', () => {
 
     expect(await eventsAbout('subscription-created', s.id)).toEqual([{ data: s }]);
     expect(await eventsAbout('invoice-created', invoice.id)).toEqual([{ data: invoice }]);
-    expect(await eventsAbout('payment-request-created', invoice.paymentRequestId)).toEqual([
+    expect(await eventsAbout('payment-request-created', invoice.paymentRequestId!)).toEqual([
       { data: request.body.data },
     ]);
   });

@@ -1,15 +1,25 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
-import { raw, sql } from '../database/sql';
+import { raw, Sql, sql } from '../database/sql';
 import { payInvoiceCtes } from '../invoices/invoices.repository';
-import { SettlementExtensions } from '../payments/settlement';
+import { SettlementContext, SettlementExtensions } from '../payments/settlement';
 import { reactivationEventCte } from '../subscriptions/subscriptions.repository';
 
 /**
- * Paying an invoice's payment request, by any route, marks the invoice `paid` (`invoice-paid`)
- * and, when that was its last overdue invoice, shows a past_due subscription `active` again
- * (`subscription-updated`), in the statement that settles the payment (docs/billing.md).
+ * The billing part of settling a payment: the paid request's pending invoice becomes `paid`
+ * (`invoice-paid`) and, when that was its subscription's last overdue invoice, the subscription
+ * shows `active` again (`subscription-updated`); past_due is derived from the invoices, so
+ * nothing else changes (docs/billing.md).
  */
+export function billingSettlementCtes(ctx: SettlementContext, publicUrl: string): Sql {
+  return sql`${payInvoiceCtes('billing_invoice_paid', ctx, publicUrl)}, ${reactivationEventCte(
+    'billing_reactivated',
+    raw('billing_invoice_paid'),
+    ctx.at,
+  )}`;
+}
+
+/** Paying an invoice's payment request, by any route, pays the invoice in the payment's own statement. */
 @Injectable()
 export class BillingSettlement implements OnModuleInit {
   constructor(
@@ -20,12 +30,7 @@ export class BillingSettlement implements OnModuleInit {
   onModuleInit(): void {
     this.extensions.register({
       name: 'billing',
-      ctes: (ctx) =>
-        sql`${payInvoiceCtes('billing_invoice_paid', ctx, this.config.publicUrl)}, ${reactivationEventCte(
-          'billing_reactivated',
-          raw('billing_invoice_paid'),
-          ctx.at,
-        )}`,
+      ctes: (ctx) => billingSettlementCtes(ctx, this.config.publicUrl),
     });
   }
 }

@@ -1,3 +1,4 @@
+import type { InvoiceJson } from '../../src/invoices/invoice';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import type { TestApp } from './app';
 
@@ -52,7 +53,7 @@ export async function invoicesOf(t: TestApp, key: string, subscriptionId: string
     .get(`/api/v1/invoices?subscriptionId=${subscriptionId}&limit=100`)
     .set('Authorization', key);
   if (res.status !== 200) throw new Error(`GET /invoices: ${res.status} ${res.text}`);
-  return res.body.data as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return res.body.data as InvoiceJson[];
 }
 
 /**
