@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
-import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { PaymentStatus } from '../payments/payment';
@@ -104,7 +103,7 @@ export class InvoicesRepository {
   }
 
   /** Newest first (a batch's invoices, created together, newest period first); filters combine. */
-  list(
+  async list(
     organizationId: string,
     filter: { id?: string; externalUserId?: string; subscriptionId?: string },
     page: Page,
@@ -116,11 +115,18 @@ export class InvoicesRepository {
       where.push(sql`i.customer_id = (SELECT c.id FROM customers c
         WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${filter.externalUserId})`);
     }
-    return pageRows<Invoice>(
-      this.db,
-      { select: INVOICE_COLUMNS, from: sql`FROM invoices i WHERE ${and(where)}`, orderBy: LIST_ORDER },
-      page,
-    );
+    // The page's ids from the list index alone (index-only: a deep page skips index entries, not
+    // rows), then its rows; the total alongside, as `pageRows` does.
+    const [rows, count] = await Promise.all([
+      this.db.many<Invoice>(sql`
+        SELECT ${INVOICE_COLUMNS}
+          FROM (SELECT i.id FROM invoices i WHERE ${and(where)}
+                 ORDER BY ${LIST_ORDER} LIMIT ${page.limit} OFFSET ${page.offset}) page
+          JOIN invoices i ON i.id = page.id
+         ORDER BY ${LIST_ORDER}`),
+      this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM invoices i WHERE ${and(where)}`),
+    ]);
+    return { rows, total: count!.total };
   }
 
   /** Voids the pending invoices of a subscription, with their `invoice-voided` events; the voided invoices. */

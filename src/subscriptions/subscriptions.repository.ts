@@ -164,9 +164,9 @@ export class SubscriptionsRepository {
   }
 
   /**
-   * Newest first; `status` as the API shows it. The page is read by the list index, and whether
-   * each of its rows is overdue is looked up for that page only (so a deep page costs no lookups
-   * for the rows it skips). The total is counted alongside, as `pageRows` does.
+   * Newest first; `status` as the API shows it. The page's ids come from the list index alone
+   * (an index-only scan, so a deep page skips index entries, not rows), then its rows and whether
+   * each is overdue are read for those ids only. The total is counted alongside, as `pageRows` does.
    */
   async list(environmentId: string, filter: { status?: SubscriptionStatus }, page: Page) {
     const where = [sql`s.environment_id = ${environmentId}`];
@@ -175,10 +175,13 @@ export class SubscriptionsRepository {
     const [rows, count] = await Promise.all([
       this.db.many<SubscriptionRow>(sql`
         SELECT ${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue
-          FROM (SELECT s.* FROM subscriptions s WHERE ${and(where)}
-                 ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) s
+          FROM (SELECT s.id FROM subscriptions s WHERE ${and(where)}
+                 ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
+          JOIN subscriptions s ON s.id = page.id
          ORDER BY ${order}`),
-      this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM subscriptions s WHERE ${and(where)}`),
+      this.db.one<{ total: number }>(
+        sql`SELECT count(*)::int AS total FROM subscriptions s WHERE ${and(where)}`,
+      ),
     ]);
     return { rows, total: count!.total };
   }

@@ -92,6 +92,8 @@ export class Billing1763777200000 implements MigrationInterface {
       );
       CREATE INDEX subscriptions_list_idx ON subscriptions (environment_id, created_at DESC, id DESC);
       CREATE INDEX subscriptions_status_idx ON subscriptions (environment_id, status, created_at DESC, id DESC);
+      -- The lists' totals: narrow and deduplicated (few distinct values), so a count reads it alone.
+      CREATE INDEX subscriptions_count_idx ON subscriptions (environment_id, status);
       CREATE INDEX subscriptions_customer_idx ON subscriptions (customer_id, created_at DESC, id DESC);
       -- The billing run's claims: every environment (the schedule), one environment (the sandbox route).
       CREATE INDEX subscriptions_due_idx ON subscriptions (due_at) WHERE due_at IS NOT NULL;
@@ -122,6 +124,7 @@ export class Billing1763777200000 implements MigrationInterface {
       CREATE INDEX invoices_list_idx ON invoices (organization_id, created_at DESC, period_start DESC, id DESC);
       CREATE INDEX invoices_subscription_idx ON invoices (subscription_id, created_at DESC, period_start DESC, id DESC);
       CREATE INDEX invoices_customer_idx ON invoices (customer_id, created_at DESC, period_start DESC, id DESC);
+      CREATE INDEX invoices_count_idx ON invoices (organization_id);
       -- What makes a subscription past_due, and what cancelling voids.
       CREATE INDEX invoices_unpaid_idx ON invoices (subscription_id, due_date) WHERE status = 'pending';
 
