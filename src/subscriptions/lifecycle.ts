@@ -18,17 +18,11 @@ export interface SubscriptionTerms {
   expiresAt?: Date;
 }
 
-/**
- * A new subscription, before any period is billed. Without a trial the first period starts at
- * `startedAt` (default now); with one, status is `trialing` and the first period starts at the
- * trial's end (the trial is the current period until then). A given trialEnd wins over a trialPeriod.
- */
-export function startSubscription(
-  ids: Pick<Subscription, 'id' | 'organizationId' | 'environmentId' | 'customerId'>,
-  price: { id: string; interval: PriceInterval },
+/** The dates creation inputs describe: 400 when they cannot describe a subscription. */
+export function resolveTerms(
   terms: SubscriptionTerms,
   now: Date,
-): Subscription {
+): { startedAt: Date; trialEnd: Date | null; expiresAt: Date | null } {
   const startedAt = terms.startedAt ?? now;
   const trial = terms.trial ?? (terms.trialPeriod !== undefined || terms.trialEnd !== undefined);
   let trialEnd: Date | null = null;
@@ -40,6 +34,21 @@ export function startSubscription(
   }
   if (terms.expiresAt !== undefined && terms.expiresAt <= startedAt)
     throw subscriptionError(SubscriptionError.ExpiresAtNotAfterStart);
+  return { startedAt, trialEnd, expiresAt: terms.expiresAt ?? null };
+}
+
+/**
+ * A new subscription, before any period is billed. Without a trial the first period starts at
+ * `startedAt` (default now); with one, status is `trialing` and the first period starts at the
+ * trial's end (the trial is the current period until then). A given trialEnd wins over a trialPeriod.
+ */
+export function startSubscription(
+  ids: Pick<Subscription, 'id' | 'organizationId' | 'environmentId' | 'customerId'>,
+  price: { id: string; interval: PriceInterval },
+  terms: SubscriptionTerms,
+  now: Date,
+): Subscription {
+  const { startedAt, trialEnd, expiresAt } = resolveTerms(terms, now);
   const anchor = trialEnd ?? startedAt;
   return {
     ...ids,
@@ -53,7 +62,7 @@ export function startSubscription(
     currentPeriodStart: trialEnd ? startedAt : null,
     currentPeriodEnd: trialEnd,
     nextBillingDate: anchor,
-    expiresAt: terms.expiresAt ?? null,
+    expiresAt,
     cancelledAt: null,
     pausedAt: null,
     createdAt: now,

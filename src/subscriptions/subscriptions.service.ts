@@ -14,7 +14,16 @@ import type {
   ListSubscriptionsQuery,
   SubscriptionOptionsDto,
 } from './dto/subscription.dto';
-import { cancel, Change, pause, renew, resume, startSubscription, SubscriptionTerms } from './lifecycle';
+import {
+  cancel,
+  Change,
+  pause,
+  renew,
+  resolveTerms,
+  resume,
+  startSubscription,
+  SubscriptionTerms,
+} from './lifecycle';
 import { renewalInput, Renewals } from './renewals';
 import { Subscription, SubscriptionJson, toSubscriptionJson } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
@@ -54,7 +63,7 @@ export class SubscriptionsService {
 
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
     const terms = termsOf(dto);
-    validateTerms(terms);
+    resolveTerms(terms, new Date()); // its 400s before any look-up
     return this.db.transaction(async () => {
       const customer = await this.customers.get(tenant, dto.customerId);
       const price = await this.prices.subscribable(tenant, dto.priceId);
@@ -68,7 +77,7 @@ export class SubscriptionsService {
     dto: CreateSubscriptionByExternalUserDto,
   ): Promise<SubscriptionJson> {
     const terms = termsOf(dto);
-    validateTerms(terms);
+    resolveTerms(terms, new Date());
     const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
     return this.db.transaction(async () => {
       const price = await this.prices.subscribable(tenant, dto.priceId);
@@ -186,14 +195,4 @@ export class SubscriptionsService {
     if (!r) throw subscriptionError(SubscriptionError.NotFound);
     return r;
   }
-}
-
-/** The 400s of the creation options that need no look-up (start and end dates of a trial, expiresAt). */
-function validateTerms(terms: SubscriptionTerms): void {
-  startSubscription(
-    { id: '', organizationId: '', environmentId: '', customerId: '' },
-    { id: '', interval: 'monthly' },
-    terms,
-    new Date(),
-  );
 }
