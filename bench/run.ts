@@ -537,6 +537,10 @@ async function billingScenario(url: string, children: ChildProcess[]): Promise<v
     ['GET /subscriptions', (db) => new SubscriptionsRepository(db, config).list(env, {}, page)],
     ['GET /subscriptions?page=2500', (db) => new SubscriptionsRepository(db, config).list(env, {}, deep)],
     [
+      'GET /subscriptions?status=active',
+      (db) => new SubscriptionsRepository(db, config).list(env, { status: 'active' }, page),
+    ],
+    [
       'GET /subscriptions?status=past_due',
       (db) => new SubscriptionsRepository(db, config).list(env, { status: 'past_due' }, page),
     ],
