@@ -34,6 +34,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     bodyLimit: 100 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    trustProxy: options.config.TRUST_PROXY,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new NestPinoLogger(logger),
@@ -49,7 +50,10 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info(
+      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
 
@@ -57,7 +61,9 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     app,
     new DocumentBuilder()
       .setTitle('Khoums API')
-      .setDescription('Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.')
+      .setDescription(
+        'Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.',
+      )
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),

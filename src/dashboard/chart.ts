@@ -1,0 +1,79 @@
+/**
+ * The overview's bar chart as geometry for a server-rendered SVG (views/dashboard/home.hbs): one
+ * bar per day, heights scaled to the largest day. Pure, so its arithmetic is unit-tested; the view
+ * only places the shapes, and Handlebars escapes every text.
+ */
+export interface ChartDay {
+  day: string;
+  amount: number;
+  /** The bar's tooltip and accessible text. */
+  title: string;
+}
+
+export interface ChartBar {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  title: string;
+}
+
+export interface BarChart {
+  width: number;
+  height: number;
+  bars: ChartBar[];
+  /** Horizontal guides: top (the largest day), middle, bottom (zero). */
+  guides: { y: number; label: string }[];
+  /** Day labels under the first, middle and last bars. */
+  ticks: { x: number; label: string }[];
+  baseline: number;
+}
+
+const WIDTH = 600;
+const HEIGHT = 210;
+const LEFT = 76;
+const RIGHT = 8;
+const TOP = 12;
+const BOTTOM = 28;
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export function barChart(
+  days: ChartDay[],
+  formatAmount: (amount: number) => string,
+  formatDay: (day: string) => string,
+): BarChart {
+  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  const baseline = TOP + plotHeight;
+  const max = Math.max(0, ...days.map((d) => d.amount));
+  const slot = days.length > 0 ? plotWidth / days.length : plotWidth;
+  const bars = days.map((d, i) => {
+    // A day with payments is never invisible, however small next to the best day.
+    const height = max === 0 || d.amount === 0 ? 0 : Math.max(2, (d.amount / max) * plotHeight);
+    return {
+      x: round(LEFT + i * slot + slot * 0.15),
+      y: round(baseline - height),
+      width: round(slot * 0.7),
+      height: round(height),
+      title: d.title,
+    };
+  });
+  const tickAt = (i: number) => ({ x: round(LEFT + i * slot + slot / 2), label: formatDay(days[i].day) });
+  const ticks =
+    days.length === 0
+      ? []
+      : [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])].map(tickAt);
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    bars,
+    guides: [
+      { y: TOP, label: formatAmount(max) },
+      { y: round(TOP + plotHeight / 2), label: formatAmount(Math.round(max / 2)) },
+      { y: baseline, label: formatAmount(0) },
+    ],
+    ticks,
+    baseline,
+  };
+}
