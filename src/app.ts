@@ -50,10 +50,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info(
-      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
 
@@ -61,9 +58,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     app,
     new DocumentBuilder()
       .setTitle('Khoums API')
-      .setDescription(
-        'Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.',
-      )
+      .setDescription('Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.')
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),
