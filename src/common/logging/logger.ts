@@ -1,4 +1,5 @@
 import { LoggerService } from '@nestjs/common';
+import { inspect } from 'node:util';
 import pino, { DestinationStream, Logger } from 'pino';
 
 /**
@@ -9,13 +10,46 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream ?? pino.destination({ sync: false }));
 }
 
+/** Nest passes `error(message, stack)`; a stack is never the context. */
+const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * Nest's `Logger` calls `warn(message, ...params)` with the context appended last, so
+ * `logger.warn({ paymentId }, 'bank call failed')` arrives as `({ paymentId }, 'bank call failed', 'Context')`.
+ * The object's fields, the message and the context all end up in the one pino entry; an Error
+ * (as the message, or as `{ err }`) goes under `err`, where pino's serializer keeps its type,
+ * message and stack.
+ */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
-  private write(level: 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, rest: unknown[]) {
-    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    if (message !== null && typeof message === 'object') this.logger[level]({ context, ...message });
-    else this.logger[level]({ context }, String(message));
+  private write(level: Level, message: unknown, params: unknown[]) {
+    const rest = [...params];
+    const last = rest[rest.length - 1];
+    const context = typeof last === 'string' && !STACK.test(last) ? (rest.pop() as string) : undefined;
+
+    let fields: Record<string, unknown> = {};
+    let msg: string | undefined;
+    if (message instanceof Error) fields.err = message;
+    else if (message !== null && typeof message === 'object') fields = { ...(message as Record<string, unknown>) };
+    else if (message !== undefined) msg = typeof message === 'string' ? message : inspect(message);
+
+    const extra: unknown[] = [];
+    for (const param of rest) {
+      if (param === undefined) continue; // Nest pads error() with undefined before the context
+      if (typeof param === 'string' && STACK.test(param)) fields.stack = param;
+      else if (typeof param === 'string' && msg === undefined) msg = param;
+      else if (param instanceof Error && fields.err === undefined) fields.err = param;
+      else extra.push(param);
+    }
+    if (extra.length > 0) fields.params = extra;
+    if (msg === undefined && message instanceof Error) msg = message.message;
+
+    const entry = context === undefined ? fields : { context, ...fields };
+    if (msg === undefined) this.logger[level](entry);
+    else this.logger[level](entry, msg);
   }
 
   log(message: unknown, ...rest: unknown[]) {
@@ -32,5 +66,8 @@ export class NestPinoLogger implements LoggerService {
   }
   verbose(message: unknown, ...rest: unknown[]) {
     this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]) {
+    this.write('fatal', message, rest);
   }
 }
