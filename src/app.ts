@@ -26,7 +26,7 @@ export interface AppOptions {
  * service's throughput target is set against a bare node:http ceiling.
  */
 export async function createApp(options: AppOptions): Promise<NestFastifyApplication> {
-  const logger = createLogger(options.config.LOG_LEVEL, options.logStream);
+  const logger = createLogger(options.config.LOG_LEVEL, options.logStream, options.config.LOG_FORMAT);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),

@@ -83,4 +83,38 @@ describe('NestPinoLogger through Nest’s Logger', () => {
       context: 'PaymentsService',
     });
   });
+
+  it('puts Nest’s start-up chatter (module wiring, route table) at debug, not info', async () => {
+    const quiet = await tinyApp('info');
+    await quiet.app.close();
+    expect(quiet.lines.filter((l) => l.context === 'InstanceLoader' || l.context === 'NestFactory')).toEqual(
+      [],
+    );
+
+    const verbose = await tinyApp('debug');
+    await verbose.app.close();
+    const wiring = verbose.lines.filter((l) => l.context === 'InstanceLoader');
+    expect(wiring.length).toBeGreaterThan(0);
+    for (const line of wiring) expect(line.level).toBe(20);
+  });
+});
+
+describe('createLogger', () => {
+  function capture() {
+    const out: string[] = [];
+    return {
+      out,
+      stream: new Writable({ write: (chunk: Buffer, _enc, cb) => (out.push(chunk.toString()), cb()) }),
+    };
+  }
+
+  it('writes JSON lines to a given stream unless pretty is asked for', () => {
+    const json = capture();
+    createLogger('info', json.stream).info({ requestId: 'r1' }, 'hello');
+    expect(JSON.parse(json.out.join(''))).toMatchObject({ level: 30, msg: 'hello', requestId: 'r1' });
+
+    const pretty = capture();
+    createLogger('info', pretty.stream, 'pretty').info({ requestId: 'r1' }, 'hello');
+    expect(pretty.out.join('')).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}hello requestId=r1\n$/);
+  });
 });

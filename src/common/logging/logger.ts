@@ -1,14 +1,30 @@
 import { LoggerService } from '@nestjs/common';
 import { inspect } from 'node:util';
 import pino, { DestinationStream, Logger } from 'pino';
+import { prettyStream } from './pretty';
+
+export type LogFormat = 'json' | 'pretty';
 
 /**
  * One pino logger per process: Fastify logs requests through it and Nest's own messages go to it
  * through {@link NestPinoLogger}. Request headers are never logged, so neither are API keys.
+ *
+ * JSON lines unless asked for `pretty`; with no format given, pretty only when the logs go to
+ * stdout and stdout is a terminal (a given stream is a test or a tool reading the JSON).
  */
-export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream ?? pino.destination({ sync: false }));
+export function createLogger(level: string, stream?: DestinationStream, format?: LogFormat): Logger {
+  const toTerminal = !stream && Boolean(process.stdout.isTTY);
+  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  if ((format ?? (toTerminal ? 'pretty' : 'json')) === 'json') {
+    return pino(options, stream ?? pino.destination({ sync: false }));
+  }
+  // Synchronous on a terminal, so log lines and the start-up banner come out in the order written.
+  const out = stream ?? pino.destination({ dest: 1, sync: true });
+  return pino(options, prettyStream(out, { color: toTerminal && !process.env.NO_COLOR }));
 }
+
+/** Nest's start-up chatter (module wiring, one line per route): useful when debugging, noise otherwise. */
+const START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /** Nest passes `error(message, stack)`; a stack is never the context. */
 const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
@@ -48,8 +64,9 @@ export class NestPinoLogger implements LoggerService {
     if (msg === undefined && message instanceof Error) msg = message.message;
 
     const entry = context === undefined ? fields : { context, ...fields };
-    if (msg === undefined) this.logger[level](entry);
-    else this.logger[level](entry, msg);
+    const at = level === 'info' && context !== undefined && START_UP_CONTEXTS.has(context) ? 'debug' : level;
+    if (msg === undefined) this.logger[at](entry);
+    else this.logger[at](entry, msg);
   }
 
   log(message: unknown, ...rest: unknown[]) {
