@@ -10,6 +10,8 @@ export const Messages = {
 
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
+  malformedUrl: 'Malformed URL',
+  uriTooLong: 'URI too long',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type',
   internal: 'Internal server error',
