@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { registerJsonParser } from './common/http/body-parsers';
+import { answerFrameworkError } from './common/http/error.filter';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -26,7 +27,7 @@ export interface AppOptions {
  * service's throughput target is set against a bare node:http ceiling.
  */
 export async function createApp(options: AppOptions): Promise<NestFastifyApplication> {
-  const logger = createLogger(options.config.LOG_LEVEL, options.logStream);
+  const logger = createLogger(options.config.LOG_LEVEL, options.logStream, options.config.LOG_FORMAT);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -34,6 +35,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     bodyLimit: 100 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new NestPinoLogger(logger),

@@ -3,6 +3,7 @@ import { ApiKeysService } from '../src/organizations/api-keys.service';
 import { PaymentRequestsService } from '../src/payment-requests/payment-requests.service';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
+import type { Response } from 'supertest';
 import { expectText } from './helpers/http';
 
 let t: TestApp;
@@ -224,5 +225,48 @@ describe('request bodies', () => {
   it('accepts a body-less POST without a content type as {}', async () => {
     const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey);
     expect(res.status).toBe(422);
+  });
+});
+
+describe('errors raised before routing (CONTRACT.md "Errors")', () => {
+  /** Status, exact text body, text/plain content-type and the request id header, echoed when given. */
+  function expectPlain(res: Response, status: number, message: string, requestId: string) {
+    expectText(res, status, message);
+    expect(res.headers['x-request-id']).toBe(requestId);
+  }
+
+  it('answers a path with malformed percent-encoding with 400 Malformed URL', async () => {
+    const res = await t.http.get(`${PR}/%FF`).set('Authorization', org.sandbox.secretKey).set('x-request-id', 'bad-url-1');
+    expectPlain(res, 400, Messages.malformedUrl, 'bad-url-1');
+    const bare = await t.http.get('/api/v1/payment-request/by-transaction/%E0%A4%A');
+    expectText(bare, 400, Messages.malformedUrl);
+    expect(bare.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a 5,000-character id with 414 URI too long', async () => {
+    const res = await t.http.get(`${PR}/${'a'.repeat(5000)}`).set('Authorization', org.sandbox.secretKey).set('x-request-id', 'long-1');
+    expectPlain(res, 414, Messages.uriTooLong, 'long-1');
+    const logged = t.logs.map((l) => JSON.parse(l)).find((l) => l.requestId === 'long-1' && l.msg === 'request');
+    expect(logged).toMatchObject({ method: 'GET', statusCode: 414 });
+    expect(logged.url.length).toBeLessThan(300);
+  });
+
+  it('answers a body over 100 KB with 413 Payload too large', async () => {
+    const res = await t.http
+      .post(PR)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'big-1')
+      .send({ transactionId: 'big', amount: 1, padding: 'x'.repeat(101 * 1024) });
+    expectPlain(res, 413, Messages.payloadTooLarge, 'big-1');
+  });
+
+  it('answers an XML body with 415 Unsupported media type', async () => {
+    const res = await t.http
+      .post(PR)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'xml-1')
+      .set('content-type', 'application/xml')
+      .send('<paymentRequest><amount>10</amount></paymentRequest>');
+    expectPlain(res, 415, Messages.unsupportedMediaType, 'xml-1');
   });
 });

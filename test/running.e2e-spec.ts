@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../src/common/net';
+import { privateDatabase } from './helpers/app';
 
 /**
  * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
@@ -24,14 +25,14 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(serverEnv = env): Promise<Server> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const deadline = Date.now() + 60_000;
-  while (!out.includes('Khoums is listening')) {
+  while (!/Khoums is listening[^]*└/.test(out)) { // the banner's last line
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -167,4 +168,39 @@ it('refuses to start with a bad configuration and says which variable is wrong',
   }
   expect(output).toContain('Invalid configuration');
   expect(output).toContain('PORT="abc"');
+});
+
+it('keeps Nest’s route table out of the info log: JSON lines and the boxed banner when stdout is not a terminal', async () => {
+  const db = await privateDatabase();
+  const run = async (extra: NodeJS.ProcessEnv) => {
+    const serverPort = await freePort();
+    const server = await startServer({
+      ...env, DATABASE_URL: db.url, PORT: String(serverPort), DEMO_ORG: 'false', WEBHOOK_WORKER: 'false', RECONCILE_INTERVAL_MS: '0', ...extra,
+    });
+    expect((await fetch(`http://127.0.0.1:${serverPort}/health`)).status).toBe(200);
+    await until(() => server.output().includes('/health'), 'the request log line');
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+    return server.output().split('\n');
+  };
+  try {
+    const info = await run({ LOG_LEVEL: 'info' });
+    expect(info.filter((l) => l.includes('Mapped {'))).toEqual([]);
+    expect(info.filter((l) => /InstanceLoader|RoutesResolver|NestFactory/.test(l))).toEqual([]);
+    const json = info.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; url?: string });
+    expect(json.find((l) => l.url === '/health')).toMatchObject({ level: 30, msg: 'request', statusCode: 200 });
+    for (const line of json) expect(line.level).toBeGreaterThanOrEqual(30);
+    const banner = info.findIndex((l) => l.startsWith('┌'));
+    expect(info[banner - 1]).toBe('');
+    expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ \(DATABASE_URL\) +│$/);
+
+    // The table is still there for whoever asks for debug, here in the readable format.
+    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
+    const routes = debug.filter((l) => l.includes('Mapped {'));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const line of routes) expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} DEBUG \[RouterExplorer\] Mapped \{\/.+, [A-Z]+\} route$/);
+    expect(debug.filter((l) => l.startsWith('{'))).toEqual([]);
+  } finally {
+    await db.drop();
+  }
 });

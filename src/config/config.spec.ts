@@ -8,6 +8,13 @@ describe('loadConfig', () => {
     expect(c.DATA_DIR).toBe('./.data');
     expect(c.publicUrl).toBe('http://localhost:3000');
     expect(c.DEMO_ORG).toBe(true);
+    expect(c.LOG_FORMAT).toBeUndefined(); // chosen by the logger: pretty on a terminal, JSON otherwise
+  });
+
+  it('reads LOG_FORMAT json or pretty and refuses anything else', () => {
+    expect(loadConfig({ LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow('LOG_FORMAT="yaml": LOG_FORMAT must be json or pretty');
   });
 
   it('reads and converts the values it knows', () => {

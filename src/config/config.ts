@@ -32,6 +32,10 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (one JSON object per line) or `pretty` (readable lines). Unset: pretty when stdout is a terminal, JSON otherwise. */
+  @IsOptional() @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Size of the PostgreSQL connection pool of one service instance. */
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   DB_POOL_SIZE = 20;
@@ -118,6 +122,7 @@ export class AppConfig {
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'PUBLIC_URL',
+  'LOG_FORMAT',
   'CHECKOUT_CSRF_SECRET',
   'WEBHOOK_LEASE_MS',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),

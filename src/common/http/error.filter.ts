@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { Messages } from '../errors/messages';
 import { ValidationFailed } from '../validation/validation-body';
@@ -14,6 +14,27 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   413: Messages.payloadTooLarge,
   415: Messages.unsupportedMediaType,
 };
+
+/** Fastify's errors raised while it looks for the route, by their code. */
+const BEFORE_ROUTING: Record<string, { status: number; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, message: Messages.malformedUrl }, // malformed percent-encoding in the path
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: Messages.uriTooLong }, // a path parameter over maxParamLength
+};
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing, which neither Nest nor the hooks see
+ * (so the request id header is set here). Without it Fastify answers them in JSON.
+ */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('x-request-id', req.id);
+  const known = BEFORE_ROUTING[error.code];
+  if (!known) req.log.error({ err: error, requestId: req.id }, 'error before routing');
+  const statusCode = known?.status ?? 500;
+  sendText(reply, statusCode, known?.message ?? Messages.internal);
+  // The onResponse hook does not run for these: the request line is written here (the URL cut short, it may be huge).
+  const url = req.url.length > 200 ? `${req.url.slice(0, 200)}…` : req.url;
+  req.log.info({ method: req.method, url, statusCode }, 'request');
+}
 
 /**
  * The only place that writes error responses: plain text for every failure, the validation JSON
