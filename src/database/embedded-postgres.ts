@@ -65,7 +65,9 @@ function postgresPackage(packageRoot?: string): PostgresPackage {
   try {
     entry = require.resolve(pkg, packageRoot ? { paths: [packageRoot] } : undefined);
   } catch {
-    throw new Error(`The PostgreSQL binaries for ${platform()}-${arch()} (${pkg}) are not installed; run npm ci, or set DATABASE_URL`);
+    throw new Error(
+      `The PostgreSQL binaries for ${platform()}-${arch()} (${pkg}) are not installed; run npm ci, or set DATABASE_URL`,
+    );
   }
   const root = resolve(dirname(entry), '..');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -84,7 +86,10 @@ function runAs(): Owner {
   try {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
-    execFileSync('sh', ['-c', 'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres']);
+    execFileSync('sh', [
+      '-c',
+      'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres',
+    ]);
     return { uid: id('-u'), gid: id('-g') };
   }
 }
@@ -102,7 +107,10 @@ function clusterDir(dataDir: string, owner: Owner, reachableDir: string): string
     execFileSync('test', ['-x', dataDir], { uid: owner.uid, gid: owner.gid });
     return inside;
   } catch {
-    const outside = join(reachableDir, `khoums-pg-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`);
+    const outside = join(
+      reachableDir,
+      `khoums-pg-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`,
+    );
     mkdirSync(outside, { recursive: true, mode: 0o700 });
     chownSync(outside, owner.uid, owner.gid!);
     if (!existsSync(inside)) symlinkSync(outside, inside);
@@ -120,7 +128,9 @@ const MANIFEST = '.khoums-files.json';
  * unique name and renamed into place, so concurrent starts never see a half-made copy; owned by
  * root and read-only to others, so nobody but root can change what the server runs.
  */
-export async function postgresBinaries(options: Pick<EmbeddedPostgresOptions, 'packageRoot' | 'reachableDir'> = {}): Promise<string> {
+export async function postgresBinaries(
+  options: Pick<EmbeddedPostgresOptions, 'packageRoot' | 'reachableDir'> = {},
+): Promise<string> {
   const { native, version } = postgresPackage(options.packageRoot);
   const owner = runAs();
   if (owner.uid === undefined || canRun(native, owner)) return join(native, 'bin');
@@ -145,7 +155,8 @@ export async function postgresBinaries(options: Pick<EmbeddedPostgresOptions, 'p
 
 /** Whether the `postgres` user can run the binaries in `native` (and reach their lib/ and share/). */
 function canRun(native: string, owner: Owner): boolean {
-  const check = 'test -x "$1/bin/initdb" && test -x "$1/bin/postgres" && test -x "$1/lib" && test -x "$1/share"';
+  const check =
+    'test -x "$1/bin/initdb" && test -x "$1/bin/postgres" && test -x "$1/lib" && test -x "$1/share"';
   try {
     execFileSync('sh', ['-c', check, 'sh', native], { uid: owner.uid, gid: owner.gid, stdio: 'ignore' });
     return true;
@@ -307,8 +318,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     try {
       execFileSync(
         join(bin, 'initdb'),
-        [`--pgdata=${cluster}`, '--auth=scram-sha-256', `--username=${credentials.user}`, `--pwfile=${pwFile}`,
-          '--encoding=UTF8', '--locale=C', '--no-sync'],
+        [
+          `--pgdata=${cluster}`,
+          '--auth=scram-sha-256',
+          `--username=${credentials.user}`,
+          `--pwfile=${pwFile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+          '--no-sync',
+        ],
         { ...owner, stdio: ['ignore', 'ignore', 'pipe'] },
       );
     } finally {
@@ -322,8 +340,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (owner.uid !== undefined) chownSync(log, owner.uid, owner.gid!);
   const child = spawn(
     join(bin, 'postgres'),
-    ['-D', cluster, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=300'],
+    [
+      '-D',
+      cluster,
+      '-p',
+      String(options.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+    ],
     { ...owner, detached: true, stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);

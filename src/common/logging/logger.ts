@@ -24,7 +24,13 @@ export function createLogger(level: string, stream?: DestinationStream, format?:
 }
 
 /** Nest's start-up chatter (module wiring, one line per route): useful when debugging, noise otherwise. */
-const START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+const START_UP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 /** Nest passes `error(message, stack)`; a stack is never the context. */
 const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
@@ -49,7 +55,8 @@ export class NestPinoLogger implements LoggerService {
     let fields: Record<string, unknown> = {};
     let msg: string | undefined;
     if (message instanceof Error) fields.err = message;
-    else if (message !== null && typeof message === 'object') fields = { ...(message as Record<string, unknown>) };
+    else if (message !== null && typeof message === 'object')
+      fields = { ...(message as Record<string, unknown>) };
     else if (message !== undefined) msg = typeof message === 'string' ? message : inspect(message);
 
     const extra: unknown[] = [];
