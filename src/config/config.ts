@@ -66,8 +66,8 @@ export class AppConfig {
   DB_POOL_SIZE = 20;
 
   /**
-   * Signs the hosted page's CSRF tokens. Unset: a random secret per process, which is fine for one
-   * instance; set the same value on every instance behind a load balancer.
+   * Signs the hosted page's CSRF tokens. Unset: a key generated once and kept in the database, which
+   * every instance shares.
    */
   @IsOptional()
   @IsString()
