@@ -2,22 +2,22 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { AppConfig } from '../config/config';
-import { DashboardRepository } from './dashboard.repository';
+import { ServerSecrets } from '../database/server-secrets.repository';
 import { DashboardRequest } from './dashboard-request';
 
 export const DASHBOARD_LANGUAGES = ['fr', 'en'] as const;
 
 /**
  * The dashboard as a page surface: its cookie path, its two languages (English when the browser
- * states no preference we offer... see docs/dashboard.md) and the CSRF key, read from PostgreSQL
- * so that every instance checks the tokens of every other.
+ * asks for neither: the language of the API and of its messages) and the CSRF key, kept in
+ * PostgreSQL so that every instance checks the tokens of every other.
  */
 @Injectable()
 export class DashboardSurface implements OnModuleInit {
   readonly surface: PageSurface;
 
   constructor(
-    private readonly repo: DashboardRepository,
+    private readonly secrets: ServerSecrets,
     config: AppConfig,
   ) {
     this.surface = {
@@ -31,7 +31,7 @@ export class DashboardSurface implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    this.surface.csrfSecret = (await this.repo.csrfSecret()).toString('hex');
+    this.surface.csrfSecret = await this.secrets.get('dashboard-csrf');
   }
 
   /** The request's DashboardRequest, made once. */

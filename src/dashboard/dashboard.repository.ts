@@ -27,19 +27,10 @@ export interface PaymentDayRow {
   amount: number;
 }
 
-/** Sessions, sign-in attempts, the dashboard's shared secret and its reporting queries. */
+/** Sessions, sign-in attempts and the dashboard's reporting queries. */
 @Injectable()
 export class DashboardRepository {
   constructor(private readonly db: Db) {}
-
-  /** The key of the dashboard's CSRF tokens, made by the migration so every instance shares it. */
-  async csrfSecret(): Promise<Buffer> {
-    const row = await this.db.one<{ value: Buffer }>(
-      sql`SELECT value FROM app_secrets WHERE name = 'dashboard_csrf'`,
-    );
-    if (!row) throw new Error('app_secrets has no dashboard_csrf: are the migrations applied?');
-    return row.value;
-  }
 
   async insertSession(s: {
     id: string;

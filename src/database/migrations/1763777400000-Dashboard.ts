@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -61,12 +60,6 @@ export class Dashboard1763777400000 implements MigrationInterface {
       CREATE INDEX login_attempts_ip_idx ON login_attempts (ip, created_at) WHERE NOT succeeded;
       CREATE INDEX login_attempts_created_idx ON login_attempts (created_at);
 
-      -- Secrets the instances must share (the dashboard's CSRF key), made once here.
-      CREATE TABLE app_secrets (
-        name text PRIMARY KEY,
-        value bytea NOT NULL CHECK (length(value) >= 32)
-      );
-
       -- Monitoring search: each filter walks an index in the list's order (created_at DESC, id DESC),
       -- so a page is found without sorting the environment's requests.
       CREATE INDEX payment_requests_phone_idx ON payment_requests (environment_id, phone_number, created_at DESC, id DESC)
@@ -80,14 +73,13 @@ export class Dashboard1763777400000 implements MigrationInterface {
       -- payments, checkout sessions and invoice carry it as paymentRequestId.
       CREATE INDEX events_subject_idx ON events (environment_id, (COALESCE(data->>'paymentRequestId', data->>'id')));
     `);
-    await q.query(`INSERT INTO app_secrets (name, value) VALUES ('dashboard_csrf', $1)`, [randomBytes(32)]);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
       DROP INDEX events_subject_idx, payments_status_idx, payments_phone_idx, payment_requests_amount_idx,
         payment_requests_status_idx, payment_requests_phone_idx, users_organization_idx;
-      DROP TABLE app_secrets, login_attempts, dashboard_invitations, dashboard_sessions;
+      DROP TABLE login_attempts, dashboard_invitations, dashboard_sessions;
       ALTER TABLE api_keys DROP COLUMN expires_at;
       ALTER TABLE users DROP COLUMN password_changed_at, DROP COLUMN role;
     `);
