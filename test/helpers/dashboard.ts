@@ -55,7 +55,9 @@ export class DashboardBrowser {
       .set('accept-language', this.language)
       .send(
         new URLSearchParams(
-          Object.entries(body).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])),
+          Object.entries(body).flatMap(([k, v]) =>
+            (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
+          ),
         ).toString(),
       );
     const m = /name="_csrf" value="([^"]+)"/.exec(res.text ?? '');
