@@ -24,8 +24,8 @@ export interface BarChart {
   bars: ChartBar[];
   /** Horizontal guides: top (the largest day), middle, bottom (zero). */
   guides: { y: number; label: string }[];
-  /** Day labels under the first, middle and last bars. */
-  ticks: { x: number; label: string }[];
+  /** Day labels under the first, middle and last bars (the outer ones aligned inwards). */
+  ticks: { x: number; label: string; anchor: 'start' | 'middle' | 'end' }[];
   baseline: number;
 }
 
@@ -59,20 +59,27 @@ export function barChart(
       title: d.title,
     };
   });
-  const tickAt = (i: number) => ({ x: round(LEFT + i * slot + slot / 2), label: formatDay(days[i].day) });
-  const ticks =
-    days.length === 0
-      ? []
-      : [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])].map(tickAt);
+  const last = days.length - 1;
+  const tickAt = (i: number) =>
+    i === 0
+      ? { x: round(LEFT + slot * 0.15), label: formatDay(days[i].day), anchor: 'start' as const }
+      : i === last
+        ? { x: round(LEFT + i * slot + slot * 0.85), label: formatDay(days[i].day), anchor: 'end' as const }
+        : { x: round(LEFT + i * slot + slot / 2), label: formatDay(days[i].day), anchor: 'middle' as const };
+  const ticks = days.length === 0 ? [] : [...new Set([0, Math.floor(last / 2), last])].map(tickAt);
   return {
     width: WIDTH,
     height: HEIGHT,
     bars,
-    guides: [
-      { y: TOP, label: formatAmount(max) },
-      { y: round(TOP + plotHeight / 2), label: formatAmount(Math.round(max / 2)) },
-      { y: baseline, label: formatAmount(0) },
-    ],
+    // Nothing paid: only the zero line (three "0 MRU" would say nothing more).
+    guides:
+      max === 0
+        ? [{ y: baseline, label: formatAmount(0) }]
+        : [
+            { y: TOP, label: formatAmount(max) },
+            { y: round(TOP + plotHeight / 2), label: formatAmount(Math.round(max / 2)) },
+            { y: baseline, label: formatAmount(0) },
+          ],
     ticks,
     baseline,
   };

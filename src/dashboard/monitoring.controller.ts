@@ -95,6 +95,7 @@ export class DashboardMonitoringController {
         })),
       })),
       chart,
+      chartEmpty: total30 === 0,
       chartSummary: fill(t.chartSummary, {
         total: mru(total30),
         best: formatDay(best.day, lang),
@@ -119,6 +120,7 @@ export class DashboardMonitoringController {
     this.renderer.render(d, 'payment-requests', t.paymentRequestsTitle, {
       filters,
       filtered: Object.values(filters).some(Boolean),
+      advanced: Boolean(status || form.from || form.to || form.amountMin || form.amountMax),
       statuses: (['pending', 'paid'] as const).map((s) => ({
         value: s,
         label: t[`requestStatus_${s}`],
@@ -175,6 +177,7 @@ export class DashboardMonitoringController {
     this.renderer.render(d, 'payments', t.paymentsTitle, {
       filters,
       filtered: Object.values(filters).some(Boolean),
+      advanced: Boolean(status || methodId || form.from || form.to || form.amountMin || form.amountMax),
       statuses: PAYMENT_STATUSES.map((s) => ({
         value: s,
         label: t[`paymentStatus_${s}`],
