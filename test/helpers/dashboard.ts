@@ -84,3 +84,66 @@ export async function signedInOwner(
   await browser.signIn(org.email, org.password);
   return { org, browser };
 }
+
+/** The ids a route list is filled with. */
+export interface RouteIds {
+  keyId: string;
+  endpointId: string;
+  deliveryId: string;
+  invitationId: string;
+  userId: string;
+  invitationToken: string;
+}
+
+/** Every form of the dashboard that changes something, with a plausible body. */
+export function stateChangingForms(ids: RouteIds): [string, Record<string, string | string[]>][] {
+  return [
+    ['/dashboard/keys', { type: 'secret', name: 'k' }],
+    [`/dashboard/keys/${ids.keyId}/revoke`, {}],
+    [`/dashboard/keys/${ids.keyId}/roll`, { delay: '0' }],
+    ['/dashboard/webhooks', { url: 'https://example.com/hook', events: ['payment-created'] }],
+    [
+      `/dashboard/webhooks/${ids.endpointId}`,
+      { url: 'https://example.com/edited', events: ['payment-created'] },
+    ],
+    [`/dashboard/webhooks/${ids.endpointId}/disable`, {}],
+    [`/dashboard/webhooks/${ids.endpointId}/enable`, {}],
+    [`/dashboard/webhooks/${ids.endpointId}/rotate-secret`, {}],
+    [`/dashboard/webhooks/${ids.endpointId}/test`, { event: 'payment-request-created' }],
+    [`/dashboard/webhooks/deliveries/${ids.deliveryId}/replay`, {}],
+    [`/dashboard/webhooks/${ids.endpointId}/delete`, {}],
+    ['/dashboard/team/invitations', { email: `someone-${Date.now()}@test.khoums`, role: 'viewer' }],
+    [`/dashboard/team/invitations/${ids.invitationId}/revoke`, {}],
+    [`/dashboard/team/users/${ids.userId}/role`, { role: 'viewer' }],
+    [`/dashboard/team/users/${ids.userId}/remove`, {}],
+  ];
+}
+
+/** The forms a signed-in user posts about their own session (a viewer may use them too). */
+export const ownSessionForms: [string, Record<string, string>][] = [
+  ['/dashboard/environment', { environment: 'production', return: '/dashboard' }],
+  ['/dashboard/account/password', { currentPassword: 'x', newPassword: 'y', confirmPassword: 'y' }],
+  ['/dashboard/logout', {}],
+];
+
+/** The owner invites someone with `role` through the team page; they accept and sign in. Their browser. */
+export async function invitedMember(
+  t: TestApp,
+  owner: DashboardBrowser,
+  role: 'owner' | 'developer' | 'viewer',
+): Promise<{ email: string; password: string; browser: DashboardBrowser; link: string }> {
+  const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@test.khoums`;
+  await owner.get('/dashboard/team');
+  const res = await owner.post('/dashboard/team/invitations', { email, role });
+  const link = /data-testid="invitation-link">([^<]+)</.exec(res.text)?.[1];
+  if (res.status !== 200 || !link)
+    throw new Error(`invitation failed: ${res.status} ${res.text.slice(0, 300)}`);
+  const path = new URL(link).pathname;
+  const browser = new DashboardBrowser(t);
+  await browser.get(path);
+  const password = 'member password';
+  const accepted = await browser.post(path, { password });
+  if (accepted.status !== 303) throw new Error(`accepting failed: ${accepted.status}`);
+  await browser.get('/dashboard');
+  return { email, password, browser, link: path };
+}
