@@ -65,7 +65,7 @@ export class DashboardWebhooksController {
   async deliveries(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
     const scope = d.scope;
-    const endpoints = (await this.webhooks.list(scope, { limit: 100 })).data;
+    const endpoints = await this.repo.allEndpoints(scope.environmentId);
     const filters = {
       endpointId: parseChoice(
         d.query('endpointId'),
@@ -207,7 +207,7 @@ export class DashboardWebhooksController {
     status: number,
   ): Promise<void> {
     const { t } = d;
-    const endpoints = (await this.webhooks.list(d.scope, { limit: 100 })).data;
+    const endpoints = await this.repo.allEndpoints(d.scope.environmentId);
     this.renderer.render(
       d,
       'webhooks',

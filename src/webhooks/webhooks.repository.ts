@@ -93,6 +93,13 @@ export class WebhooksRepository {
     return { items: rows, total };
   }
 
+  /** The environment's endpoints, newest first (the dashboard shows them all; an environment has a few). */
+  allEndpoints(environmentId: string, limit = 500): Promise<WebhookEndpoint[]> {
+    return this.db.many<WebhookEndpoint>(sql`
+      SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE environment_id = ${environmentId}
+       ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+  }
+
   endpoint(environmentId: string, id: string): Promise<WebhookEndpoint | undefined> {
     return this.db.one<WebhookEndpoint>(
       sql`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ${id} AND environment_id = ${environmentId}`,

@@ -14,6 +14,23 @@ export function freshIp(): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
+/** An attribute value as the browser reads it (Handlebars escapes `=`, `&`, quotes). */
+export const unescapeHtml = (s: string): string =>
+  s
+    .replace(/&#x3D;/g, '=')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#x60;/g, '`')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The href of the link with rel="next" / "prev", decoded. */
+export const relLink = (html: string, rel: 'next' | 'prev'): string | undefined => {
+  const m = new RegExp(`href="([^"]+)" rel="${rel}"`).exec(html);
+  return m ? unescapeHtml(m[1]) : undefined;
+};
+
 export const csrfOf = (html: string): string => {
   const m = /name="_csrf" value="([^"]+)"/.exec(html);
   if (!m) throw new Error('no CSRF field on the page');
