@@ -27,11 +27,15 @@ export interface BarChart {
   /** Day labels under the first, middle and last bars (the outer ones aligned inwards). */
   ticks: { x: number; label: string; anchor: 'start' | 'middle' | 'end' }[];
   baseline: number;
+  /** The plot's left and right edges, and where the amounts end (right-aligned before the plot). */
+  left: number;
+  right: number;
+  labelX: number;
 }
 
 const WIDTH = 600;
 const HEIGHT = 210;
-const LEFT = 76;
+const LEFT = 100;
 const RIGHT = 8;
 const TOP = 12;
 const BOTTOM = 28;
@@ -82,5 +86,8 @@ export function barChart(
           ],
     ticks,
     baseline,
+    left: LEFT,
+    right: WIDTH - RIGHT,
+    labelX: LEFT - 6,
   };
 }

@@ -126,24 +126,28 @@ export class DashboardRepository {
   }
 
   /**
-   * The environment's payments since `since`, per UTC day (of completion, else of creation), bank
-   * app and status. One index range scan (payments_list_idx), whatever the number of days.
+   * The environment's settled payments (completed or failed) made in [from, to), per UTC day, bank
+   * app and status: one range scan of payments_list_idx.
    */
-  paymentDays(environmentId: string, since: Date): Promise<PaymentDayRow[]> {
+  paymentDays(environmentId: string, from: Date, to: Date | null): Promise<PaymentDayRow[]> {
     return this.db.many<PaymentDayRow>(sql`
-      SELECT to_char(COALESCE(p.completed_at, p.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-             p.payment_method_id AS "methodId", p.status, count(*)::int AS count, sum(p.amount)::float8 AS amount
-        FROM payments p
-       WHERE p.environment_id = ${environmentId} AND p.created_at >= ${since}
-       GROUP BY 1, 2, 3`);
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (
+        SELECT date_trunc('day', p.created_at AT TIME ZONE 'UTC') AS day, p.payment_method_id AS "methodId", p.status,
+               count(*)::int AS count, sum(p.amount)::float8 AS amount
+          FROM payments p
+         WHERE p.environment_id = ${environmentId} AND p.created_at >= ${from}
+           AND p.created_at < COALESCE(${to}::timestamptz, 'infinity') AND p.status <> 'pending'
+         GROUP BY 1, 2, 3) days`);
   }
 
-  /** Payment requests created since `since`, per UTC day. */
-  requestDays(environmentId: string, since: Date): Promise<{ day: string; count: number }[]> {
+  /** Payment requests created in [from, to), per UTC day: an index-only range scan. */
+  requestDays(environmentId: string, from: Date, to: Date | null): Promise<{ day: string; count: number }[]> {
     return this.db.many(sql`
-      SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-        FROM payment_requests
-       WHERE environment_id = ${environmentId} AND created_at >= ${since}
-       GROUP BY 1`);
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
+        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
+          FROM payment_requests
+         WHERE environment_id = ${environmentId} AND created_at >= ${from}
+           AND created_at < COALESCE(${to}::timestamptz, 'infinity')
+         GROUP BY 1) days`);
   }
 }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestApp, TestApp } from '../helpers/app';
+import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
@@ -161,11 +160,75 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await check(page, 'keys-production');
   await context.close();
 
-  // Two of them illustrate the README.
+  // One of them illustrates the README.
   mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-  copyFileSync(join(ARTIFACTS, 'dashboard-home-1280.png'), join(DOCS_SCREENSHOTS, 'dashboard-home-1280.png'));
   copyFileSync(
     join(ARTIFACTS, 'dashboard-payment-request-360.png'),
     join(DOCS_SCREENSHOTS, 'dashboard-payment-request-360.png'),
   );
+});
+
+/** A month of a shop's payments, made before anyone looks (the overview keeps the final days it has read). */
+async function seedMonth(environmentId: string): Promise<void> {
+  await t.query(
+    `INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, status, paid_at, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'order-' || (10000 + i), 500 + (abs(hashint4(i)) % 40) * 250,
+            (2 + i % 3)::text || lpad((abs(hashint4(i * 7)) % 10000000)::text, 7, '0'),
+            CASE WHEN i % 9 = 0 THEN 'pending' ELSE 'paid' END, CASE WHEN i % 9 = 0 THEN NULL ELSE at END, at, at
+       FROM generate_series(1, 420) i,
+            LATERAL (SELECT now() - (abs(hashint4(i * 3)) % (CASE WHEN i % 4 = 0 THEN 8 ELSE 30 END)) * interval '1 day'
+                               - (abs(hashint4(i * 5)) % 600) * interval '1 minute' AS at) x`,
+    [environmentId],
+  );
+  await t.query(
+    `INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status,
+                           failure_reason, completed_at, next_check_at, created_at, updated_at)
+     SELECT gen_random_uuid(), pr.environment_id, pr.id, m.id, pr.amount, pr.phone_number,
+            CASE WHEN pr.status = 'paid' THEN 'completed' ELSE 'failed' END,
+            CASE WHEN pr.status = 'paid' THEN NULL ELSE 'declined by the bank' END,
+            pr.paid_at, pr.created_at, pr.created_at, pr.created_at
+       FROM payment_requests pr
+       JOIN LATERAL (SELECT id FROM payment_methods WHERE environment_id = pr.environment_id
+                      ORDER BY position OFFSET abs(hashint4(length(pr.transaction_id) + ascii(right(pr.transaction_id, 1)))) % 3 LIMIT 1) m ON true
+      WHERE pr.environment_id = $1 AND pr.transaction_id LIKE 'order-%'`,
+    [environmentId],
+  );
+}
+
+it('shows a month of payments on the overview, its chart and rates, usable at 360 px and by keyboard', async () => {
+  const org = await newTenant(t, 'Boutique Tevragh Zeina');
+  await seedMonth(org.sandbox.environmentId);
+  const context = await b.browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/dashboard/login`);
+  expect(await page.getAttribute('html', 'lang')).toBe('fr');
+  // Keyboard only: the email field has the focus, Tab goes to the password, Enter submits.
+  expect(await page.evaluate<string>('document.activeElement.id')).toBe('email');
+  await page.keyboard.type(org.email);
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate<string>('document.activeElement.id')).toBe('password');
+  await page.keyboard.type(org.password);
+  await Promise.all([page.waitForURL(`${base}/dashboard`), page.keyboard.press('Enter')]);
+  await page.waitForSelector('[data-testid=chart]');
+  expect(await page.locator('[data-testid=chart] rect.bar').count()).toBe(30);
+  expect(Number(await page.locator('[data-testid=paid-count]').last().textContent())).toBeGreaterThan(300);
+  await check(page, 'overview-month');
+  copyFileSync(
+    join(ARTIFACTS, 'dashboard-overview-month-1280.png'),
+    join(DOCS_SCREENSHOTS, 'dashboard-home-1280.png'),
+  );
+  // Every control is reachable by Tab, each visibly focused.
+  const stops: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate<string>(
+      `(() => { const e = document.activeElement; const s = getComputedStyle(e);
+         return e.tagName + ':' + (e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30) + ':' + (s.outlineStyle !== 'none' ? 'outlined' : 'no-outline'); })()`,
+    );
+    stops.push(stop);
+  }
+  expect(stops.filter((s) => !s.startsWith('BODY') && s.endsWith('no-outline'))).toEqual([]);
+  expect(stops.some((s) => s.startsWith('BUTTON:Production'))).toBe(true);
+  expect(stops.some((s) => s.startsWith('A:Demandes de paiement'))).toBe(true);
+  await context.close();
 });

@@ -86,7 +86,7 @@ export class DashboardBrowser {
     await this.get('/dashboard/login');
     const res = await this.post('/dashboard/login', { email, password });
     if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 200)}`);
-    await this.get('/dashboard');
+    await this.get('/dashboard/account');
     return res;
   }
 }
