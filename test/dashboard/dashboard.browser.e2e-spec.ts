@@ -56,6 +56,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** Copies a screenshot to docs/screenshots/ (the README's) when asked to: a test run leaves the tree as it was. */
+function keepForReadme(artifact: string, name: string): void {
+  if (!process.env.UPDATE_SCREENSHOTS) return;
+  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+  copyFileSync(join(ARTIFACTS, artifact), join(DOCS_SCREENSHOTS, name));
+}
+
 /** The page passes axe, at both widths, and is saved at both. */
 async function check(page: Page, name: string): Promise<void> {
   for (const width of [360, 1280]) {
@@ -160,12 +167,8 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await check(page, 'keys-production');
   await context.close();
 
-  // One of them illustrates the README.
-  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-  copyFileSync(
-    join(ARTIFACTS, 'dashboard-payment-request-360.png'),
-    join(DOCS_SCREENSHOTS, 'dashboard-payment-request-360.png'),
-  );
+  // One of them illustrates the README (refreshed with UPDATE_SCREENSHOTS=1).
+  keepForReadme('dashboard-payment-request-360.png', 'dashboard-payment-request-360.png');
 });
 
 /** A month of a shop's payments, made before anyone looks (the overview keeps the final days it has read). */
@@ -213,10 +216,7 @@ it('shows a month of payments on the overview, its chart and rates, usable at 36
   expect(await page.locator('[data-testid=chart] rect.bar').count()).toBe(30);
   expect(Number(await page.locator('[data-testid=paid-count]').last().textContent())).toBeGreaterThan(300);
   await check(page, 'overview-month');
-  copyFileSync(
-    join(ARTIFACTS, 'dashboard-overview-month-1280.png'),
-    join(DOCS_SCREENSHOTS, 'dashboard-home-1280.png'),
-  );
+  keepForReadme('dashboard-overview-month-1280.png', 'dashboard-home-1280.png');
   // Every control is reachable by Tab, each visibly focused.
   const stops: string[] = [];
   for (let i = 0; i < 40; i++) {
