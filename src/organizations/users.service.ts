@@ -43,8 +43,13 @@ export class UsersService {
     const user = await this.repo.userForSignIn(email.trim().toLowerCase());
     const ok = await verifyPassword(password, user?.passwordHash ?? (await hashForNoUser()));
     if (!user || !ok) return null;
-    const { passwordHash: _, ...rest } = user;
-    return rest;
+    return {
+      id: user.id,
+      organizationId: user.organizationId,
+      email: user.email,
+      role: user.role,
+      createdAt: user.createdAt,
+    };
   }
 
   /** Checks the current password, then stores the new one. The caller ends the user's other sessions. */

@@ -149,7 +149,7 @@ it('sends a test event to the endpoint and shows its delivery with each attempt:
   await browser.get(`/dashboard/webhooks/${id}`);
   const sent = await browser.post(`/dashboard/webhooks/${id}/test`, { event: 'payment-updated' });
   expect(sent.status).toBe(303);
-  const deliveryPage = sent.headers.location as string;
+  const deliveryPage = sent.headers.location;
   expect(deliveryPage).toMatch(/^\/dashboard\/webhooks\/deliveries\/[0-9a-f-]{36}\?notice=testSent$/);
   await waitFor(() => r.hits.length >= 2 || undefined, 'the retry');
   const hit = r.hits[1];
