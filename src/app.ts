@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { registerJsonParser } from './common/http/body-parsers';
+import { registerCors } from './common/http/cors';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -42,6 +43,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
+  registerCors(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -49,7 +51,10 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info(
+      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
 
@@ -57,7 +62,9 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     app,
     new DocumentBuilder()
       .setTitle('Khoums API')
-      .setDescription('Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.')
+      .setDescription(
+        'Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.',
+      )
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),
