@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as ts from 'typescript';
 import { startTestApp, TestApp } from '../helpers/app';
+import { Answer, answerProblems } from './helpers';
 import { generateTypes, OpenApiDocument, routesOf, routesWithoutResponseSchema } from './openapi-types';
 
 /**
@@ -85,4 +86,29 @@ it("the library's sources type-check against the generated types (strict)", () =
     .getPreEmitDiagnostics(program)
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   expect(diagnostics).toEqual([]);
+});
+
+it('the answer check of the SDK suites catches a field the document lacks, a missing one and a wrong type', () => {
+  const answer = (body: unknown): Answer => ({
+    method: 'GET',
+    url: 'http://127.0.0.1/api/v1/payment-methods',
+    status: 200,
+    body,
+  });
+  const method = {
+    id: 'x',
+    type: 'sedad',
+    name: 'Sedad',
+    requiresPassCode: false,
+    config: { code: 'sedad' },
+  };
+  expect(answerProblems(doc, [answer({ data: [method] })])).toEqual([]);
+  expect(answerProblems(doc, [answer({ data: [{ ...method, extra: 1 }] })])).toEqual([
+    'GET /payment-methods: $.data[0].extra is not in the document',
+  ]);
+  const { name: _name, ...nameless } = method;
+  expect(answerProblems(doc, [answer({ data: [{ ...nameless, requiresPassCode: 'no' }] })])).toEqual([
+    'GET /payment-methods: $.data[0].name is missing',
+    'GET /payment-methods: $.data[0].requiresPassCode is not a boolean',
+  ]);
 });
