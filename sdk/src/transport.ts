@@ -128,7 +128,8 @@ export class Transport {
     const query = Object.entries((input.query ?? {}) as Record<string, unknown>).filter(
       ([, v]) => v !== undefined && v !== null,
     );
-    if (query.length) url += '?' + new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString();
+    if (query.length)
+      url += '?' + new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString();
 
     const headers: Record<string, string> = { Authorization: this.apiKey, Accept: 'application/json' };
     let body: string | undefined;

@@ -85,7 +85,7 @@ function isFetchHeaders(h: WebhookHeaders): h is { get(name: string): string | n
   return typeof h.get === 'function';
 }
 
-function hmacKey(key: Bytes): Promise<CryptoKey> {
+function hmacKey(key: Bytes) {
   return crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
 }
 
