@@ -31,7 +31,7 @@ export function recordingFetch(answers: Answer[]): typeof fetch {
       const text = await res.clone().text();
       answers.push({
         method: init?.method ?? 'GET',
-        url: String(input),
+        url: res.url,
         status: res.status,
         body: JSON.parse(text),
       });
@@ -56,7 +56,7 @@ export function schemaProblems(
   if (schema.allOf) return schema.allOf.flatMap((s) => schemaProblems(value, s, doc, at));
   if (schema.enum && !schema.enum.includes(value))
     return [`${at} = ${JSON.stringify(value)} is not in the enum`];
-  switch (schema.type) {
+  switch (schema.type ?? 'object') {
     case 'integer':
       return Number.isInteger(value) ? [] : [`${at} is not an integer`];
     case 'number':

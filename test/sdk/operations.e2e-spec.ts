@@ -231,7 +231,8 @@ describe('webhook endpoints and deliveries', () => {
       events: ['payment-updated', 'payment-request-created'],
     });
     expect(created.secret).toMatch(/^whsec_/);
-    const { secret: _secret, ...endpoint } = created;
+    const endpoint = { ...created };
+    delete endpoint.secret;
     expect(await sk.webhookEndpoints.get(created.id)).toEqual(endpoint);
     expect((await sk.webhookEndpoints.list()).data).toContainEqual(endpoint);
     const listed = [];
