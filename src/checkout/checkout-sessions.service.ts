@@ -8,7 +8,7 @@ import { LockedRequest, PaymentRequestsRepository } from '../payment-requests/pa
 import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { CheckoutError, checkoutError } from './checkout.errors';
-import { CheckoutPayments, PayableSession } from './checkout-payments';
+import { CheckoutPayments } from './checkout-payments';
 import {
   CheckoutPaymentStatusJson,
   CheckoutSession,
@@ -22,7 +22,7 @@ import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
-export type PageSession = PageSessionRow & PayableSession;
+export type PageSession = PageSessionRow;
 
 /** successUrl with the session id and transactionId appended, keeping the merchant's own query. */
 export function successRedirect(
