@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { registerJsonParser } from './common/http/body-parsers';
+import { registerCors } from './common/http/cors';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
@@ -46,6 +47,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
+  registerCors(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);

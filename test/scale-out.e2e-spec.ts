@@ -19,7 +19,10 @@ afterAll(() => Promise.all([a.close(), b.close()]));
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 const cookiesOf = (res: request.Response) =>
-  ([res.headers['set-cookie'] ?? []].flat() as string[]).map((c) => c.split(';')[0]).join('; ');
+  [res.headers['set-cookie'] ?? []]
+    .flat<string[]>()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
 it('accepts on one instance the form another instance rendered (one CSRF key for all, from the database)', async () => {
   const { data } = await createSession(a, org.sandbox.secretKey, {
