@@ -3,7 +3,7 @@ import { CheckoutSessionsRepository } from '../checkout/checkout-sessions.reposi
 import { formatMru } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
-import { PAYMENT_STATUSES } from '../payments/dto/payment.dto';
+import { PAYMENT_STATUSES } from '../payments/payment';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { DashboardError, dashboardError } from './dashboard.errors';
