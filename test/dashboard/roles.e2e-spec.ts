@@ -26,6 +26,11 @@ async function organizationWithData() {
     .post('/api/v1/payment-request')
     .set('Authorization', sk)
     .send({ transactionId: 'r-1', amount: 100 });
+  // Disabled, so that no test app's webhook worker changes its deliveries while a test compares them.
+  await t.http
+    .patch(`/api/v1/webhook-endpoints/${endpoint.body.data.id}`)
+    .set('Authorization', sk)
+    .send({ enabled: false });
   const [delivery] = await t.query('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1', [
     endpoint.body.data.id,
   ]);

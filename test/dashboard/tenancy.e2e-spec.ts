@@ -40,6 +40,11 @@ async function victim() {
     .set('Authorization', org.sandbox.publishableKey)
     .send({ transactionId: 'victim-order', phoneNumber: '33445566', configurationId: masrivi.id });
   expect(paid.body.data.status).toBe('completed');
+  // Disabled, so that no test app's webhook worker changes its deliveries while a test compares them.
+  await t.http
+    .patch(`/api/v1/webhook-endpoints/${endpoint.id}`)
+    .set('Authorization', sk)
+    .send({ enabled: false });
   const [delivery] = await t.query('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1', [
     endpoint.id,
   ]);
