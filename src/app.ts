@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
+import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -56,7 +57,12 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
     req.log.info(
-      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: req.method,
+        url: loggableUrl(req.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

@@ -424,3 +424,7 @@ describe('languages', () => {
     expect(ar.text).toContain('Connexion au tableau de bord');
   });
 });
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});

@@ -85,6 +85,7 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await page.goto(`${base}/dashboard/login`);
   await check(page, 'login');
   await page.click('text=Create an account');
+  await check(page, 'signup');
   await page.fill('#name', 'Épicerie du Port');
   await page.fill('#email', email);
   await page.fill('#password', 'a long enough password');
@@ -101,6 +102,7 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await check(page, 'key-created');
   await page.click('text=Back to API keys');
   expect(await page.textContent('[data-testid=keys]')).toContain(key.slice(-4));
+  await check(page, 'keys');
   expect(await page.content()).not.toContain(key);
 
   // An endpoint for the webhooks, through the dashboard.
@@ -108,6 +110,9 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await page.fill('#url', receiver.url);
   await page.click('[data-testid=add-endpoint]');
   expect(await page.textContent('[data-testid=webhook-secret]')).toMatch(/^whsec_/);
+  await page.click('text=Back');
+  await page.waitForSelector('[data-testid=endpoint-detail]');
+  await check(page, 'webhook');
 
   // Use the key on the API.
   const created = await t.http
@@ -150,6 +155,17 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   await page.waitForSelector('[data-testid=attempts]');
   expect(await page.locator('[data-testid=attempt]').count()).toBe(hitsBefore + 1);
   expect(await page.textContent('[data-testid=attempts]')).toContain('receiver is down');
+  await check(page, 'delivery');
+  for (const [path, name] of [
+    ['/dashboard/team', 'team'],
+    ['/dashboard/account', 'account'],
+    ['/dashboard/payments', 'payments'],
+    ['/dashboard/payment-methods', 'payment-methods'],
+    ['/dashboard/no-such-page', 'not-found'],
+  ]) {
+    await page.goto(`${base}${path}`);
+    await check(page, name);
+  }
 
   // The overview, with its chart.
   await page.click('nav >> text=Home');

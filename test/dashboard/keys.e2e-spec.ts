@@ -150,3 +150,7 @@ it('never extends an expiring key: a second roll keeps the earlier expiry', asyn
   await browser.post(`/dashboard/keys/${id}/roll`, { delay: '0' });
   expect(await status(key)).toBe(401);
 });
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});

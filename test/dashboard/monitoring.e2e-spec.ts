@@ -302,3 +302,7 @@ describe('payment methods', () => {
     expect((res.text.match(/data-testid="payment-method"/g) ?? []).length).toBe(3);
   });
 });
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});

@@ -168,7 +168,9 @@ describe('an owner', () => {
     expect(res.text).toContain('This invitation link no longer works');
     await again.get('/dashboard/login'); // a CSRF token for the post
     expect((await again.post(member.link, { password: 'another password' })).status).toBe(404);
-    // Only a hash of the token is stored.
+    // The token is in no log line, and only its hash is stored.
+    expect(t.logs.filter((l) => l.includes(member.link.split('/').pop()!))).toEqual([]);
+    expect(t.logs.some((l) => l.includes('/dashboard/invite/[redacted]'))).toBe(true);
     const token = member.link.split('/').pop()!;
     expect(
       JSON.stringify(
@@ -242,4 +244,8 @@ describe('an owner', () => {
     expect((await member.browser.get('/dashboard')).status).toBe(303);
     expect(await t.query('SELECT 1 FROM users WHERE id = $1', [memberRow.id])).toEqual([]);
   });
+});
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
 });

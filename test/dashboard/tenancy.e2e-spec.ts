@@ -179,3 +179,7 @@ it("keeps the environments apart: in Production, the Sandbox's request, key and 
     'data-testid="payment-request"',
   );
 });
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});

@@ -225,3 +225,7 @@ it('lists deliveries with filters and keyset pages, and replays one from the log
   const replayed = r.hits[r.hits.length - 1];
   expect(r.hits.filter((h) => h.headers['webhook-id'] === replayed.headers['webhook-id']).length).toBe(7);
 });
+
+it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
+  expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});
