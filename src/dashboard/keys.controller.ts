@@ -37,7 +37,8 @@ export class DashboardKeysController {
   /** Answers with a page showing the new key; it is never shown again. */
   @Post()
   async create(@Dash() d: DashboardRequest): Promise<void> {
-    const kind = parseChoice(d.field('type'), KINDS) ?? 'secret';
+    const kind = d.field('type') === '' ? 'secret' : parseChoice(d.field('type'), KINDS);
+    if (!kind) throw dashboardError(DashboardError.InvalidForm);
     const name = d.field('name').trim().slice(0, 100) || null;
     const scope = d.scope;
     const issued = await this.keys.issue(

@@ -4,7 +4,7 @@ import { formatMru, Language } from '../common/i18n/languages';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import type { PaymentListItem } from '../payments/payments.repository';
 import type { DeliveryLogItem } from '../webhooks/webhooks.repository';
-import { fill, formatTime } from './format';
+import { formatTime } from './format';
 
 /*
  * Records as the views show them: texts in the user's language, times in UTC, MRU grouped, and
@@ -16,8 +16,6 @@ export interface Viewer {
   lang: Language;
 }
 
-const text = (t: DashboardTexts, key: string): string => (t as unknown as Record<string, string>)[key] ?? key;
-
 export function requestRow(v: Viewer, pr: PaymentRequest) {
   return {
     id: pr.id,
@@ -26,7 +24,7 @@ export function requestRow(v: Viewer, pr: PaymentRequest) {
     amount: formatMru(pr.amount, v.lang),
     phone: pr.phoneNumber ?? v.t.none,
     status: pr.status,
-    statusText: text(v.t, `requestStatus_${pr.status}`),
+    statusText: v.t[`requestStatus_${pr.status}`],
     created: formatTime(pr.createdAt, v.lang),
     paidAt: pr.paidAt ? formatTime(pr.paidAt, v.lang) : v.t.none,
     invoiceId: pr.invoiceId,
@@ -44,7 +42,7 @@ export function paymentRow(v: Viewer, p: PaymentListItem) {
     phone: p.phoneNumber,
     method: p.methodName,
     status: p.status,
-    statusText: text(v.t, `paymentStatus_${p.status}`),
+    statusText: v.t[`paymentStatus_${p.status}`],
     reference: p.referenceId ?? v.t.none,
     failureReason: p.failureReason ?? v.t.none,
     created: formatTime(p.createdAt, v.lang),
@@ -56,7 +54,7 @@ export function sessionRow(v: Viewer, s: CheckoutSession) {
   return {
     id: s.id,
     status: s.status,
-    statusText: text(v.t, `sessionStatus_${s.status}`),
+    statusText: v.t[`sessionStatus_${s.status}`],
     created: formatTime(s.createdAt, v.lang),
     expires: formatTime(s.expiresAt, v.lang),
     completed: s.completedAt ? formatTime(s.completedAt, v.lang) : v.t.none,
@@ -73,7 +71,7 @@ export function deliveryRow(v: Viewer, d: DeliveryLogItem, returnTo: string) {
     endpointUrl: d.endpointUrl,
     endpointHref: `/dashboard/webhooks/${d.endpointId}`,
     status: statusClass,
-    statusText: text(v.t, `deliveryStatus_${d.status}`),
+    statusText: v.t[`deliveryStatus_${d.status}`],
     attempts: d.attempts,
     lastStatusCode: d.lastStatusCode ?? v.t.none,
     lastError: d.lastError,
@@ -104,6 +102,3 @@ export function pager(
     label: v.t.pagination,
   };
 }
-
-export const amountText = (v: Viewer, amount: number) => formatMru(amount, v.lang);
-export const fillText = fill;
