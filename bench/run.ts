@@ -14,14 +14,16 @@ import { createPool } from '../src/database/database.module';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { freePort } from '../src/common/net';
+import { dashboardScenario } from './dashboard';
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,billing to run some scenarios only (create always runs, as
- * pay's ceiling, unless billing is the only one asked for). BENCH_BILLING_SIZES (default
- * 10000,100000) sets the billing runs' sizes.
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,billing to run some scenarios only (create always
+ * runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is the
+ * dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
+ * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -207,6 +209,14 @@ async function main(): Promise<void> {
     }
     if (wanted('pay') && createCeiling) await payScenario(khoumsPort, barePort, pg.url, org, createCeiling);
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
+    if (wanted('dashboard')) {
+      const ds = createPool(pg.url, 2);
+      try {
+        await dashboardScenario(khoumsPort, ds, org, fmt);
+      } finally {
+        await ds.end();
+      }
+    }
     if (wanted('page')) {
       // The hosted page: Khoums only (the ceiling server has no pages). One open session, rendered in
       // French (the session read with its merchant, the methods, Handlebars, a CSRF cookie per visit).

@@ -6,6 +6,7 @@ import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { CustomersModule } from './customers/customers.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
@@ -49,6 +50,7 @@ export class AppModule {
         InvoicesModule,
         SubscriptionsModule,
         BillingModule,
+        DashboardModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -7,6 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { registerJsonParser } from './common/http/body-parsers';
+import { registerCors } from './common/http/cors';
+import { answerClientError, answerFrameworkError } from './common/http/error.filter';
+import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -26,7 +29,7 @@ export interface AppOptions {
  * service's throughput target is set against a bare node:http ceiling.
  */
 export async function createApp(options: AppOptions): Promise<NestFastifyApplication> {
-  const logger = createLogger(options.config.LOG_LEVEL, options.logStream);
+  const logger = createLogger(options.config.LOG_LEVEL, options.logStream, options.config.LOG_FORMAT);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -34,6 +37,9 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     bodyLimit: 100 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    trustProxy: options.config.TRUST_PROXY,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new NestPinoLogger(logger),
@@ -42,6 +48,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
+  registerCors(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -49,7 +56,15 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info(
+      {
+        method: req.method,
+        url: loggableUrl(req.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
     done();
   });
 
@@ -57,7 +72,10 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     app,
     new DocumentBuilder()
       .setTitle('Khoums API')
-      .setDescription('Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.')
+      .setDescription(
+        'Payment requests, bank-app payments, hosted checkout sessions and signed webhooks, in a Sandbox and a ' +
+          'Production environment. Send the API key (sk_… or pk_…) as the `Authorization` header.',
+      )
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),

@@ -4,19 +4,12 @@ import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
-import type { EnvironmentKind } from '../organizations/tenant';
+import type { PayableSession } from './checkout-payments';
 import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
 
 /** What the hosted page needs to know about a session: the session, its request, its merchant. */
-export interface PageSessionRow {
-  id: string;
+export interface PageSessionRow extends PayableSession {
   status: CheckoutSessionStatus;
-  paymentRequestId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-  organizationId: string;
-  transactionId: string;
-  amount: number;
   phoneNumber: string | null;
   merchantName: string;
   successUrl: string | null;
@@ -76,6 +69,14 @@ export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
 @Injectable()
 export class CheckoutSessionsRepository {
   constructor(private readonly db: Db) {}
+
+  /** Every session of a payment request, newest first. */
+  ofRequest(environmentId: string, paymentRequestId: string): Promise<CheckoutSession[]> {
+    return this.db.many<CheckoutSession>(sql`
+      SELECT ${SESSION_COLUMNS} FROM checkout_sessions s
+       WHERE s.payment_request_id = ${paymentRequestId} AND s.environment_id = ${environmentId}
+       ORDER BY s.created_at DESC, s.id DESC`);
+  }
 
   async inEnvironment(environmentId: string, id: string): Promise<CheckoutSession | undefined> {
     return this.db.one<CheckoutSession>(

@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, OnModuleInit, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { Public } from '../auth/decorators';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
@@ -12,6 +11,7 @@ import type { CheckoutTexts } from '../common/i18n/checkout-texts';
 import { LANGUAGES } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
+import { ServerSecrets } from '../database/server-secrets.repository';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from '../payments/payments.errors';
 import { InvoiceIdParams } from './dto/invoice.dto';
@@ -51,20 +51,24 @@ export interface InvoicePaymentStatus {
 @ApiExcludeController()
 @Public()
 @Controller('checkout/invoices')
-export class InvoicePageController {
-  private readonly surface: PageSurface;
+export class InvoicePageController implements OnModuleInit {
+  private surface!: PageSurface;
 
   constructor(
     private readonly service: InvoicePageService,
     private readonly renderer: InvoicePageRenderer,
-    config: AppConfig,
-  ) {
+    private readonly config: AppConfig,
+    private readonly secrets: ServerSecrets,
+  ) {}
+
+  /** The hosted checkout's surface and CSRF key (the operator's, or the one instances share). */
+  async onModuleInit(): Promise<void> {
     this.surface = {
       path: '/checkout',
       languages: LANGUAGES,
       languageCookie: 'khoums_lang',
-      csrfSecret: config.CHECKOUT_CSRF_SECRET ?? randomBytes(32).toString('hex'),
-      secure: config.publicUrl.startsWith('https:'),
+      csrfSecret: this.config.CHECKOUT_CSRF_SECRET ?? (await this.secrets.get('checkout-csrf')),
+      secure: this.config.publicUrl.startsWith('https:'),
     };
   }
 

@@ -2,7 +2,9 @@ import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
+import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
+import { PaymentRequestJson } from '../payment-requests/payment-request';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
 import {
   ListPaymentsQuery,
@@ -12,7 +14,7 @@ import {
   SimulateTransferDto,
 } from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
-import { toPaymentMethodJson } from './payment';
+import { PaymentJson, PaymentMethodJson, toPaymentMethodJson } from './payment';
 import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
 import { ReconciliationService } from './reconciliation.service';
@@ -29,18 +31,21 @@ export class PaymentsController {
 
   @Post()
   @AnyKey()
+  @ApiData(PaymentJson)
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
     return { data: await this.payService.pay(t, dto) };
   }
 
   @Get()
   @SecretKey()
+  @ApiList(PaymentJson)
   list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery) {
     return this.service.list(t, q);
   }
 
   @Get(':id')
   @SecretKey()
+  @ApiData(PaymentJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
     return { data: await this.service.get(t, p.id) };
   }
@@ -48,6 +53,7 @@ export class PaymentsController {
   @Post(':id/simulate-transfer')
   @SecretKey()
   @UseGuards(SandboxOnlyGuard)
+  @ApiData(PaymentJson)
   async simulateTransfer(@Tenant() t: Tenant, @Param() p: PaymentIdParams, @Body() dto: SimulateTransferDto) {
     return { data: await this.service.simulateTransfer(t, p.id, dto.outcome) };
   }
@@ -61,12 +67,14 @@ export class PaymentMethodsController {
 
   @Get('configuration')
   @AnyKey()
+  @ApiDataArray(PaymentMethodJson)
   configuration(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
 
   @Get('payment-methods')
   @AnyKey()
+  @ApiDataArray(PaymentMethodJson)
   paymentMethods(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
@@ -84,6 +92,7 @@ export class RefreshStatusController {
 
   @Patch(':transactionId/refresh-status')
   @SecretKey()
+  @ApiData(PaymentRequestJson)
   async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
     return { data: await this.service.refreshStatus(t, p.transactionId) };
   }

@@ -12,6 +12,10 @@ export const Messages = {
   malformedJson: 'Malformed JSON body',
   malformedUrl: 'Malformed URL',
   uriTooLong: 'URI too long',
+  /** Not in CONTRACT.md: headers over node's 16 KB limit (a long URL is 414). */
+  headersTooLarge: 'Request header fields too large',
+  /** Not in CONTRACT.md: bytes node's HTTP parser cannot read as a request. */
+  badRequest: 'Bad request',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type',
   internal: 'Internal server error',
@@ -53,6 +57,23 @@ export const Messages = {
   paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
+
+  /** Dashboard accounts and keys (CONTRACT.md "Merchant dashboard"; the pages translate them by code). */
+  invalidEmailOrPassword: 'Invalid email or password',
+  tooManySignInAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  invalidEmail: 'Invalid email address',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 256 characters',
+  wrongCurrentPassword: 'Current password is incorrect',
+  userNotFound: 'User not found',
+  lastOwner: 'An organization needs at least one owner',
+  invitationNotFound: 'Invitation not found or expired',
+  apiKeyNotFound: 'API key not found',
+  securityCheckFailed: 'Security check failed: reload the page and try again',
+  viewerCannotChange: 'Your role does not allow this change',
+  signInRequired: 'Sign in required',
+  dashboardPageNotFound: 'Page not found',
+  invalidForm: 'The form was not filled in as expected',
 
   /** Not in SPEC.md/CONTRACT.md: subscription inputs that cannot describe a subscription (docs/billing.md). */
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
