@@ -1,6 +1,18 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+export interface BillingRun {
+  /** Invoices created, one per billed period */
+  invoicesCreated: number;
+  /** Subscriptions whose state changed (renewed, expired, ended) */
+  subscriptionsUpdated: number;
+}
+
+export interface CancelSubscriptionBody {
+  /** true: pending_cancellation until the current period ends; default: cancelled now */
+  atPeriodEnd?: boolean;
+}
+
 export interface CheckoutPaymentStatus {
   status: 'open' | 'completed' | 'expired' | 'cancelled';
   /** The latest payment, if any */
@@ -42,6 +54,13 @@ export interface CreateCheckoutSessionBody {
   expiresInMinutes?: number;
 }
 
+export interface CreateCustomerBody {
+  /** The merchant's user ID, unique within the organization */
+  externalUserId: string;
+  /** The customer's 8-digit number (+222 and spaces are stripped) */
+  phone?: string;
+}
+
 export interface CreatePaymentRequestBody {
   /** The merchant's own order ID, unique per environment */
   transactionId: string;
@@ -49,6 +68,56 @@ export interface CreatePaymentRequestBody {
   amount: number;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phoneNumber?: string;
+}
+
+export interface CreatePriceBody {
+  /** An active product of the environment */
+  productId: string;
+  /** Whole MRU billed every interval, 1 to 100000000 */
+  amount: number;
+  /** How often the amount is billed */
+  interval: 'weekly' | 'monthly' | 'yearly';
+}
+
+export interface CreateProductBody {
+  name: string;
+  description?: string | null;
+}
+
+export interface CreateSubscriptionByExternalUserBody {
+  /** Start with a trial ("trialing" means true); needs trialPeriod or trialEnd */
+  trial?: boolean | 'trialing';
+  /** Length of the trial, from startedAt */
+  trialPeriod?: '1_week' | '1_month' | '1_year' | number;
+  /** When the trial ends (wins over trialPeriod) */
+  trialEnd?: string;
+  /** Start of the first period (default now); in the past, every started period is invoiced */
+  startedAt?: string;
+  /** No period starts from then on; the subscription then expires */
+  expiresAt?: string;
+  /** The merchant's user ID; the customer is created if needed */
+  externalUserId: string;
+  /** An active price of an active product */
+  priceId: string;
+  /** The customer's 8-digit number; replaces the stored one */
+  phone?: string;
+}
+
+export interface CreateSubscriptionBody {
+  /** Start with a trial ("trialing" means true); needs trialPeriod or trialEnd */
+  trial?: boolean | 'trialing';
+  /** Length of the trial, from startedAt */
+  trialPeriod?: '1_week' | '1_month' | '1_year' | number;
+  /** When the trial ends (wins over trialPeriod) */
+  trialEnd?: string;
+  /** Start of the first period (default now); in the past, every started period is invoiced */
+  startedAt?: string;
+  /** No period starts from then on; the subscription then expires */
+  expiresAt?: string;
+  /** A customer of the organization */
+  customerId: string;
+  /** An active price of an active product */
+  priceId: string;
 }
 
 export interface CreateWebhookEndpointBody {
@@ -70,6 +139,37 @@ export interface CreateWebhookEndpointBody {
   >;
   /** Default true */
   enabled?: boolean;
+}
+
+export interface Customer {
+  id: string;
+  /** The merchant's user ID, unique within the organization */
+  externalUserId: string;
+  /** 8-digit local number, used for the customer's payment requests */
+  phone: string | null;
+  organizationId: string;
+  createdAt: string;
+}
+
+export interface Invoice {
+  /** Also the transactionId of its payment request */
+  id: string;
+  customerId: string;
+  subscriptionId: string;
+  status: 'pending' | 'paid' | 'void' | 'refunded';
+  /** Decimal amount in MRU with two decimals */
+  amount: string;
+  /** The end of the billed period (the subscription’s next billing date when the invoice was created) */
+  dueDate: string | null;
+  /** The payment request that pays it */
+  paymentRequestId: string | null;
+  /** A hosted page that pays this invoice; valid while it is pending, then shows it paid or void */
+  checkoutUrl: string;
+  periodStart: string;
+  periodEnd: string;
+  organizationId: string;
+  environmentId: string;
+  createdAt: string;
 }
 
 export interface PayBody {
@@ -143,6 +243,43 @@ export interface PaymentRequest {
   updatedAt: string;
 }
 
+export interface Price {
+  id: string;
+  productId: string;
+  /** Whole MRU, billed every interval */
+  amount: number;
+  interval: 'weekly' | 'monthly' | 'yearly';
+  /** `false` once archived or replaced */
+  active: boolean;
+  createdAt: string;
+}
+
+export interface Product {
+  id: string;
+  name: string;
+  description: string | null;
+  /** `false` once archived */
+  active: boolean;
+  organizationId: string;
+  /** Environment it was created in */
+  environmentId: string | null;
+  createdAt: string;
+}
+
+export interface ProductWithPrices {
+  id: string;
+  name: string;
+  description: string | null;
+  /** `false` once archived */
+  active: boolean;
+  organizationId: string;
+  /** Environment it was created in */
+  environmentId: string | null;
+  createdAt: string;
+  /** Active prices only */
+  prices: Price[];
+}
+
 export interface PublicCheckoutSession {
   id: string;
   status: 'open' | 'completed' | 'expired' | 'cancelled';
@@ -183,6 +320,49 @@ export interface SendTestEventBody {
 export interface SimulateTransferBody {
   /** What the customer's bank does (default completed) */
   outcome?: 'completed' | 'failed';
+}
+
+export interface Subscription {
+  id: string;
+  customerId: string;
+  /** The price it was created with; each renewal bills its current amount */
+  priceId: string;
+  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+  trialEnd: string | null;
+  startedAt: string;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  /** When the next period starts and is invoiced; null once no further period will be billed */
+  nextBillingDate: string | null;
+  expiresAt: string | null;
+  cancelledAt: string | null;
+  environmentId: string;
+  organizationId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UpdateCustomerBody {
+  /** A new user ID, unique within the organization */
+  externalUserId?: string;
+  /** A new number; null removes it */
+  phone?: string | null;
+}
+
+export interface UpdatePriceBody {
+  /** Whole MRU, 1 to 100000000 */
+  amount?: number;
+  interval?: 'weekly' | 'monthly' | 'yearly';
+  /** true: this price is deactivated and a new price (new id) is returned for new subscriptions; existing subscriptions keep this one */
+  replaceExisting?: boolean;
+}
+
+export interface UpdateProductBody {
+  name?: string;
+  /** null removes it */
+  description?: string | null;
+  /** false archives the product (as PATCH /products/:id/archive) */
+  active?: boolean;
 }
 
 export interface UpdateWebhookEndpointBody {
@@ -313,6 +493,58 @@ export interface Operations {
     body: never;
     response: { data: PaymentMethod[] };
   };
+  'GET /customers': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      id?: string;
+      externalUserId?: string;
+    };
+    body: never;
+    response: {
+      data: Customer[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /customers': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateCustomerBody;
+    response: { data: Customer };
+  };
+  'PATCH /customers/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: UpdateCustomerBody;
+    response: { data: Customer };
+  };
+  'GET /invoices': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      id?: string;
+      /** The customer's externalUserId */
+      externalUserId?: string;
+      subscriptionId?: string;
+    };
+    body: never;
+    response: {
+      data: Invoice[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'GET /invoices/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Invoice };
+  };
   'GET /payment': {
     params: Record<string, never>;
     query: {
@@ -395,6 +627,133 @@ export interface Operations {
     query: Record<string, never>;
     body: SimulateTransferBody;
     response: { data: Payment };
+  };
+  'POST /prices': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreatePriceBody;
+    response: { data: Price };
+  };
+  'GET /prices/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Price };
+  };
+  'PATCH /prices/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: UpdatePriceBody;
+    response: { data: Price };
+  };
+  'PATCH /prices/{id}/archive': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Price };
+  };
+  'GET /products': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      id?: string;
+    };
+    body: never;
+    response: {
+      data: ProductWithPrices[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /products': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateProductBody;
+    response: { data: Product };
+  };
+  'GET /products/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: ProductWithPrices };
+  };
+  'PATCH /products/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: UpdateProductBody;
+    response: { data: Product };
+  };
+  'PATCH /products/{id}/archive': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Product };
+  };
+  'POST /sandbox/billing/run': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: BillingRun };
+  };
+  'GET /subscriptions': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      status?:
+        'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+    };
+    body: never;
+    response: {
+      data: Subscription[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /subscriptions': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateSubscriptionBody;
+    response: { data: Subscription };
+  };
+  'GET /subscriptions/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Subscription };
+  };
+  'POST /subscriptions/{id}/cancel': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: CancelSubscriptionBody;
+    response: { data: Subscription };
+  };
+  'POST /subscriptions/{id}/pause': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Subscription };
+  };
+  'POST /subscriptions/{id}/resume': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Subscription };
+  };
+  'POST /subscriptions/by-external-user': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateSubscriptionByExternalUserBody;
+    response: { data: Subscription };
+  };
+  'GET /subscriptions/by-external-user/{externalUserId}': {
+    params: { externalUserId: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Subscription };
   };
   'GET /webhook-deliveries': {
     params: Record<string, never>;

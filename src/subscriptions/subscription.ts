@@ -67,9 +67,14 @@ export const SUBSCRIPTION_COLUMNS = raw(
    s.created_at AS "createdAt", s.updated_at AS "updatedAt"`,
 );
 
-/** SQL on alias `s`: the subscription has an invoice still pending after its due date. */
+/**
+ * SQL on alias `s`: the subscription has an invoice still pending after its due date. (The
+ * invoice's environment is the subscription's: saying so lets a filter start from the
+ * environment's overdue invoices, by index.)
+ */
 export function overdueSql(at: Sql = sql`now()`): Sql {
-  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at})`;
+  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= ${at})`;
 }
 
 /** The status the API shows: `past_due` when an active subscription has an overdue invoice. */

@@ -74,7 +74,6 @@ it('the library has a method for every route of the document, and calls no route
 
 it('a route declared by hand in planned.ts is not yet in the document (once it is, its generated type replaces it)', () => {
   const documented = new Set(routesOf(doc).keys());
-  expect(plannedRoutes().length).toBeGreaterThan(0);
   expect(plannedRoutes().filter((r) => documented.has(r))).toEqual([]);
 });
 

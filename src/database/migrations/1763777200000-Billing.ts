@@ -125,8 +125,10 @@ export class Billing1763777200000 implements MigrationInterface {
       CREATE INDEX invoices_subscription_idx ON invoices (subscription_id, created_at DESC, period_start DESC, id DESC);
       CREATE INDEX invoices_customer_idx ON invoices (customer_id, created_at DESC, period_start DESC, id DESC);
       CREATE INDEX invoices_count_idx ON invoices (organization_id);
-      -- What makes a subscription past_due, and what cancelling voids.
+      -- What makes a subscription past_due (per subscription, and an environment's overdue ones for
+      -- the status filter), and what cancelling voids.
       CREATE INDEX invoices_unpaid_idx ON invoices (subscription_id, due_date) WHERE status = 'pending';
+      CREATE INDEX invoices_overdue_idx ON invoices (environment_id, due_date, subscription_id) WHERE status = 'pending';
 
       ALTER TABLE payment_requests
         ADD CONSTRAINT payment_requests_invoice_fkey FOREIGN KEY (invoice_id) REFERENCES invoices(id);
