@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
+import { timeOrderedId } from '../database/time-ordered-id';
 import { Invoice, invoiceAmount, toInvoiceJson } from '../invoices/invoice';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request';
 import type { EventKind } from '../webhooks/event-kinds';
@@ -61,7 +61,7 @@ export class SubscriptionsWriteBuilder {
     for (const p of r.periods) {
       const now = this.at;
       const invoice: Invoice = {
-        id: randomUUID(),
+        id: timeOrderedId(),
         organizationId: s.organizationId,
         environmentId: s.environmentId,
         customerId: s.customerId,
@@ -71,7 +71,7 @@ export class SubscriptionsWriteBuilder {
         periodStart: p.start,
         periodEnd: p.end,
         dueDate: p.end,
-        paymentRequestId: randomUUID(),
+        paymentRequestId: timeOrderedId(),
         createdAt: now,
       };
       const request: PaymentRequest = {
@@ -120,7 +120,7 @@ export class SubscriptionsWriteBuilder {
 
   private event(s: Subscription, kind: EventKind, data: object, invoiceId: string | null = null): void {
     this.w.events.push({
-      id: randomUUID(),
+      id: timeOrderedId(),
       organization_id: s.organizationId,
       environment_id: s.environmentId,
       kind,

@@ -94,7 +94,8 @@ export class Billing1763777200000 implements MigrationInterface {
       CREATE INDEX subscriptions_status_idx ON subscriptions (environment_id, status, created_at DESC, id DESC);
       -- The lists' totals: narrow and deduplicated (few distinct values), so a count reads it alone.
       CREATE INDEX subscriptions_count_idx ON subscriptions (environment_id, status);
-      CREATE INDEX subscriptions_customer_idx ON subscriptions (customer_id, created_at DESC, id DESC);
+      -- A customer has few subscriptions: found by customer, sorted in memory.
+      CREATE INDEX subscriptions_customer_idx ON subscriptions (customer_id);
       -- The billing run's claims: every environment (the schedule), one environment (the sandbox route).
       CREATE INDEX subscriptions_due_idx ON subscriptions (due_at) WHERE due_at IS NOT NULL;
       CREATE INDEX subscriptions_environment_due_idx ON subscriptions (environment_id, due_at) WHERE due_at IS NOT NULL;
@@ -122,11 +123,12 @@ export class Billing1763777200000 implements MigrationInterface {
       CREATE UNIQUE INDEX invoices_period_key ON invoices (subscription_id, period_start);
       CREATE UNIQUE INDEX invoices_payment_request_key ON invoices (payment_request_id);
       CREATE INDEX invoices_list_idx ON invoices (organization_id, created_at DESC, period_start DESC, id DESC);
-      CREATE INDEX invoices_subscription_idx ON invoices (subscription_id, created_at DESC, period_start DESC, id DESC);
-      CREATE INDEX invoices_customer_idx ON invoices (customer_id, created_at DESC, period_start DESC, id DESC);
+      -- A subscription's invoices are found by invoices_period_key, a customer's by this one: few
+      -- each, sorted in memory. Every index here is paid for on each invoice the billing run writes.
+      CREATE INDEX invoices_customer_idx ON invoices (customer_id);
       CREATE INDEX invoices_count_idx ON invoices (organization_id);
-      -- What makes a subscription past_due (per subscription, and an environment's overdue ones for
-      -- the status filter), and what cancelling voids.
+      -- What makes a subscription past_due: its own pending invoices (the run, cancelling, a page of
+      -- the list), and an environment's overdue ones (the past_due and active filters).
       CREATE INDEX invoices_unpaid_idx ON invoices (subscription_id, due_date) WHERE status = 'pending';
       CREATE INDEX invoices_overdue_idx ON invoices (environment_id, due_date, subscription_id) WHERE status = 'pending';
 
