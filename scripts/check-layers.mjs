@@ -12,6 +12,7 @@ export const LAYERS = [
   ['database'],
   ['organizations'],
   ['auth'],
+  ['idempotency'],
   ['webhooks'],
   ['payment-requests'],
   ['payments'],
@@ -20,7 +21,7 @@ export const LAYERS = [
   ['prices'],
   ['subscriptions', 'invoices'],
   ['billing'],
-  ['idempotency', 'rate-limits'],
+  ['rate-limits'],
   ['dashboard'],
   ['health', 'cli'],
 ];

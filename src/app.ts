@@ -3,10 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { LogController } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { registerJsonParser } from './common/http/body-parsers';
+import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -16,6 +17,8 @@ export interface AppOptions {
   databaseUrl: string;
   /** Where logs go (stdout by default); tests capture them. */
   logStream?: DestinationStream;
+  /** More modules (tests). */
+  modules?: Type[];
 }
 
 /**
@@ -34,6 +37,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     bodyLimit: 100 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    trustProxy: options.config.TRUST_PROXY > 0 ? options.config.TRUST_PROXY : false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new NestPinoLogger(logger),
@@ -42,14 +46,17 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
-  await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
+  await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
   });
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info(
+      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
 
@@ -57,7 +64,9 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     app,
     new DocumentBuilder()
       .setTitle('Khoums API')
-      .setDescription('Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.')
+      .setDescription(
+        'Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.',
+      )
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),

@@ -1,5 +1,16 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -12,67 +23,100 @@ const toBool = ({ value }: { value: unknown }) =>
  * A bad value stops the process with one clear line per problem instead of failing later.
  */
 export class AppConfig {
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   /** Unset: an embedded PostgreSQL under DATA_DIR. */
-  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
   @IsString()
   DATA_DIR = './.data';
 
-  @Transform(toInt) @IsInt() @Min(1024) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(65535)
   EMBEDDED_PG_PORT = 54329;
 
   /** The origin used in checkoutUrl and in links the service prints. Default: http://localhost:PORT. */
-  @IsOptional() @Matches(/^https?:\/\/[^/\s]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path, e.g. https://pay.example.com' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+$/, {
+    message: 'PUBLIC_URL must be an http(s) origin without a path, e.g. https://pay.example.com',
+  })
   PUBLIC_URL?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
   /** Size of the PostgreSQL connection pool of one service instance. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE = 20;
 
   /**
    * Signs the hosted page's CSRF tokens. Unset: a random secret per process, which is fine for one
    * instance; set the same value on every instance behind a load balancer.
    */
-  @IsOptional() @IsString() @MinLength(32, { message: 'CHECKOUT_CSRF_SECRET must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'CHECKOUT_CSRF_SECRET must be at least 32 characters' })
   CHECKOUT_CSRF_SECRET?: string;
 
   /** Create the demo organization on first start (only on an empty database). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   DEMO_ORG = true;
 
   /** Deliver webhooks from this instance (every instance may: deliveries are claimed, never shared). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_WORKER = true;
 
   /** No answer within this time is a failed attempt. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   /** Let Production endpoints reach loopback and private addresses (an operator's choice, e.g. on a private network). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /** Delays before each retry, in ms (default: CONTRACT.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). */
-  @Matches(/^\d{1,9}(,\d{1,9}){0,49}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 5000,300000' })
+  @Matches(/^\d{1,9}(,\d{1,9}){0,49}$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 5000,300000',
+  })
   WEBHOOK_RETRY_SCHEDULE_MS = '5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000';
 
   /** Deliveries in flight per instance. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WEBHOOK_CONCURRENCY = 32;
 
   /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
-  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   WEBHOOK_POLL_MS = 500;
 
   /** How long a claimed delivery stays with its worker; after that (a crashed instance) another one retries it. Default: time-out + 30 s. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(200) @Max(3_600_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  @Max(3_600_000)
   WEBHOOK_LEASE_MS?: number;
 
   get webhookLeaseMs(): number {
@@ -80,34 +124,76 @@ export class AppConfig {
   }
 
   /** How long the Sandbox bank simulator may take before a charge counts as unanswered (CONTRACT.md: 5 s). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(120_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(120_000)
   SANDBOX_BANK_TIMEOUT_MS = 5000;
 
   /** Time-out of one call to a Production bank gateway (charge or status). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(120_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(120_000)
   BANK_TIMEOUT_MS = 15_000;
 
   /** Production bank gateways (docs/bank-gateway.md). A bank without a URL answers every pay with 502. */
-  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_BANKILY_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'BANK_BANKILY_URL must be an http(s) URL' })
   BANK_BANKILY_URL?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   BANK_BANKILY_API_KEY?: string;
-  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_MASRIVI_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'BANK_MASRIVI_URL must be an http(s) URL' })
   BANK_MASRIVI_URL?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   BANK_MASRIVI_API_KEY?: string;
-  @IsOptional() @Matches(HTTP_URL, { message: 'BANK_SEDAD_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'BANK_SEDAD_URL must be an http(s) URL' })
   BANK_SEDAD_URL?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   BANK_SEDAD_API_KEY?: string;
 
   /** How often reconciliation asks the banks about pending payments; 0 turns the schedule off. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
   RECONCILE_INTERVAL_MS = 30_000;
 
   /** A pending payment is reconciled only once this old: longer than a bank call may take, so an in-flight pay finishes first. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
   RECONCILE_MIN_AGE_MS = 60_000;
+
+  /** Requests per second per API key, bursts up to twice that; counted by each instance; 0 turns the limit off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_KEY = 200;
+
+  /** Requests per second per client IP on the routes that take no key (hosted page, public session views); 0: off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_IP = 50;
+
+  /**
+   * Proxies in front of the service whose X-Forwarded-For is trusted to name the client (the
+   * per-IP limit counts that address); 0: none, the peer address is the client.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY = 0;
 
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;

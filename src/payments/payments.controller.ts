@@ -3,6 +3,8 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { API, Patch, Post } from '../common/http/routes';
+import { IdempotencyKey, RecordsIdempotencyKey } from '../idempotency/decorators';
+import type { RequestKey } from '../idempotency/request-key';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
 import {
   ListPaymentsQuery,
@@ -29,8 +31,9 @@ export class PaymentsController {
 
   @Post()
   @AnyKey()
-  async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
-    return { data: await this.payService.pay(t, dto) };
+  @RecordsIdempotencyKey()
+  async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {
+    return { data: await this.payService.pay(t, dto, undefined, key) };
   }
 
   @Get()

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -35,10 +36,13 @@ export function testDatabaseUrl(): string {
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS).
+ * Rate limits are off (every test talks from 127.0.0.1, often in bursts): the suites that test
+ * them set their own.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   databaseUrl = testDatabaseUrl(),
+  modules: Type[] = [],
 ): Promise<TestApp> {
   const config = loadConfig({
     LOG_LEVEL: 'info',
@@ -46,6 +50,8 @@ export async function startTestApp(
     DB_POOL_SIZE: '10',
     WEBHOOK_WORKER: 'false',
     RECONCILE_INTERVAL_MS: '0',
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_IP: '0',
     ...env,
   });
   const logs: string[] = [];
@@ -55,7 +61,7 @@ export async function startTestApp(
       cb();
     },
   });
-  const app = await createApp({ config, databaseUrl, logStream });
+  const app = await createApp({ config, databaseUrl, logStream, modules });
   await app.listen(0, '127.0.0.1');
   const db = app.get(Db);
   return {

@@ -53,4 +53,10 @@ export const Messages = {
   paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
+
+  idempotencyKeyReused: 'Idempotency key reused with different parameters',
+  idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
+  /** Not in SPEC.md/CONTRACT.md: an Idempotency-Key header that is empty, too long or not printable. */
+  idempotencyKeyInvalid: 'Idempotency key must be 1 to 255 printable characters',
+  tooManyRequests: 'Too many requests',
 } as const;
