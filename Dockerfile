@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build: compile TypeScript with the dev dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
@@ -10,7 +10,7 @@ COPY bench ./bench
 RUN npm run build
 
 # Run: production dependencies only, as an unprivileged user, against DATABASE_URL.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DEMO_ORG=false
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./

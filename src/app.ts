@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
+import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import type { AppConfig } from './config/config';
@@ -29,7 +30,7 @@ export interface AppOptions {
  * service's throughput target is set against a bare node:http ceiling.
  */
 export async function createApp(options: AppOptions): Promise<NestFastifyApplication> {
-  const logger = createLogger(options.config.LOG_LEVEL, options.logStream);
+  const logger = createLogger(options.config.LOG_LEVEL, options.logStream, options.config.LOG_FORMAT);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -37,6 +38,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     bodyLimit: 100 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     trustProxy: options.config.TRUST_PROXY > 0 ? options.config.TRUST_PROXY : false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
@@ -65,7 +68,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     new DocumentBuilder()
       .setTitle('Khoums API')
       .setDescription(
-        'Payment requests, hosted checkout, bank-app payments, billing and webhooks. Send the API key in `Authorization`.',
+        'Payment requests, bank-app payments, hosted checkout sessions and signed webhooks, in a Sandbox and a ' +
+          'Production environment. Send the API key (sk_… or pk_…) as the `Authorization` header.',
       )
       .setVersion('1')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')

@@ -6,17 +6,23 @@ import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
 import { CreatedOrganization, OrganizationsService } from './organizations/organizations.service';
 
-function printDemo(config: AppConfig, demo: CreatedOrganization, savedTo?: string): void {
-  const lines = [
-    '',
+function demoLines(demo: CreatedOrganization, savedTo?: string): string[] {
+  return [
     'Demo organization created (shown once; keep these):',
     `  Sandbox secret key:       ${demo.sandbox.secretKey}`,
     `  Sandbox publishable key:  ${demo.sandbox.publishableKey}`,
     `  Dashboard login:          ${demo.email} / ${demo.password}`,
     ...(savedTo ? [`  Also saved to ${savedTo} (local development only).`] : []),
-    '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** The start-up banner in a box between blank lines, so it stands out from the log lines around it. */
+function printBanner(sections: string[][]): void {
+  const lines = sections.flatMap((section, i) => (i === 0 ? section : ['', ...section]));
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = '─'.repeat(width + 2);
+  const boxed = [`┌${rule}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${rule}┘`];
+  process.stdout.write(['', ...boxed, ''].join('\n') + '\n');
 }
 
 async function main(): Promise<void> {
@@ -57,6 +63,14 @@ async function main(): Promise<void> {
 
   await app.listen(config.PORT);
 
+  const database = config.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.DATA_DIR}`;
+  const sections = [
+    [
+      `Khoums is listening on ${config.publicUrl} (${database}${applied.length ? `, applied ${applied.length} migration(s)` : ''})`,
+      `  API:       ${config.publicUrl}/api/v1`,
+      `  API docs:  ${config.publicUrl}/api/docs`,
+    ],
+  ];
   const organizations = app.get(OrganizationsService);
   if (config.DEMO_ORG && (await organizations.count()) === 0) {
     const demo = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
@@ -65,22 +79,16 @@ async function main(): Promise<void> {
       savedTo = embeddedDataFile(config, 'demo-credentials.json');
       writeFileSync(savedTo, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
     }
-    printDemo(config, demo, savedTo);
+    sections.push(demoLines(demo, savedTo));
   } else if (!config.DATABASE_URL && existsSync(embeddedDataFile(config, 'demo-credentials.json'))) {
-    process.stdout.write(`Demo credentials: ${embeddedDataFile(config, 'demo-credentials.json')}\n`);
+    sections.push([`Demo credentials: ${embeddedDataFile(config, 'demo-credentials.json')}`]);
   }
-  const database = config.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.DATA_DIR}`;
-  process.stdout.write(
-    [
-      `Khoums is listening on ${config.publicUrl} (${database}${applied.length ? `, applied ${applied.length} migration(s)` : ''})`,
-      `  API:       ${config.publicUrl}/api/v1`,
-      `  API docs:  ${config.publicUrl}/api/docs`,
-      '',
-    ].join('\n'),
-  );
+  printBanner(sections);
 }
 
 main().catch((err) => {
-  process.stderr.write(`Khoums failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `Khoums failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { Messages } from '../src/common/errors/messages';
 import { ApiKeysService } from '../src/organizations/api-keys.service';
 import { PaymentRequestsService } from '../src/payment-requests/payment-requests.service';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
+import type { Response } from 'supertest';
 import { expectText } from './helpers/http';
 
 let t: TestApp;
@@ -30,9 +32,12 @@ function call(method: 'GET' | 'POST', path: string) {
 }
 
 describe('authentication', () => {
-  it.each([...secretRoutes, anyKeyRoute])('%s %s without Authorization → 401 API key is required', async (m, p) => {
-    expectText(await call(m, p), 401, Messages.apiKeyRequired);
-  });
+  it.each([...secretRoutes, anyKeyRoute])(
+    '%s %s without Authorization → 401 API key is required',
+    async (m, p) => {
+      expectText(await call(m, p), 401, Messages.apiKeyRequired);
+    },
+  );
 
   it('treats an empty Authorization header as missing', async () => {
     expectText(await t.http.get(PR).set('Authorization', ''), 401, Messages.apiKeyRequired);
@@ -66,18 +71,25 @@ describe('authentication', () => {
 
   it('checks the key before validating the input (401 beats 422)', async () => {
     expectText(await t.http.post(PR).send({}), 401, Messages.apiKeyRequired);
-    expectText(await t.http.post(PR).set('Authorization', org.sandbox.publishableKey).send({}), 403, Messages.unauthorizedAccess);
+    expectText(
+      await t.http.post(PR).set('Authorization', org.sandbox.publishableKey).send({}),
+      403,
+      Messages.unauthorizedAccess,
+    );
   });
 
   it('rejects a revoked key on its very next request', async () => {
     const victim = await newTenant(t);
     expect((await t.http.get(PR).set('Authorization', victim.sandbox.secretKey)).status).toBe(200);
-    const [{ id }] = await t.query(
-      `SELECT id FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`,
-      [victim.sandbox.environmentId],
-    );
+    const [{ id }] = await t.query(`SELECT id FROM api_keys WHERE environment_id = $1 AND kind = 'secret'`, [
+      victim.sandbox.environmentId,
+    ]);
     expect(await t.app.get(ApiKeysService).revoke(victim.organizationId, id)).toBe(true);
-    expectText(await t.http.get(PR).set('Authorization', victim.sandbox.secretKey), 401, Messages.invalidApiKey);
+    expectText(
+      await t.http.get(PR).set('Authorization', victim.sandbox.secretKey),
+      401,
+      Messages.invalidApiKey,
+    );
     // the other keys of the organization still work
     expect((await t.http.get(PR).set('Authorization', victim.production.secretKey)).status).toBe(200);
   });
@@ -104,7 +116,9 @@ describe('authentication', () => {
       expect(all).not.toContain(key.slice(8, 30));
     }
     const hashes = rows.map((r) => r.key_hash.toString('hex'));
-    expect(hashes).toContain(require('node:crypto').createHash('sha256').update(org.sandbox.secretKey).digest('hex'));
+    expect(hashes).toContain(
+      require('node:crypto').createHash('sha256').update(org.sandbox.secretKey).digest('hex'),
+    );
   });
 
   it('records the last-used time in a batch, not with a write on every request', async () => {
@@ -167,7 +181,8 @@ describe('the error contract', () => {
     const ok = await t.http.get(PR).set('Authorization', org.sandbox.secretKey);
     const notFound = await t.http.get('/nowhere');
     const unauthorized = await t.http.get(PR);
-    for (const res of [ok, notFound, unauthorized]) expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    for (const res of [ok, notFound, unauthorized])
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const echoed = await t.http.get(PR).set('x-request-id', 'merchant-req-42');
     expect(echoed.headers['x-request-id']).toBe('merchant-req-42');
     const unsafe = await t.http.get(PR).set('x-request-id', 'bad id with spaces');
@@ -178,7 +193,11 @@ describe('the error contract', () => {
     const service = t.app.get(PaymentRequestsService);
     const spy = jest.spyOn(service, 'create').mockRejectedValueOnce(new Error('disk on fire'));
     try {
-      const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey).set('x-request-id', 'req-500-check').send(body());
+      const res = await t.http
+        .post(PR)
+        .set('Authorization', org.sandbox.secretKey)
+        .set('x-request-id', 'req-500-check')
+        .send(body());
       expectText(res, 500, Messages.internal);
       expect(res.text).not.toContain('disk on fire');
       const line = t.logs.find((l) => l.includes('disk on fire'));
@@ -217,12 +236,91 @@ describe('health and documentation', () => {
 
 describe('request bodies', () => {
   it('answers a body in an unsupported content type with 415 as text', async () => {
-    const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey).set('content-type', 'text/csv').send('a,b');
+    const res = await t.http
+      .post(PR)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('content-type', 'text/csv')
+      .send('a,b');
     expectText(res, 415, Messages.unsupportedMediaType);
   });
 
   it('accepts a body-less POST without a content type as {}', async () => {
     const res = await t.http.post(PR).set('Authorization', org.sandbox.secretKey);
     expect(res.status).toBe(422);
+  });
+});
+
+describe('errors raised before routing (CONTRACT.md "Errors")', () => {
+  /** Status, exact text body, text/plain content-type and the request id header, echoed when given. */
+  function expectPlain(res: Response, status: number, message: string, requestId: string) {
+    expectText(res, status, message);
+    expect(res.headers['x-request-id']).toBe(requestId);
+  }
+
+  it('answers a path with malformed percent-encoding with 400 Malformed URL', async () => {
+    const res = await t.http
+      .get(`${PR}/%FF`)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'bad-url-1');
+    expectPlain(res, 400, Messages.malformedUrl, 'bad-url-1');
+    const bare = await t.http.get('/api/v1/payment-request/by-transaction/%E0%A4%A');
+    expectText(bare, 400, Messages.malformedUrl);
+    expect(bare.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a 5,000-character id with 414 URI too long', async () => {
+    const res = await t.http
+      .get(`${PR}/${'a'.repeat(5000)}`)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'long-1');
+    expectPlain(res, 414, Messages.uriTooLong, 'long-1');
+    const logged = t.logs
+      .map((l) => JSON.parse(l))
+      .find((l) => l.requestId === 'long-1' && l.msg === 'request');
+    expect(logged).toMatchObject({ method: 'GET', statusCode: 414 });
+    expect(logged.url.length).toBeLessThan(300);
+  });
+
+  /** A raw HTTP exchange: what node's parser answers before Fastify sees a request. */
+  async function raw(request: string): Promise<string> {
+    const { port } = t.app.getHttpServer().address() as { port: number };
+    const socket = connect(port, '127.0.0.1');
+    socket.end(request);
+    let answer = '';
+    for await (const chunk of socket) answer += (chunk as Buffer).toString();
+    return answer;
+  }
+
+  it('answers a URL over the server limit (16 KB) with 414 URI too long, as text', async () => {
+    const answer = await raw(`GET ${PR}/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 414 /);
+    expect(answer).toMatch(/content-type: text\/plain; charset=utf-8\r\n/);
+    expect(answer).toMatch(/x-request-id: [0-9a-f-]{36}\r\n/);
+    expect(answer.endsWith(`\r\n\r\n${Messages.uriTooLong}`)).toBe(true);
+  });
+
+  it('answers headers over the 16 KB limit with 431, as text', async () => {
+    const answer = await raw(`GET ${PR} HTTP/1.1\r\nHost: x\r\nx-filler: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer.endsWith(Messages.headersTooLarge)).toBe(true);
+  });
+
+  it('answers a body over 100 KB with 413 Payload too large', async () => {
+    const res = await t.http
+      .post(PR)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'big-1')
+      .send({ transactionId: 'big', amount: 1, padding: 'x'.repeat(101 * 1024) });
+    expectPlain(res, 413, Messages.payloadTooLarge, 'big-1');
+  });
+
+  it('answers an XML body with 415 Unsupported media type', async () => {
+    const res = await t.http
+      .post(PR)
+      .set('Authorization', org.sandbox.secretKey)
+      .set('x-request-id', 'xml-1')
+      .set('content-type', 'application/xml')
+      .send('<paymentRequest><amount>10</amount></paymentRequest>');
+    expectPlain(res, 415, Messages.unsupportedMediaType, 'xml-1');
   });
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../src/common/net';
+import { privateDatabase } from './helpers/app';
 
 /**
  * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
@@ -12,7 +13,6 @@ import { freePort } from '../src/common/net';
 
 const ROOT = resolve(__dirname, '..');
 jest.setTimeout(180_000);
-
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -24,14 +24,19 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(serverEnv = env): Promise<Server> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: ROOT,
+    env: serverEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const deadline = Date.now() + 60_000;
-  while (!out.includes('Khoums is listening')) {
+  while (!/Khoums is listening[^]*└/.test(out)) {
+    // the banner's last line
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -40,7 +45,11 @@ async function startServer(): Promise<Server> {
 
 function cli(...args: string[]): { stdout: string; status: number } {
   try {
-    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { stdout: stdout.toString(), status: 0 };
   } catch (e) {
     const err = e as { stdout: Buffer; stderr: Buffer; status: number };
@@ -73,11 +82,19 @@ async function until(check: () => boolean, what: string, ms = 30_000) {
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'khoums-run-'));
   chmodSync(dataDir, 0o755);
   port = await freePort();
-  env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
 });
 
@@ -100,7 +117,10 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
   expect(saved.sandbox.secretKey).toBe(secretKey);
 
-  const created = await api('/payment-request', secretKey!, { method: 'POST', body: JSON.stringify({ transactionId: 'first-run', amount: 1500 }) });
+  const created = await api('/payment-request', secretKey!, {
+    method: 'POST',
+    body: JSON.stringify({ transactionId: 'first-run', amount: 1500 }),
+  });
   expect(created.status).toBe(200);
   expect((await api('/payment-request/by-transaction/first-run', publishableKey!)).status).toBe(200);
 
@@ -161,10 +181,62 @@ it('serves on the embedded database, prints the demo keys once, and survives res
 it('refuses to start with a bad configuration and says which variable is wrong', () => {
   let output = '';
   try {
-    execFileSync(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: { ...env, PORT: 'abc' }, stdio: 'pipe' });
+    execFileSync(process.execPath, ['dist/src/main.js'], {
+      cwd: ROOT,
+      env: { ...env, PORT: 'abc' },
+      stdio: 'pipe',
+    });
   } catch (e) {
     output = (e as { stderr: Buffer }).stderr.toString();
   }
   expect(output).toContain('Invalid configuration');
   expect(output).toContain('PORT="abc"');
+});
+
+it('keeps Nest’s route table out of the info log: JSON lines and the boxed banner when stdout is not a terminal', async () => {
+  const db = await privateDatabase();
+  const run = async (extra: NodeJS.ProcessEnv) => {
+    const serverPort = await freePort();
+    const server = await startServer({
+      ...env,
+      DATABASE_URL: db.url,
+      PORT: String(serverPort),
+      DEMO_ORG: 'false',
+      WEBHOOK_WORKER: 'false',
+      RECONCILE_INTERVAL_MS: '0',
+      ...extra,
+    });
+    expect((await fetch(`http://127.0.0.1:${serverPort}/health`)).status).toBe(200);
+    await until(() => server.output().includes('/health'), 'the request log line');
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+    return server.output().split('\n');
+  };
+  try {
+    const info = await run({ LOG_LEVEL: 'info' });
+    expect(info.filter((l) => l.includes('Mapped {'))).toEqual([]);
+    expect(info.filter((l) => /InstanceLoader|RoutesResolver|NestFactory/.test(l))).toEqual([]);
+    const json = info
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; url?: string });
+    expect(json.find((l) => l.url === '/health')).toMatchObject({
+      level: 30,
+      msg: 'request',
+      statusCode: 200,
+    });
+    for (const line of json) expect(line.level).toBeGreaterThanOrEqual(30);
+    const banner = info.findIndex((l) => l.startsWith('┌'));
+    expect(info[banner - 1]).toBe('');
+    expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ \(DATABASE_URL\) +│$/);
+
+    // The table is still there for whoever asks for debug, here in the readable format.
+    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
+    const routes = debug.filter((l) => l.includes('Mapped {'));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const line of routes)
+      expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} DEBUG \[RouterExplorer\] Mapped \{\/.+, [A-Z]+\} route$/);
+    expect(debug.filter((l) => l.startsWith('{'))).toEqual([]);
+  } finally {
+    await db.drop();
+  }
 });

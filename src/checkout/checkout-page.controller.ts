@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, OnModuleInit, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { Public } from '../auth/decorators';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
@@ -12,6 +11,7 @@ import { CheckoutTexts } from '../common/i18n/checkout-texts';
 import { LANGUAGES } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
+import { ServerSecrets } from '../database/server-secrets.repository';
 import { validIdempotencyKey } from '../idempotency/request-key';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from '../payments/payments.errors';
@@ -46,21 +46,25 @@ const FORM_ERRORS: Partial<Record<string, keyof CheckoutTexts>> = {
 @ApiExcludeController()
 @Public()
 @Controller('checkout')
-export class CheckoutPageController {
-  private readonly surface: PageSurface;
+export class CheckoutPageController implements OnModuleInit {
+  private surface!: PageSurface;
 
   constructor(
     private readonly sessions: CheckoutSessionsService,
     private readonly payments: CheckoutPayments,
     private readonly renderer: CheckoutPageRenderer,
-    config: AppConfig,
-  ) {
+    private readonly config: AppConfig,
+    private readonly secrets: ServerSecrets,
+  ) {}
+
+  /** The CSRF key: the operator's, or the one every instance shares through the database. */
+  async onModuleInit(): Promise<void> {
     this.surface = {
       path: '/checkout',
       languages: LANGUAGES,
       languageCookie: 'khoums_lang',
-      csrfSecret: config.CHECKOUT_CSRF_SECRET ?? randomBytes(32).toString('hex'),
-      secure: config.publicUrl.startsWith('https:'),
+      csrfSecret: this.config.CHECKOUT_CSRF_SECRET ?? (await this.secrets.get('checkout-csrf')),
+      secure: this.config.publicUrl.startsWith('https:'),
     };
   }
 

@@ -4,19 +4,12 @@ import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
-import type { EnvironmentKind } from '../organizations/tenant';
+import type { PayableSession } from './checkout-payments';
 import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
 
 /** What the hosted page needs to know about a session: the session, its request, its merchant. */
-export interface PageSessionRow {
-  id: string;
+export interface PageSessionRow extends PayableSession {
   status: CheckoutSessionStatus;
-  paymentRequestId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-  organizationId: string;
-  transactionId: string;
-  amount: number;
   phoneNumber: string | null;
   merchantName: string;
   successUrl: string | null;

@@ -9,7 +9,7 @@ import { PaymentRequestsService } from '../payment-requests/payment-requests.ser
 import type { PaymentStatus } from '../payments/payment';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { CheckoutError, checkoutError } from './checkout.errors';
-import { CheckoutPayments, PayableSession, PaymentMethodChoice } from './checkout-payments';
+import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
 import {
   CheckoutSession,
   CheckoutSessionJson,
@@ -22,7 +22,7 @@ import type { CreateCheckoutSessionDto } from './dto/checkout-session.dto';
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
-export type PageSession = PageSessionRow & PayableSession;
+export type PageSession = PageSessionRow;
 
 /** The public view for the page's polling: no keys, URLs or environment internals. */
 export interface PublicCheckoutSession {

@@ -8,10 +8,24 @@ describe('loadConfig', () => {
     expect(c.DATA_DIR).toBe('./.data');
     expect(c.publicUrl).toBe('http://localhost:3000');
     expect(c.DEMO_ORG).toBe(true);
+    expect(c.LOG_FORMAT).toBeUndefined(); // chosen by the logger: pretty on a terminal, JSON otherwise
+  });
+
+  it('reads LOG_FORMAT json or pretty and refuses anything else', () => {
+    expect(loadConfig({ LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(
+      'LOG_FORMAT="yaml": LOG_FORMAT must be json or pretty',
+    );
   });
 
   it('reads and converts the values it knows', () => {
-    const c = loadConfig({ PORT: '8080', PUBLIC_URL: 'https://pay.example.mr', DEMO_ORG: 'false', DATABASE_URL: 'postgres://u@h/db' });
+    const c = loadConfig({
+      PORT: '8080',
+      PUBLIC_URL: 'https://pay.example.mr',
+      DEMO_ORG: 'false',
+      DATABASE_URL: 'postgres://u@h/db',
+    });
     expect(c.PORT).toBe(8080);
     expect(c.publicUrl).toBe('https://pay.example.mr');
     expect(c.DEMO_ORG).toBe(false);
@@ -21,7 +35,12 @@ describe('loadConfig', () => {
   it('names every bad variable in one clear message', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'https://pay.example.mr/path', LOG_LEVEL: 'loud' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_URL: 'https://pay.example.mr/path',
+        LOG_LEVEL: 'loud',
+      });
     } catch (e) {
       error = e;
     }

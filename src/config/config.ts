@@ -53,6 +53,11 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (one JSON object per line) or `pretty` (readable lines). Unset: pretty when stdout is a terminal, JSON otherwise. */
+  @IsOptional()
+  @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Size of the PostgreSQL connection pool of one service instance. */
   @Transform(toInt)
   @IsInt()
@@ -61,8 +66,8 @@ export class AppConfig {
   DB_POOL_SIZE = 20;
 
   /**
-   * Signs the hosted page's CSRF tokens. Unset: a random secret per process, which is fine for one
-   * instance; set the same value on every instance behind a load balancer.
+   * Signs the hosted page's CSRF tokens. Unset: a key generated once and kept in the database, which
+   * every instance shares.
    */
   @IsOptional()
   @IsString()
@@ -204,6 +209,7 @@ export class AppConfig {
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'PUBLIC_URL',
+  'LOG_FORMAT',
   'CHECKOUT_CSRF_SECRET',
   'WEBHOOK_LEASE_MS',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),

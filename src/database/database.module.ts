@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Db } from './db';
+import { ServerSecrets } from './server-secrets.repository';
 
 export interface DatabaseOptions {
   url: string;
@@ -25,8 +26,9 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: Db,
           useFactory: () => new Db(createPool(options.url, options.poolSize)),
         },
+        ServerSecrets,
       ],
-      exports: [Db, DATABASE_URL],
+      exports: [Db, DATABASE_URL, ServerSecrets],
     };
   }
 

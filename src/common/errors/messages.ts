@@ -12,6 +12,10 @@ export const Messages = {
   malformedJson: 'Malformed JSON body',
   malformedUrl: 'Malformed URL',
   uriTooLong: 'URI too long',
+  /** Not in CONTRACT.md: headers over node's 16 KB limit (a long URL is 414). */
+  headersTooLarge: 'Request header fields too large',
+  /** Not in CONTRACT.md: bytes node's HTTP parser cannot read as a request. */
+  badRequest: 'Bad request',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type',
   internal: 'Internal server error',

@@ -1,6 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { AppError } from '../errors/app-error';
+import { CommonError, commonError } from '../errors/common-errors';
 import { Messages } from '../errors/messages';
 import { ValidationFailed } from '../validation/validation-body';
 
@@ -8,12 +11,34 @@ export function sendText(reply: FastifyReply, status: number, body: string): voi
   void reply.status(status).header('content-type', 'text/plain; charset=utf-8').send(body);
 }
 
-/** Fastify's own 4xx errors (raised before a handler runs, seen here as HttpExceptions) and the API's words for them. */
-const FRAMEWORK_MESSAGES: Record<number, string> = {
-  404: Messages.notFound,
-  413: Messages.payloadTooLarge,
-  415: Messages.unsupportedMediaType,
+/** Fastify's own 4xx errors (raised before a handler runs, seen here as HttpExceptions), as the API's errors. */
+const FRAMEWORK_ERRORS: Record<number, CommonError> = {
+  404: CommonError.NotFound,
+  413: CommonError.PayloadTooLarge,
+  415: CommonError.UnsupportedMediaType,
 };
+
+/** Fastify's errors raised while it looks for the route, by their code. */
+const BEFORE_ROUTING: Record<string, CommonError> = {
+  FST_ERR_BAD_URL: CommonError.MalformedUrl, // malformed percent-encoding in the path
+  FST_ERR_MAX_PARAM_LENGTH: CommonError.UriTooLong, // a path parameter over maxParamLength
+};
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing, which neither Nest nor the hooks see
+ * (so the request id header is set here). Without it Fastify answers them in JSON.
+ */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('x-request-id', req.id);
+  const code = BEFORE_ROUTING[error.code];
+  if (!code) req.log.error({ err: error, requestId: req.id }, 'error before routing');
+  const known = code && commonError(code);
+  const statusCode = known?.status ?? 500;
+  sendText(reply, statusCode, known?.message ?? Messages.internal);
+  // The onResponse hook does not run for these: the request line is written here (the URL cut short, it may be huge).
+  const url = req.url.length > 200 ? `${req.url.slice(0, 200)}…` : req.url;
+  req.log.info({ method: req.method, url, statusCode }, 'request');
+}
 
 /**
  * The only place that writes error responses: plain text for every failure, the validation JSON
@@ -39,9 +64,37 @@ export class ErrorFilter implements ExceptionFilter {
     if (error instanceof ValidationFailed) return sendText(reply, 422, JSON.stringify(error.body));
     if (error instanceof HttpException) {
       const status = error.getStatus();
-      if (status < 500) return sendText(reply, status, FRAMEWORK_MESSAGES[status] ?? error.message);
+      const code = FRAMEWORK_ERRORS[status];
+      if (code) return sendText(reply, status, commonError(code).message);
+      if (status < 500) return sendText(reply, status, error.message);
     }
     this.logger.error({ err: error, requestId: req.id }, 'unhandled error');
     sendText(reply, 500, Messages.internal);
   }
+}
+
+/** node's limit on the request line and headers together (`--max-http-header-size`). */
+const MAX_HEADER_SIZE = 16 * 1024;
+
+/**
+ * Fastify's `clientErrorHandler`: what node's HTTP parser refuses before Fastify sees a request
+ * (no route, no hooks). A request line longer than the 16 KB header limit is CONTRACT.md's URL
+ * "over the server's limit": 414 `URI too long`, as text. Other parse errors: 400, as text.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const packet = (error as { rawPacket?: unknown }).rawPacket;
+  const lineEnd = Buffer.isBuffer(packet) ? packet.indexOf('\r\n') : -1;
+  const requestLineTooLong =
+    error.code === 'HPE_HEADER_OVERFLOW' && (lineEnd === -1 || lineEnd > MAX_HEADER_SIZE / 2);
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? requestLineTooLong
+        ? { status: '414 URI Too Long', body: Messages.uriTooLong }
+        : { status: '431 Request Header Fields Too Large', body: Messages.headersTooLarge }
+      : { status: '400 Bad Request', body: Messages.badRequest };
+  socket.end(
+    `HTTP/1.1 ${answer.status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\n` +
+      `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${answer.body}`,
+  );
 }

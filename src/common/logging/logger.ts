@@ -1,21 +1,79 @@
 import { LoggerService } from '@nestjs/common';
+import { inspect } from 'node:util';
 import pino, { DestinationStream, Logger } from 'pino';
+import { prettyStream } from './pretty';
+
+export type LogFormat = 'json' | 'pretty';
 
 /**
  * One pino logger per process: Fastify logs requests through it and Nest's own messages go to it
  * through {@link NestPinoLogger}. Request headers are never logged, so neither are API keys.
+ *
+ * JSON lines unless asked for `pretty`; with no format given, pretty only when the logs go to
+ * stdout and stdout is a terminal (a given stream is a test or a tool reading the JSON).
  */
-export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream ?? pino.destination({ sync: false }));
+export function createLogger(level: string, stream?: DestinationStream, format?: LogFormat): Logger {
+  const toTerminal = !stream && Boolean(process.stdout.isTTY);
+  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  if ((format ?? (toTerminal ? 'pretty' : 'json')) === 'json') {
+    return pino(options, stream ?? pino.destination({ sync: false }));
+  }
+  // Synchronous on a terminal, so log lines and the start-up banner come out in the order written.
+  const out = stream ?? pino.destination({ dest: 1, sync: true });
+  return pino(options, prettyStream(out, { color: toTerminal && !process.env.NO_COLOR }));
 }
 
+/** Nest's start-up chatter (module wiring, one line per route): useful when debugging, noise otherwise. */
+const START_UP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/** Nest passes `error(message, stack)`; a stack is never the context. */
+const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * Nest's `Logger` calls `warn(message, ...params)` with the context appended last, so
+ * `logger.warn({ paymentId }, 'bank call failed')` arrives as `({ paymentId }, 'bank call failed', 'Context')`.
+ * The object's fields, the message and the context all end up in the one pino entry; an Error
+ * (as the message, or as `{ err }`) goes under `err`, where pino's serializer keeps its type,
+ * message and stack.
+ */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
-  private write(level: 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, rest: unknown[]) {
-    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    if (message !== null && typeof message === 'object') this.logger[level]({ context, ...message });
-    else this.logger[level]({ context }, String(message));
+  private write(level: Level, message: unknown, params: unknown[]) {
+    const rest = [...params];
+    const last = rest[rest.length - 1];
+    const context = typeof last === 'string' && !STACK.test(last) ? (rest.pop() as string) : undefined;
+
+    let fields: Record<string, unknown> = {};
+    let msg: string | undefined;
+    if (message instanceof Error) fields.err = message;
+    else if (message !== null && typeof message === 'object')
+      fields = { ...(message as Record<string, unknown>) };
+    else if (message !== undefined) msg = typeof message === 'string' ? message : inspect(message);
+
+    const extra: unknown[] = [];
+    for (const param of rest) {
+      if (param === undefined) continue; // Nest pads error() with undefined before the context
+      if (typeof param === 'string' && STACK.test(param)) fields.stack = param;
+      else if (typeof param === 'string' && msg === undefined) msg = param;
+      else if (param instanceof Error && fields.err === undefined) fields.err = param;
+      else extra.push(param);
+    }
+    if (extra.length > 0) fields.params = extra;
+    if (msg === undefined && message instanceof Error) msg = message.message;
+
+    const entry = context === undefined ? fields : { context, ...fields };
+    const at = level === 'info' && context !== undefined && START_UP_CONTEXTS.has(context) ? 'debug' : level;
+    if (msg === undefined) this.logger[at](entry);
+    else this.logger[at](entry, msg);
   }
 
   log(message: unknown, ...rest: unknown[]) {
@@ -32,5 +90,8 @@ export class NestPinoLogger implements LoggerService {
   }
   verbose(message: unknown, ...rest: unknown[]) {
     this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]) {
+    this.write('fatal', message, rest);
   }
 }

@@ -2,6 +2,7 @@ import { Foundation1763776800000 } from './1763776800000-Foundation';
 import { Payments1763776900000 } from './1763776900000-Payments';
 import { Webhooks1763777000000 } from './1763777000000-Webhooks';
 import { Checkout1763777100000 } from './1763777100000-Checkout';
+import { ServerSecrets1763777150000 } from './1763777150000-ServerSecrets';
 import { Idempotency1763777300000 } from './1763777300000-Idempotency';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -10,5 +11,6 @@ export const migrations = [
   Payments1763776900000,
   Webhooks1763777000000,
   Checkout1763777100000,
+  ServerSecrets1763777150000,
   Idempotency1763777300000,
 ];
