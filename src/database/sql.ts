@@ -9,10 +9,12 @@
  * `raw()` puts text into the statement itself, for SQL written in the code (never input).
  */
 export class Sql {
-  /** @internal use the `sql` tag, `raw`, `join` or `empty` */
+  /** @internal use the `sql` tag, `raw`, `join`, `empty` or `prepared` */
   constructor(
     readonly strings: readonly string[],
     readonly values: readonly unknown[],
+    /** Run as a prepared statement (see `prepared`). */
+    readonly prepare = false,
   ) {}
 
   /** The text with `$n` placeholders and its values, as `pg` takes them. */
@@ -64,4 +66,14 @@ export function join(parts: readonly Sql[], separator: Sql = raw(', ')): Sql {
 /** `a AND b AND ...`, or `true` when there is none. */
 export function and(conditions: readonly Sql[]): Sql {
   return conditions.length === 0 ? raw('true') : join(conditions, raw(' AND '));
+}
+
+/**
+ * The same statement, run as a named prepared statement: each connection parses and plans it once,
+ * then only binds values. For hot statements of constant text whose parse and plan cost more than
+ * their execution; their result columns must be named (no `*`), so that a column a migration adds
+ * does not change the result of a statement already prepared.
+ */
+export function prepared(statement: Sql): Sql {
+  return new Sql(statement.strings, statement.values, true);
 }

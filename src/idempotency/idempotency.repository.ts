@@ -50,12 +50,13 @@ export function recordPaymentWhen(source: string, key: RequestKey): Sql {
  * The parts a statement that makes its whole change at once adds to itself so that the key is
  * claimed, checked and recorded in that very statement (no transaction, no extra round trip):
  *
- *   WITH ${w.ctes}, created AS (INSERT ... SELECT ... WHERE ${w.gate} ...), ..., ${w.record('created')}
+ *   WITH ${w.ctes}, created AS (INSERT ... SELECT ... ${w.whenFree} ...), ..., ${w.record('created')}
  *   SELECT ..., ${w.outcome}
  *
  * The change is made only when this request holds the key's lock and the key has no record; the
  * answer is recorded when the CTE named in `record` produced a row. A key taken by a request that
- * committed meanwhile fails the statement with a unique violation, undoing the change.
+ * committed meanwhile fails the statement with a unique violation, undoing the change. Run such a
+ * statement `prepared`: its parse and plan cost more than the key's own work.
  */
 export class KeyedWrite {
   constructor(
@@ -63,14 +64,13 @@ export class KeyedWrite {
     private readonly answer: StoredAnswer,
   ) {}
 
-  /** `idem_lock` (the key's advisory lock, held until the statement commits) and `idem_found`. */
+  /** `idem`: the key's advisory lock (held until the statement commits) and its record. */
   get ctes(): Sql {
-    return sql`idem_lock AS (SELECT pg_try_advisory_xact_lock(${this.key.lockId}::bigint) AS ok),
-      idem_found AS (SELECT ${recordJson(raw('NULL'))} AS record FROM idempotency_keys k WHERE k.id = ${this.key.id})`;
+    return sql`idem AS (SELECT pg_try_advisory_xact_lock(${this.key.lockId}::bigint) AS locked, ${recordOf(this.key)} AS record)`;
   }
 
-  /** The condition of the change: this request holds the key, and the key has no record. */
-  readonly gate = raw('(SELECT ok FROM idem_lock) AND NOT EXISTS (SELECT 1 FROM idem_found)');
+  /** The FROM and WHERE of the change's SELECT: one row when this request holds the key and the key has no record. */
+  readonly whenFree = raw('FROM idem WHERE idem.locked AND idem.record IS NULL');
 
   /** `idem_record`: the answer, recorded when `source` produced a row. */
   record(source: string): Sql {
@@ -84,7 +84,7 @@ export class KeyedWrite {
 
   /** The select-list items `IdempotentRequests.writeOnce` reads: `idem_locked`, `idem_record`. */
   readonly outcome = raw(
-    '(SELECT ok FROM idem_lock) AS idem_locked, (SELECT record FROM idem_found) AS idem_record',
+    '(SELECT locked FROM idem) AS idem_locked, (SELECT record FROM idem) AS idem_record',
   );
 }
 

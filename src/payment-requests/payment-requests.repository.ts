@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { and, Sql, sql } from '../database/sql';
+import { and, prepared, Sql, sql } from '../database/sql';
 import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import {
@@ -47,15 +47,17 @@ export class PaymentRequestsRepository {
     organizationId: string,
     w: KeyedWrite,
   ): Promise<KeyedWriteRow & { id: string | null }> {
-    return (await this.db.one<KeyedWriteRow & { id: string | null }>(sql`
+    return (await this.db.one<KeyedWriteRow & { id: string | null }>(
+      prepared(sql`
       WITH ${w.ctes}, created AS (
         INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
         SELECT ${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.createdAt}, ${pr.createdAt}
-         WHERE ${w.gate}
+          ${w.whenFree}
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (${createdEvent(pr, organizationId)}), ${w.record('created')}
-      SELECT (SELECT id FROM created) AS id, ${w.outcome}`))!;
+      SELECT (SELECT id FROM created) AS id, ${w.outcome}`),
+    ))!;
   }
 
   async byId(environmentId: string, id: string): Promise<PaymentRequest | undefined> {

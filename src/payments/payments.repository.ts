@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { and, empty, join, raw, Sql, sql } from '../database/sql';
+import { and, empty, join, prepared, raw, Sql, sql } from '../database/sql';
 import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.repository';
 import type { RequestKey } from '../idempotency/request-key';
 import type { EnvironmentKind } from '../organizations/tenant';
@@ -88,11 +88,13 @@ export function lookUpStatement(
   key?: RequestKey,
 ): Sql {
   const keyed = key ? sql`, ${recordOf(key, KEYED_PAYMENT)} AS keyed` : empty;
-  return sql`SELECT
+  const statement = sql`SELECT
     (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request${keyed}`;
+  // With a key, prepared: the key's part would otherwise cost more to plan than to run.
+  return key ? prepared(statement) : statement;
 }
 
 /** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
@@ -161,9 +163,7 @@ export function openStatement(input: {
     data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
     createdAt: now,
   });
-  return {
-    payment,
-    statement: sql`WITH req AS (
+  const statement = sql`WITH req AS (
          SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
@@ -181,8 +181,9 @@ export function openStatement(input: {
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
               (SELECT CASE WHEN n >= ${MAX_FAILED_PAYMENTS} THEN greatest(1, ceil(extract(epoch FROM
                         oldest + make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES}) - now())))::int END
-                 FROM failures) AS retry_after`,
-  };
+                 FROM failures) AS retry_after`;
+  // With a key, prepared (as the read).
+  return { payment, statement: input.key ? prepared(statement) : statement };
 }
 
 /**
