@@ -11,6 +11,7 @@ import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
+import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
 export interface AppOptions {
@@ -75,6 +76,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  SwaggerModule.setup('api/docs', app, documentIdempotencyKey(document), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
   return app;
 }

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { BanksService } from '../src/payments/banks/banks.service';
+import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulator/bank-simulator';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { createSession, txId } from './helpers/checkout';
 import { expectText } from './helpers/http';
@@ -17,25 +18,42 @@ import { expectText } from './helpers/http';
 const BANK_TIMEOUT_MS = 1500;
 let a: TestApp;
 let b: TestApp;
+let sim: BankSimulator;
 let org: CreatedOrganization;
 let methods: Record<'bankily' | 'masrivi' | 'sedad', string>;
+let liveMethods: Record<'bankily' | 'masrivi' | 'sedad', string>;
 let charges: jest.SpyInstance[];
 
 beforeAll(async () => {
-  const env = { SANDBOX_BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS) };
+  sim = await startBankSimulator();
+  const env = {
+    SANDBOX_BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
+    BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
+    BANK_MASRIVI_URL: sim.url,
+  };
   [a, b] = await Promise.all([startTestApp(env), startTestApp(env, testDatabaseUrl())]);
   org = await newTenant(a);
-  const res = await a.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey);
-  methods = Object.fromEntries(
-    (res.body.data as { type: string; id: string }[]).map((m) => [m.type, m.id]),
-  ) as never;
+  const methodsOf = async (key: string) =>
+    Object.fromEntries(
+      (
+        (await a.http.get('/api/v1/payment-methods').set('Authorization', key)).body.data as {
+          type: string;
+          id: string;
+        }[]
+      ).map((m) => [m.type, m.id]),
+    ) as never;
+  methods = await methodsOf(org.sandbox.publishableKey);
+  liveMethods = await methodsOf(org.production.publishableKey);
 });
 beforeEach(() => {
   // Every call that reaches the (sandbox) bank, on either instance.
   charges = [a, b].map((t) => jest.spyOn(t.app.get(BanksService), 'charge'));
 });
 afterEach(() => jest.restoreAllMocks());
-afterAll(() => Promise.all([a.close(), b.close()]));
+afterAll(async () => {
+  await Promise.all([a.close(), b.close()]);
+  await sim.close();
+});
 
 const bankCalls = () => charges.reduce((n, spy) => n + spy.mock.calls.length, 0);
 
@@ -198,6 +216,63 @@ describe('POST /payment with an Idempotency-Key', () => {
     const res = await pay(a, key, body).expect(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     expect(res.body.data.status).toBe('completed');
+  });
+});
+
+describe('POST /payment with an Idempotency-Key in Production (the bank simulator over HTTP)', () => {
+  beforeEach(() => sim.reset());
+
+  async function liveRequest(): Promise<{ id: string; transactionId: string }> {
+    const transactionId = txId('live');
+    const res = await a.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.production.secretKey)
+      .send({ transactionId, amount: 2500 })
+      .expect(200);
+    return { id: res.body.data.id, transactionId };
+  }
+
+  const livePay = (t: TestApp, key: string, body: object) =>
+    t.http
+      .post('/api/v1/payment')
+      .set('Authorization', org.production.publishableKey)
+      .set('Idempotency-Key', key)
+      .send(body);
+
+  it('charges the bank once when the client gives up on a slow bank and retries on both instances', async () => {
+    sim.setMode('slow', 600);
+    const pr = await liveRequest();
+    const key = randomUUID();
+    const body = {
+      transactionId: pr.transactionId,
+      phoneNumber: '22222222',
+      configurationId: liveMethods.masrivi,
+    };
+    const first = livePay(a, key, body).then((r) => r);
+    await eventually(async () => (await paymentsOf(pr.id)).length === 1);
+    const retries = await Promise.all([livePay(a, key, body), livePay(b, key, body)]);
+    for (const r of retries) expect(r.body.data).toMatchObject({ status: 'pending' });
+    expect((await first).body.data.status).toBe('completed');
+    const later = await livePay(b, key, body).expect(200);
+    expect(later.body.data.status).toBe('completed');
+    expect(sim.stats()).toMatchObject({ chargeRequests: 1, charges: 1 });
+  });
+
+  it('charges the bank once when it never answers: retries get the pending payment, then the 502', async () => {
+    sim.setMode('hang');
+    const pr = await liveRequest();
+    const key = randomUUID();
+    const body = {
+      transactionId: pr.transactionId,
+      phoneNumber: '22222222',
+      configurationId: liveMethods.masrivi,
+    };
+    const first = livePay(a, key, body).then((r) => r);
+    await eventually(async () => (await paymentsOf(pr.id)).length === 1);
+    expect((await livePay(b, key, body).expect(200)).body.data.status).toBe('pending');
+    expectText(await first, 502, Messages.bankFailure);
+    expectText(await livePay(b, key, body), 502, Messages.bankFailure);
+    expect(sim.stats().chargeRequests).toBe(1);
   });
 });
 

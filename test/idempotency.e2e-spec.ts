@@ -474,3 +474,16 @@ describe('every POST route of the API', () => {
     }
   });
 });
+
+it('documents the optional Idempotency-Key header on every POST of the OpenAPI document', async () => {
+  const doc = (await t.http.get('/api/docs-json')).body as {
+    paths: Record<string, { post?: { parameters?: Array<{ name: string; in: string; required: boolean }> } }>;
+  };
+  const posts = Object.entries(doc.paths).filter(([path, item]) => path.startsWith('/api/v1/') && item.post);
+  expect(posts.length).toBeGreaterThan(5);
+  for (const [path, item] of posts)
+    expect({ path, header: item.post!.parameters!.find((p) => p.name === 'Idempotency-Key') }).toEqual({
+      path,
+      header: expect.objectContaining({ in: 'header', required: false }),
+    });
+});
