@@ -8,9 +8,11 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
+import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
+import { KeyedRequests } from './idempotency/keyed-requests';
 import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
@@ -55,6 +57,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     void reply.header('x-request-id', req.id);
     done();
   });
+  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
+  fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
     req.log.info(

@@ -11,7 +11,7 @@ import {
 } from './idempotency.repository';
 import type { RequestKey } from './request-key';
 
-/** Thrown to answer a request with its key's stored answer (the interceptor sends it, marked replayed). */
+/** Thrown to answer a request with its key's stored answer (`KeyedRequests` sends it, marked replayed). */
 export class IdempotentReplay extends Error {
   constructor(readonly answer: StoredAnswer) {
     super('idempotent replay');

@@ -1,8 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
 
-/** The request header (CONTRACT.md "Idempotent retries"). */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-
 /** The answer header of a request answered from its key's record instead of being run. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { PaginationQuery } from '../common/pagination';
-import { API, Patch, Post } from '../common/http/routes';
+import { API, Delete, Patch, Post } from '../common/http/routes';
 import {
   CreateWebhookEndpointDto,
   ListWebhookDeliveriesQuery,
