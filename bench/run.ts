@@ -12,13 +12,15 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { freePort } from '../src/common/net';
 import { TokenBuckets } from '../src/rate-limits/token-buckets';
 import type { Pool } from 'pg';
+import { dashboardScenario } from './dashboard';
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,key,limiter to run some scenarios only (create always runs: it
- * is pay's ceiling).
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter to run some scenarios only (create always
+ * runs: it is pay's ceiling). `dashboard` is the dashboard's search over 1,000,000 payment requests
+ * (bench/dashboard.ts).
  *
  * The Khoums measured against the ceilings runs with its rate limits off: each scenario is driven
  * from one API key and one address, far above the limits' defaults. The `limiter` scenario measures
@@ -238,7 +240,7 @@ function lookupRequest(key: string, transactionIds: string[]): autocannon.Reques
   };
 }
 
-const fmt = (m: Measure) =>
+const fmt = (m: Omit<Measure, 'requests'>) =>
   `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms` +
   (m.errors || m.non2xx ? `   (errors ${m.errors}, non-2xx ${m.non2xx})` : '');
 
@@ -391,6 +393,14 @@ async function main(): Promise<void> {
     }
     if (wanted('pay')) await payScenario(khoumsPort, barePort, pg.url, org, createCeiling);
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
+    if (wanted('dashboard')) {
+      const ds = createPool(pg.url, 2);
+      try {
+        await dashboardScenario(khoumsPort, ds, org, fmt);
+      } finally {
+        await ds.end();
+      }
+    }
     if (wanted('page')) {
       // The hosted page: Khoums only (the ceiling server has no pages). One open session, rendered in
       // French (the session read with its merchant, the methods, Handlebars, a CSRF cookie per visit).

@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
@@ -41,6 +42,7 @@ export class AppModule {
         PaymentRequestsModule,
         PaymentsModule,
         CheckoutModule,
+        DashboardModule,
         IdempotencyModule,
         RateLimitsModule,
         ...modules,

@@ -8,8 +8,10 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
+import { registerCors } from './common/http/cors';
 import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
+import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import { KeyedRequests } from './idempotency/keyed-requests';
@@ -43,7 +45,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     return503OnClosing: true,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
-    trustProxy: options.config.TRUST_PROXY > 0 ? options.config.TRUST_PROXY : false,
+    trustProxy: options.config.TRUST_PROXY,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new NestPinoLogger(logger),
@@ -52,6 +54,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
+  registerCors(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -62,7 +65,12 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
     req.log.info(
-      { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: req.method,
+        url: loggableUrl(req.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
       `Khoums is listening on ${config.publicUrl} (${database}${applied.length ? `, applied ${applied.length} migration(s)` : ''})`,
       `  API:       ${config.publicUrl}/api/v1`,
       `  API docs:  ${config.publicUrl}/api/docs`,
+      `  Dashboard: ${config.publicUrl}/dashboard`,
     ],
   ];
   const organizations = app.get(OrganizationsService);

@@ -78,6 +78,22 @@ it('pays in four statements: the key, one read (method and request), opening the
   expect(r).toEqual({ status: 200, statements: 4 });
 });
 
+it('looks up a rolled key (live until its expires_at) in the same one statement, and refuses it after', async () => {
+  const rolled = await newTenant(t);
+  await t.query(`UPDATE api_keys SET expires_at = now() + interval '1 hour' WHERE environment_id = $1`, [
+    rolled.sandbox.environmentId,
+  ]);
+  const get = () =>
+    t.http
+      .get('/api/v1/payment-request/by-transaction/none')
+      .set('Authorization', rolled.sandbox.publishableKey);
+  expect(await statementsFor(get)).toEqual({ status: 404, statements: 2 });
+  await t.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE environment_id = $1`, [
+    rolled.sandbox.environmentId,
+  ]);
+  expect(await statementsFor(get)).toEqual({ status: 401, statements: 1 });
+});
+
 describe('with an Idempotency-Key', () => {
   it('creates a payment request in the same two statements (the key claimed and recorded by the insert), and replays it in two', async () => {
     const send = () =>

@@ -158,7 +158,7 @@ describe('settings', () => {
   });
 
   it('counts the client named by X-Forwarded-For only behind TRUST_PROXY', async () => {
-    const proxied = await limitedApp({ TRUST_PROXY: '1' });
+    const proxied = await limitedApp({ TRUST_PROXY: 'true' });
     try {
       const page = (app: TestApp, ip: string) =>
         app.http.get(`/checkout/${randomUUID()}`).set('X-Forwarded-For', ip);

@@ -63,6 +63,26 @@ const api = (path: string, key: string, init: RequestInit = {}) =>
     headers: { authorization: key, 'content-type': 'application/json', ...(init.headers ?? {}) },
   });
 
+/** The printed dashboard login signs in: the form's CSRF cookie and field, then 303 to /dashboard. */
+async function expectDashboardLogin(email: string, password: string): Promise<void> {
+  const form = await fetch(`http://127.0.0.1:${port}/dashboard/login`);
+  const cookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+  const res = await fetch(`http://127.0.0.1:${port}/dashboard/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password, _csrf: csrf }).toString(),
+  });
+  expect({ status: res.status, location: res.headers.get('location') }).toEqual({
+    status: 303,
+    location: '/dashboard',
+  });
+}
+
 const pidFile = () => join(dataDir, 'pg', 'postmaster.pid');
 const postmasterPid = () => Number(readFileSync(pidFile(), 'utf8').split('\n')[0]);
 const alive = (pid: number) => {
@@ -116,6 +136,8 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   expect(first.output()).toMatch(/Dashboard login:\s+demo@khoums\.local \/ \w+/);
   const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
   expect(saved.sandbox.secretKey).toBe(secretKey);
+  expect(first.output()).toContain(`http://localhost:${port}/dashboard`);
+  await expectDashboardLogin(saved.email, saved.password);
 
   const created = await api('/payment-request', secretKey!, {
     method: 'POST',

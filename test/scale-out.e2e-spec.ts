@@ -18,10 +18,11 @@ beforeAll(async () => {
 afterAll(() => Promise.all([a.close(), b.close()]));
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
-const cookiesOf = (res: request.Response) => {
-  const setCookies: string[] = [res.headers['set-cookie'] ?? []].flat();
-  return setCookies.map((c) => c.split(';')[0]).join('; ');
-};
+const cookiesOf = (res: request.Response) =>
+  [res.headers['set-cookie'] ?? []]
+    .flat<string[]>()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
 it('accepts on one instance the form another instance rendered (one CSRF key for all, from the database)', async () => {
   const { data } = await createSession(a, org.sandbox.secretKey, {

@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { CrossOrigin } from '../common/http/cors';
 import { AuthError } from './auth.errors';
 
 export const AUTH_METADATA = 'khoums:auth';
@@ -13,8 +14,12 @@ export type AuthRule =
 export const SecretKey = (publishable: PublishableRefusal = AuthError.UnauthorizedAccess) =>
   SetMetadata(AUTH_METADATA, { kind: 'secret-key', publishable } satisfies AuthRule);
 
-/** Either a secret or a publishable key (payment request look-up, payment methods, pay). */
-export const AnyKey = () => SetMetadata(AUTH_METADATA, { kind: 'any-key' } satisfies AuthRule);
+/**
+ * Either a secret or a publishable key (payment request look-up, payment methods, pay). These are
+ * the routes a merchant's web page calls, so they also answer browsers of any origin (CORS).
+ */
+export const AnyKey = () =>
+  applyDecorators(SetMetadata(AUTH_METADATA, { kind: 'any-key' } satisfies AuthRule), CrossOrigin());
 
 /** No API key (health, the hosted page and its public routes, the dashboard's own session). */
 export const Public = () => SetMetadata(AUTH_METADATA, { kind: 'public' } satisfies AuthRule);

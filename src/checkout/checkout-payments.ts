@@ -5,6 +5,7 @@ import type { EnvironmentKind } from '../organizations/tenant';
 import { PayService } from '../payments/pay.service';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
 import { CheckoutError, checkoutError } from './checkout.errors';
+import { PaymentMethodChoice } from './checkout-session';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 
 /** What the hosted page needs to know about a session in order to pay it. */
@@ -19,12 +20,7 @@ export interface PayableSession {
 }
 
 /** A bank app enabled for the environment, as the page offers it. */
-export interface PaymentMethodChoice {
-  id: string;
-  type: string;
-  name: string;
-  requiresPassCode: boolean;
-}
+export { PaymentMethodChoice };
 
 export interface CheckoutPayInput {
   paymentMethodId: string;

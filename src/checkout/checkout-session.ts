@@ -1,4 +1,6 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { raw } from '../database/sql';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/payment';
 
 export const CHECKOUT_SESSION_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
@@ -25,19 +27,59 @@ export const SESSION_COLUMNS =
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`);
 
+/** A bank app enabled for the environment, as the hosted page offers it. */
+export class PaymentMethodChoice {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() requiresPassCode!: boolean;
+}
+
 /** The checkout session record of SPEC.md and CONTRACT.md, as the API and webhook events show it. */
-export interface CheckoutSessionJson {
-  id: string;
-  paymentRequestId: string;
-  status: CheckoutSessionStatus;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  expiresAt: string;
-  environmentId: string;
-  selectedConfigurationId: string | null;
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
+export class CheckoutSessionJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', description: 'The payment request it pays' }) paymentRequestId!: string;
+  @ApiProperty({ enum: CHECKOUT_SESSION_STATUSES }) status!: CheckoutSessionStatus;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) successUrl!: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) cancelUrl!: string | null;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ format: 'uuid' }) environmentId!: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The payment method chosen on the page',
+  })
+  selectedConfigurationId!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** The public view for the hosted page's polling: no keys, URLs or environment internals. */
+export class PublicCheckoutSessionJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: CHECKOUT_SESSION_STATUSES }) status!: CheckoutSessionStatus;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU' }) amount!: number;
+  @ApiProperty({ enum: ['MRU'] }) currency!: 'MRU';
+  @ApiProperty() transactionId!: string;
+  @ApiProperty() merchantName!: string;
+  @ApiProperty({ description: 'true in Production' }) livemode!: boolean;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ type: [PaymentMethodChoice], description: 'The bank apps the customer can choose from' })
+  methods!: PaymentMethodChoice[];
+}
+
+export class CheckoutPaymentStatusJson {
+  @ApiProperty({ enum: CHECKOUT_SESSION_STATUSES }) status!: CheckoutSessionStatus;
+  @ApiProperty({ enum: PAYMENT_STATUSES, nullable: true, description: 'The latest payment, if any' })
+  paymentStatus!: PaymentStatus | null;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description:
+      'Where the page sends the customer now that the session is over, when the merchant gave a URL',
+  })
+  redirectUrl?: string;
 }
 
 export function toCheckoutSessionJson(s: CheckoutSession): CheckoutSessionJson {

@@ -3,9 +3,19 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AuthError } from '../auth/auth.errors';
 import { Public, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
+import { ApiData } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
+import {
+  CheckoutPaymentStatusJson,
+  CheckoutSessionJson,
+  PublicCheckoutSessionJson,
+} from './checkout-session';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkout-session.dto';
+
+const CHECKOUT_URL = {
+  checkoutUrl: { type: 'string', format: 'uri', description: 'The hosted payment page' },
+};
 
 @ApiTags('Checkout sessions')
 @Controller(`${API}/checkout-session`)
@@ -14,6 +24,7 @@ export class CheckoutSessionsController {
 
   @Post()
   @SecretKey(AuthError.CheckoutNeedsSecretKey)
+  @ApiData(CheckoutSessionJson, CHECKOUT_URL)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {
     const data = await this.service.create(t, dto);
@@ -23,18 +34,21 @@ export class CheckoutSessionsController {
   /** For the hosted page's polling: no key, nothing secret. */
   @Get('public/:id')
   @Public()
+  @ApiData(PublicCheckoutSessionJson)
   async publicView(@Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.publicView(p.id) };
   }
 
   @Get('public/:id/payment-status')
   @Public()
+  @ApiData(CheckoutPaymentStatusJson)
   async paymentStatus(@Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.paymentStatus(p.id) };
   }
 
   @Get(':id')
   @SecretKey()
+  @ApiData(CheckoutSessionJson, CHECKOUT_URL)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async get(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
     const data = await this.service.get(t, p.id);
@@ -43,6 +57,7 @@ export class CheckoutSessionsController {
 
   @Post(':id/expire')
   @SecretKey()
+  @ApiData(CheckoutSessionJson)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async expire(@Tenant() t: Tenant, @Param() p: CheckoutSessionIdParams) {
     return { data: await this.service.expire(t, p.id) };

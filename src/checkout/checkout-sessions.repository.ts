@@ -70,6 +70,14 @@ export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
 export class CheckoutSessionsRepository {
   constructor(private readonly db: Db) {}
 
+  /** Every session of a payment request, newest first. */
+  ofRequest(environmentId: string, paymentRequestId: string): Promise<CheckoutSession[]> {
+    return this.db.many<CheckoutSession>(sql`
+      SELECT ${SESSION_COLUMNS} FROM checkout_sessions s
+       WHERE s.payment_request_id = ${paymentRequestId} AND s.environment_id = ${environmentId}
+       ORDER BY s.created_at DESC, s.id DESC`);
+  }
+
   async inEnvironment(environmentId: string, id: string): Promise<CheckoutSession | undefined> {
     return this.db.one<CheckoutSession>(
       sql`SELECT ${SESSION_COLUMNS} FROM checkout_sessions s WHERE s.id = ${id} AND s.environment_id = ${environmentId}`,

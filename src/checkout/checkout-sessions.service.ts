@@ -6,14 +6,14 @@ import { Db } from '../database/db';
 import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
 import { LockedRequest, PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
-import type { PaymentStatus } from '../payments/payment';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { CheckoutError, checkoutError } from './checkout.errors';
-import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
+import { CheckoutPayments } from './checkout-payments';
 import {
+  CheckoutPaymentStatusJson,
   CheckoutSession,
   CheckoutSessionJson,
-  CheckoutSessionStatus,
+  PublicCheckoutSessionJson,
   toCheckoutSessionJson,
 } from './checkout-session';
 import { CheckoutSessionsRepository, PageSessionRow } from './checkout-sessions.repository';
@@ -23,27 +23,6 @@ export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
 export type PageSession = PageSessionRow;
-
-/** The public view for the page's polling: no keys, URLs or environment internals. */
-export interface PublicCheckoutSession {
-  id: string;
-  status: CheckoutSessionStatus;
-  amount: number;
-  currency: 'MRU';
-  transactionId: string;
-  merchantName: string;
-  livemode: boolean;
-  expiresAt: string;
-  /** The bank apps the customer can choose from (no configuration, no secrets). */
-  methods: PaymentMethodChoice[];
-}
-
-export interface CheckoutPaymentStatus {
-  status: CheckoutSessionStatus;
-  paymentStatus: PaymentStatus | null;
-  /** Where the page sends the customer now that the session is over, when the merchant gave a URL. */
-  redirectUrl?: string;
-}
 
 /** successUrl with the session id and transactionId appended, keeping the merchant's own query. */
 export function successRedirect(
@@ -172,7 +151,7 @@ export class CheckoutSessionsService {
     });
   }
 
-  async publicView(id: string): Promise<PublicCheckoutSession> {
+  async publicView(id: string): Promise<PublicCheckoutSessionJson> {
     const s = await this.forPage(id);
     return {
       id: s.id,
@@ -187,7 +166,7 @@ export class CheckoutSessionsService {
     };
   }
 
-  async paymentStatus(id: string): Promise<CheckoutPaymentStatus> {
+  async paymentStatus(id: string): Promise<CheckoutPaymentStatusJson> {
     const s = await this.forPage(id);
     const redirectUrl =
       s.status === 'completed'

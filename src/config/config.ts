@@ -74,6 +74,14 @@ export class AppConfig {
   @MinLength(32, { message: 'CHECKOUT_CSRF_SECRET must be at least 32 characters' })
   CHECKOUT_CSRF_SECRET?: string;
 
+  /**
+   * Behind a reverse proxy or load balancer: take the client address from X-Forwarded-For (the
+   * dashboard's sign-in limit and the per-IP rate limit count per address). Off: the address of the TCP peer.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  TRUST_PROXY = false;
+
   /** Create the demo organization on first start (only on an empty database). */
   @Transform(toBool)
   @IsBoolean()
@@ -189,16 +197,6 @@ export class AppConfig {
   @Min(0)
   @Max(1_000_000)
   RATE_LIMIT_PER_IP = 50;
-
-  /**
-   * Proxies in front of the service whose X-Forwarded-For is trusted to name the client (the
-   * per-IP limit counts that address); 0: none, the peer address is the client.
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(10)
-  TRUST_PROXY = 0;
 
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;

@@ -1,10 +1,20 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { OrganizationsRepository } from './organizations.repository';
+import { Db } from '../database/db';
+import { OrganizationError, organizationError } from './organizations.errors';
+import { ApiKeyInfo, OrganizationsRepository } from './organizations.repository';
 import { displayKey, generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './secrets';
-import type { EnvironmentKind, KeyKind, Tenant } from './tenant';
+import type { EnvironmentKind, EnvironmentScope, KeyKind, Tenant } from './tenant';
 
 const LAST_USED_FLUSH_MS = 30_000;
+
+/** How long a rolled key keeps working beside its successor, in seconds: now, 1 h, 24 h, 7 days. */
+export const ROLL_DELAYS = [0, 3600, 86_400, 604_800] as const;
+export type RollDelay = (typeof ROLL_DELAYS)[number];
+
+export function isRollDelay(value: number): value is RollDelay {
+  return (ROLL_DELAYS as readonly number[]).includes(value);
+}
 
 export interface IssuedKey {
   id: string;
@@ -18,7 +28,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly used = new Set<string>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly repo: OrganizationsRepository) {}
+  constructor(
+    private readonly db: Db,
+    private readonly repo: OrganizationsRepository,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
@@ -69,9 +82,37 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     return { id, kind, key };
   }
 
-  /** Revokes a key of the organization; its very next request gets 401. */
-  revoke(organizationId: string, keyId: string): Promise<boolean> {
-    return this.repo.revokeKey(organizationId, keyId);
+  /** Revokes a key of the organization (of one environment, when given); its very next request gets 401. */
+  revoke(organizationId: string, keyId: string, environmentId?: string): Promise<boolean> {
+    return this.repo.revokeKey(organizationId, keyId, environmentId);
+  }
+
+  /** The environment's live keys, newest first (prefix and last four only: the rest was shown once). */
+  list(scope: EnvironmentScope): Promise<ApiKeyInfo[]> {
+    return this.repo.liveKeys(scope.organizationId, scope.environmentId);
+  }
+
+  /**
+   * Roll: a new key of the same kind and name, and the old one keeps working for `delay` seconds
+   * (0: it stops now). One transaction, the old key locked, so two rolls of one key make one successor.
+   */
+  async roll(
+    scope: EnvironmentScope,
+    keyId: string,
+    delay: RollDelay,
+  ): Promise<{ issued: IssuedKey; previous: ApiKeyInfo; previousExpiresAt: Date }> {
+    return this.db.transaction(async () => {
+      const previous = await this.repo.lockLiveKey(scope.organizationId, scope.environmentId, keyId);
+      if (!previous) throw organizationError(OrganizationError.ApiKeyNotFound);
+      const issued = await this.issue(
+        scope.organizationId,
+        { id: scope.environmentId, kind: scope.environment },
+        previous.kind,
+        previous.name,
+      );
+      const previousExpiresAt = await this.repo.expireKey(previous.id, delay);
+      return { issued, previous, previousExpiresAt };
+    });
   }
 
   async flushLastUsed(): Promise<void> {

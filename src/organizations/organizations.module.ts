@@ -3,10 +3,11 @@ import { ApiKeysService } from './api-keys.service';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
+import { UsersService } from './users.service';
 
 @Global()
 @Module({
-  providers: [OrganizationsRepository, OrganizationsService, ApiKeysService, EnvironmentSetup],
-  exports: [OrganizationsService, ApiKeysService, EnvironmentSetup],
+  providers: [OrganizationsRepository, OrganizationsService, ApiKeysService, EnvironmentSetup, UsersService],
+  exports: [OrganizationsService, ApiKeysService, EnvironmentSetup, UsersService],
 })
 export class OrganizationsModule {}

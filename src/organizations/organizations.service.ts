@@ -5,7 +5,7 @@ import { ApiKeysService } from './api-keys.service';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { generatePassword, hashPassword } from './secrets';
-import type { EnvironmentKind } from './tenant';
+import type { EnvironmentKind, NewEnvironment } from './tenant';
 
 export interface EnvironmentCredentials {
   environmentId: string;
@@ -39,23 +39,17 @@ export class OrganizationsService {
 
   /**
    * An organization with its Sandbox and Production environments (each set up by the registered
-   * steps), a secret and a publishable key for each, and a dashboard user with a generated
-   * password (unless one is given). One transaction.
+   * steps), a secret and a publishable key for each, and its owner: a dashboard user with a
+   * generated password (unless one is given). One transaction.
    */
   async create(input: { name: string; email: string; password?: string }): Promise<CreatedOrganization> {
-    const email = input.email.trim().toLowerCase();
     const password = input.password ?? generatePassword();
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async () => {
-      if (await this.repo.emailTaken(email)) throw new EmailTakenError(email);
-      const organizationId = randomUUID();
-      await this.repo.insertOrganization(organizationId, input.name);
-      await this.repo.insertUser({ id: randomUUID(), organizationId, email, passwordHash });
+      const { organizationId, email, environments } = await this.insertWithOwner(input, passwordHash);
       const credentials = {} as Record<EnvironmentKind, EnvironmentCredentials>;
-      for (const kind of ['sandbox', 'production'] as const) {
-        const environment = { id: randomUUID(), organizationId, kind };
-        await this.repo.insertEnvironment(environment.id, organizationId, kind);
-        await this.setup.run(environment);
+      for (const environment of environments) {
+        const { kind } = environment;
         const secret = await this.keys.issue(organizationId, environment, 'secret', 'Default secret key');
         const publishable = await this.keys.issue(
           organizationId,
@@ -77,6 +71,47 @@ export class OrganizationsService {
         production: credentials.production,
       };
     });
+  }
+
+  /**
+   * Dashboard sign-up: the organization, its two environments and its owner, without keys (the
+   * owner creates them on the keys page, where each is shown once). One transaction.
+   */
+  async signUp(input: { name: string; email: string; password: string }): Promise<{
+    organizationId: string;
+    userId: string;
+  }> {
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction(async () => {
+      const { organizationId, userId } = await this.insertWithOwner(input, passwordHash);
+      return { organizationId, userId };
+    });
+  }
+
+  private async insertWithOwner(input: { name: string; email: string }, passwordHash: string) {
+    const email = input.email.trim().toLowerCase();
+    if (await this.repo.emailTaken(email)) throw new EmailTakenError(email);
+    const organizationId = randomUUID();
+    const userId = randomUUID();
+    await this.repo.insertOrganization(organizationId, input.name);
+    await this.repo.insertUser({ id: userId, organizationId, email, passwordHash, role: 'owner' });
+    const environments: NewEnvironment[] = [];
+    for (const kind of ['sandbox', 'production'] as const) {
+      const environment = { id: randomUUID(), organizationId, kind };
+      await this.repo.insertEnvironment(environment.id, organizationId, kind);
+      await this.setup.run(environment);
+      environments.push(environment);
+    }
+    return { organizationId, userId, email, environments };
+  }
+
+  async name(organizationId: string): Promise<string | undefined> {
+    return (await this.repo.organizationName(organizationId))?.name;
+  }
+
+  /** The id of one of the organization's environments. */
+  async environmentId(organizationId: string, kind: EnvironmentKind): Promise<string | undefined> {
+    return (await this.repo.environment(organizationId, kind))?.id;
   }
 
   count(): Promise<number> {

@@ -16,3 +16,6 @@ export interface NewEnvironment {
   organizationId: string;
   kind: EnvironmentKind;
 }
+
+/** What a signed-in dashboard user, like an API key, works on: one environment of one organization. */
+export type EnvironmentScope = Pick<Tenant, 'organizationId' | 'environmentId' | 'environment'>;

@@ -1,6 +1,8 @@
-import type { PaymentMethodType } from './banks/bank';
+import { ApiProperty } from '@nestjs/swagger';
+import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
-export type PaymentStatus = 'pending' | 'completed' | 'failed';
+export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** A bank app enabled (or not) for one environment. Names and the enabled set are data. */
 export interface PaymentMethod {
@@ -14,13 +16,18 @@ export interface PaymentMethod {
   position: number;
 }
 
+export class PaymentMethodConfigJson {
+  @ApiProperty() code!: string;
+}
+
 /** The payment method record of CONTRACT.md. */
-export interface PaymentMethodJson {
-  id: string;
-  type: PaymentMethodType;
-  name: string;
-  requiresPassCode: boolean;
-  config: { code: string };
+export class PaymentMethodJson {
+  @ApiProperty({ format: 'uuid', description: 'The paymentMethodId (configurationId) used to pay' })
+  id!: string;
+  @ApiProperty({ enum: PAYMENT_METHOD_TYPES }) type!: PaymentMethodType;
+  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'Bankily: the customer must give a pass code' }) requiresPassCode!: boolean;
+  @ApiProperty({ type: PaymentMethodConfigJson }) config!: PaymentMethodConfigJson;
 }
 
 export function toPaymentMethodJson(m: PaymentMethod): PaymentMethodJson {
@@ -50,21 +57,22 @@ export interface Payment {
   updatedAt: Date;
 }
 
-/** The payment record of CONTRACT.md, as the API and webhook events show it. */
-export interface PaymentJson {
-  id: string;
-  paymentRequestId: string;
-  transactionId: string;
-  amount: number;
-  configurationId: string;
-  phoneNumber: string;
-  status: PaymentStatus;
-  referenceId: string | null;
-  failureReason: string | null;
-  completedAt: string | null;
-  environmentId: string;
-  createdAt: string;
-  updatedAt: string;
+/** The payment record of CONTRACT.md, as the API and webhook events show it. Never the pass code. */
+export class PaymentJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) paymentRequestId!: string;
+  @ApiProperty({ description: "The payment request's transactionId" }) transactionId!: string;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU' }) amount!: number;
+  @ApiProperty({ format: 'uuid', description: 'The payment method id' }) configurationId!: string;
+  @ApiProperty({ description: '8-digit local number' }) phoneNumber!: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
+  @ApiProperty({ type: String, nullable: true, description: "The bank's reference" }) referenceId!:
+    string | null;
+  @ApiProperty({ type: String, nullable: true }) failureReason!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({ format: 'uuid' }) environmentId!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
 export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {

@@ -2,9 +2,11 @@ import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
+import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
 import { IdempotencyKey, RecordsIdempotencyKey } from '../idempotency/decorators';
 import type { RequestKey } from '../idempotency/request-key';
+import { PaymentRequestJson } from '../payment-requests/payment-request';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
 import {
   ListPaymentsQuery,
@@ -14,7 +16,7 @@ import {
   SimulateTransferDto,
 } from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
-import { toPaymentMethodJson } from './payment';
+import { PaymentJson, PaymentMethodJson, toPaymentMethodJson } from './payment';
 import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
 import { ReconciliationService } from './reconciliation.service';
@@ -31,6 +33,7 @@ export class PaymentsController {
 
   @Post()
   @AnyKey()
+  @ApiData(PaymentJson)
   @RecordsIdempotencyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {
     return { data: await this.payService.pay(t, dto, undefined, key) };
@@ -38,12 +41,14 @@ export class PaymentsController {
 
   @Get()
   @SecretKey()
+  @ApiList(PaymentJson)
   list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery) {
     return this.service.list(t, q);
   }
 
   @Get(':id')
   @SecretKey()
+  @ApiData(PaymentJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
     return { data: await this.service.get(t, p.id) };
   }
@@ -51,6 +56,7 @@ export class PaymentsController {
   @Post(':id/simulate-transfer')
   @SecretKey()
   @UseGuards(SandboxOnlyGuard)
+  @ApiData(PaymentJson)
   async simulateTransfer(@Tenant() t: Tenant, @Param() p: PaymentIdParams, @Body() dto: SimulateTransferDto) {
     return { data: await this.service.simulateTransfer(t, p.id, dto.outcome) };
   }
@@ -64,12 +70,14 @@ export class PaymentMethodsController {
 
   @Get('configuration')
   @AnyKey()
+  @ApiDataArray(PaymentMethodJson)
   configuration(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
 
   @Get('payment-methods')
   @AnyKey()
+  @ApiDataArray(PaymentMethodJson)
   paymentMethods(@Tenant() t: Tenant, @Query() _q: PaymentMethodsQuery) {
     return this.list(t);
   }
@@ -87,6 +95,7 @@ export class RefreshStatusController {
 
   @Patch(':transactionId/refresh-status')
   @SecretKey()
+  @ApiData(PaymentRequestJson)
   async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
     return { data: await this.service.refreshStatus(t, p.transactionId) };
   }

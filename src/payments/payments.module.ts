@@ -24,6 +24,13 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     ReconciliationScheduler,
     BanksService,
   ],
-  exports: [PaymentsService, PayService, PaymentMethodsService, ReconciliationService, SettlementExtensions],
+  exports: [
+    PaymentsService,
+    PaymentsRepository,
+    PayService,
+    PaymentMethodsService,
+    ReconciliationService,
+    SettlementExtensions,
+  ],
 })
 export class PaymentsModule {}

@@ -1,7 +1,8 @@
-import type { EventKind } from './event-kinds';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EVENT_KINDS, type EventKind } from './event-kinds';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** An endpoint as the code handles it. Its secrets are read only by the delivery worker. */
 export interface WebhookEndpoint {
@@ -44,13 +45,16 @@ export interface WebhookAttempt {
 }
 
 /** CONTRACT.md "Webhook endpoint"; `secret` only where the caller passes it (create, rotate). */
-export interface WebhookEndpointJson {
-  id: string;
-  url: string;
-  events: EventKind[];
-  enabled: boolean;
-  environmentId: string;
-  createdAt: string;
+export class WebhookEndpointJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uri' }) url!: string;
+  @ApiProperty({ enum: EVENT_KINDS, isArray: true }) events!: EventKind[];
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ format: 'uuid' }) environmentId!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiPropertyOptional({
+    description: 'The signing secret (`whsec_…`): only in the answers of create and rotate-secret',
+  })
   secret?: string;
 }
 
@@ -67,19 +71,20 @@ export function toEndpointJson(e: WebhookEndpoint, secret?: string): WebhookEndp
 }
 
 /** CONTRACT.md "Webhook delivery". */
-export interface WebhookDeliveryJson {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  event: EventKind;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastResponseSnippet: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  updatedAt: string;
+export class WebhookDeliveryJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', description: 'The event id: `webhook-id` of every attempt' })
+  eventId!: string;
+  @ApiProperty({ format: 'uuid' }) endpointId!: string;
+  @ApiProperty({ enum: EVENT_KINDS }) event!: EventKind;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status!: DeliveryStatus;
+  @ApiProperty({ type: 'integer' }) attempts!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) lastStatusCode!: number | null;
+  @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastResponseSnippet!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) nextAttemptAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
 export function toDeliveryJson(d: WebhookDelivery): WebhookDeliveryJson {
@@ -99,13 +104,15 @@ export function toDeliveryJson(d: WebhookDelivery): WebhookDeliveryJson {
   };
 }
 
-export interface WebhookAttemptJson {
-  id: string;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  responseSnippet: string | null;
-  createdAt: string;
+/** One try of a delivery, as the delivery log shows it. */
+export class WebhookAttemptJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: 'integer', nullable: true }) statusCode!: number | null;
+  @ApiProperty({ type: 'integer' }) durationMs!: number;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The first 1 KB of the answer' })
+  responseSnippet!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
 export function toAttemptJson(a: WebhookAttempt): WebhookAttemptJson {

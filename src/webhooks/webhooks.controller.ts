@@ -3,6 +3,7 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { PaginationQuery } from '../common/pagination';
+import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
 import { API, Delete, Patch, Post } from '../common/http/routes';
 import {
   CreateWebhookEndpointDto,
@@ -11,7 +12,13 @@ import {
   UpdateWebhookEndpointDto,
   WebhookIdParams,
 } from './dto/webhook.dto';
-import { toDeliveryJson, toEndpointJson } from './webhook';
+import {
+  toDeliveryJson,
+  toEndpointJson,
+  WebhookAttemptJson,
+  WebhookDeliveryJson,
+  WebhookEndpointJson,
+} from './webhook';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('Webhook endpoints')
@@ -22,42 +29,49 @@ export class WebhookEndpointsController {
 
   @Post()
   @SecretKey()
+  @ApiData(WebhookEndpointJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateWebhookEndpointDto) {
     return { data: await this.service.create(t, dto) };
   }
 
   @Get()
   @SecretKey()
+  @ApiList(WebhookEndpointJson)
   list(@Tenant() t: Tenant, @Query() q: PaginationQuery) {
     return this.service.list(t, q);
   }
 
   @Get(':id')
   @SecretKey()
+  @ApiData(WebhookEndpointJson)
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: toEndpointJson(await this.service.get(t, p.id)) };
   }
 
   @Patch(':id')
   @SecretKey()
+  @ApiData(WebhookEndpointJson)
   async update(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: UpdateWebhookEndpointDto) {
     return { data: await this.service.update(t, p.id, dto) };
   }
 
   @Delete(':id')
   @SecretKey()
+  @ApiData(WebhookEndpointJson)
   async remove(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.remove(t, p.id) };
   }
 
   @Post(':id/rotate-secret')
   @SecretKey()
+  @ApiData(WebhookEndpointJson)
   async rotate(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.rotateSecret(t, p.id) };
   }
 
   @Post(':id/test')
   @SecretKey()
+  @ApiData(WebhookDeliveryJson)
   async test(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: SendTestEventDto) {
     return { data: await this.service.sendTestEvent(t, p.id, dto) };
   }
@@ -71,12 +85,14 @@ export class WebhookDeliveriesController {
 
   @Get()
   @SecretKey()
+  @ApiList(WebhookDeliveryJson)
   list(@Tenant() t: Tenant, @Query() q: ListWebhookDeliveriesQuery) {
     return this.service.listDeliveries(t, q);
   }
 
   @Get(':id')
   @SecretKey()
+  @ApiData(WebhookDeliveryJson)
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: toDeliveryJson(await this.service.getDelivery(t, p.id)) };
   }
@@ -84,12 +100,14 @@ export class WebhookDeliveriesController {
   /** The log: every attempt with its status code, duration, error and the first 1 KB of the response. */
   @Get(':id/attempts')
   @SecretKey()
+  @ApiDataArray(WebhookAttemptJson)
   async attempts(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.listAttempts(t, p.id) };
   }
 
   @Post(':id/retry')
   @SecretKey()
+  @ApiData(WebhookDeliveryJson)
   async retry(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
     return { data: await this.service.retryDelivery(t, p.id) };
   }

@@ -7,6 +7,6 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [WebhooksService, WebhooksRepository, DeliveryWorker],
-  exports: [WebhooksService, DeliveryWorker],
+  exports: [WebhooksService, WebhooksRepository, DeliveryWorker],
 })
 export class WebhooksModule {}

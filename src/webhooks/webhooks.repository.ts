@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
+import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, raw, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
@@ -19,6 +20,22 @@ const DELIVERY_COLUMNS =
   event, status, attempts, retry_index AS "retryIndex", next_attempt_at AS "nextAttemptAt",
   last_status_code AS "lastStatusCode", last_error AS "lastError", last_response_snippet AS "lastResponseSnippet",
   created_at AS "createdAt", updated_at AS "updatedAt"`);
+
+/** A delivery as the dashboard's log shows it: with its endpoint's URL. */
+export type DeliveryLogItem = WebhookDelivery & { endpointUrl: string };
+
+/** The dashboard's filters of the delivery log; they combine. */
+export interface DeliverySearch {
+  endpointId?: string;
+  event?: EventKind;
+  status?: DeliveryStatus;
+}
+
+const LOG_COLUMNS =
+  raw(`d.id, d.event_id AS "eventId", d.endpoint_id AS "endpointId", d.environment_id AS "environmentId",
+  d.event, d.status, d.attempts, d.retry_index AS "retryIndex", d.next_attempt_at AS "nextAttemptAt",
+  d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.last_response_snippet AS "lastResponseSnippet",
+  d.created_at AS "createdAt", d.updated_at AS "updatedAt", e.url AS "endpointUrl"`);
 
 /** A delivery claimed by a worker, with its event and endpoint (secrets included). */
 export interface ClaimedDelivery {
@@ -74,6 +91,13 @@ export class WebhooksRepository {
       page,
     );
     return { items: rows, total };
+  }
+
+  /** The environment's endpoints, newest first (the dashboard shows them all; an environment has a few). */
+  allEndpoints(environmentId: string, limit = 500): Promise<WebhookEndpoint[]> {
+    return this.db.many<WebhookEndpoint>(sql`
+      SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE environment_id = ${environmentId}
+       ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
   }
 
   endpoint(environmentId: string, id: string): Promise<WebhookEndpoint | undefined> {
@@ -175,6 +199,53 @@ export class WebhooksRepository {
       SELECT id, delivery_id AS "deliveryId", status_code AS "statusCode", duration_ms AS "durationMs", error,
              response_snippet AS "responseSnippet", created_at AS "createdAt"
         FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY created_at, id`);
+  }
+
+  /** A keyset page of the delivery log, newest first. */
+  async searchDeliveries(
+    environmentId: string,
+    filter: DeliverySearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<DeliveryLogItem>> {
+    const where = [sql`d.environment_id = ${environmentId}`];
+    if (filter.endpointId) where.push(sql`d.endpoint_id = ${filter.endpointId}`);
+    if (filter.event) where.push(sql`d.event = ${filter.event}`);
+    if (filter.status) where.push(sql`d.status = ${filter.status}`);
+    const k = keysetClauses('d', page);
+    const rows = await this.db.many<DeliveryLogItem & { cursor: string }>(sql`
+      SELECT ${LOG_COLUMNS}, ${cursorColumn('d')}
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE ${and([...where, ...k.where])} ORDER BY ${k.orderBy} LIMIT ${k.limit}`);
+    return keysetPage(rows, page);
+  }
+
+  /**
+   * The deliveries of the events about one object (a payment request: its own events carry its id,
+   * those of its payments, checkout sessions and invoice carry it as paymentRequestId), newest first.
+   */
+  deliveriesConcerning(environmentId: string, subjectId: string, limit = 100): Promise<DeliveryLogItem[]> {
+    return this.db.many<DeliveryLogItem>(sql`
+      SELECT ${LOG_COLUMNS}
+        FROM events ev
+        JOIN webhook_deliveries d ON d.event_id = ev.id
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE ev.environment_id = ${environmentId}
+         AND COALESCE(ev.data->>'paymentRequestId', ev.data->>'id') = ${subjectId}
+       ORDER BY d.created_at DESC, d.id DESC
+       LIMIT ${limit}`);
+  }
+
+  /** A delivery of the environment with its endpoint's URL and the event's body. */
+  deliveryWithEvent(
+    environmentId: string,
+    id: string,
+  ): Promise<(DeliveryLogItem & { eventData: unknown; eventCreatedAt: Date }) | undefined> {
+    return this.db.one(sql`
+      SELECT ${LOG_COLUMNS}, ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
+        FROM webhook_deliveries d
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        JOIN events ev ON ev.id = d.event_id
+       WHERE d.id = ${id} AND d.environment_id = ${environmentId}`);
   }
 
   /** Replay: due now, with the whole retry schedule again. */

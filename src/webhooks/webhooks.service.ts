@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { isPublicUrl } from './address-policy';
@@ -34,7 +34,7 @@ export class WebhooksService {
     private readonly config: AppConfig,
   ) {}
 
-  async create(tenant: Tenant, dto: CreateWebhookEndpointDto): Promise<WebhookEndpointJson> {
+  async create(tenant: EnvironmentScope, dto: CreateWebhookEndpointDto): Promise<WebhookEndpointJson> {
     this.assertReachable(tenant, dto.url);
     const now = new Date();
     const secret = generateSecret();
@@ -55,7 +55,7 @@ export class WebhooksService {
 
   /** Newest first. */
   async list(
-    tenant: Tenant,
+    tenant: EnvironmentScope,
     q: { page?: number; limit?: number },
   ): Promise<ListEnvelope<WebhookEndpointJson>> {
     const page = pageOf(q);
@@ -67,13 +67,17 @@ export class WebhooksService {
     );
   }
 
-  async get(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
+  async get(tenant: EnvironmentScope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.repo.endpoint(tenant.environmentId, id);
     if (!endpoint) throw webhookError(WebhookError.EndpointNotFound);
     return endpoint;
   }
 
-  async update(tenant: Tenant, id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpointJson> {
+  async update(
+    tenant: EnvironmentScope,
+    id: string,
+    dto: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointJson> {
     if (dto.url !== undefined && !this.reachable(tenant, dto.url)) {
       await this.get(tenant, id); // an unknown endpoint is 404 whatever the input
       throw webhookError(WebhookError.UrlMustBePublic);
@@ -90,14 +94,14 @@ export class WebhooksService {
     return toEndpointJson(updated);
   }
 
-  async remove(tenant: Tenant, id: string): Promise<WebhookEndpointJson> {
+  async remove(tenant: EnvironmentScope, id: string): Promise<WebhookEndpointJson> {
     const removed = await this.repo.deleteEndpoint(tenant.environmentId, id);
     if (!removed) throw webhookError(WebhookError.EndpointNotFound);
     return toEndpointJson(removed);
   }
 
   /** A new secret; the old one keeps signing (as a second `v1,` entry) for 24 h. */
-  async rotateSecret(tenant: Tenant, id: string): Promise<WebhookEndpointJson> {
+  async rotateSecret(tenant: EnvironmentScope, id: string): Promise<WebhookEndpointJson> {
     const secret = generateSecret();
     const endpoint = await this.repo.rotateSecret(tenant.environmentId, id, secret, ROTATION_OVERLAP_MS);
     if (!endpoint) throw webhookError(WebhookError.EndpointNotFound);
@@ -108,7 +112,11 @@ export class WebhooksService {
    * An event addressed to this endpoint only, delivered through the same outbox, trigger and
    * worker as real ones. Its data is a sample with `test: true` and a `test_` transactionId.
    */
-  async sendTestEvent(tenant: Tenant, id: string, dto: SendTestEventDto): Promise<WebhookDeliveryJson> {
+  async sendTestEvent(
+    tenant: EnvironmentScope,
+    id: string,
+    dto: SendTestEventDto,
+  ): Promise<WebhookDeliveryJson> {
     const endpoint = await this.get(tenant, id);
     const kind =
       dto.event ??
@@ -128,7 +136,7 @@ export class WebhooksService {
 
   /** Newest first. */
   async listDeliveries(
-    tenant: Tenant,
+    tenant: EnvironmentScope,
     q: ListWebhookDeliveriesQuery,
   ): Promise<ListEnvelope<WebhookDeliveryJson>> {
     const page = pageOf(q);
@@ -136,14 +144,14 @@ export class WebhooksService {
     return envelope(items.map(toDeliveryJson), total, page);
   }
 
-  async getDelivery(tenant: Tenant, id: string): Promise<WebhookDelivery> {
+  async getDelivery(tenant: EnvironmentScope, id: string): Promise<WebhookDelivery> {
     const delivery = await this.repo.delivery(tenant.environmentId, id);
     if (!delivery) throw webhookError(WebhookError.DeliveryNotFound);
     return delivery;
   }
 
   /** Every attempt of a delivery, oldest first. */
-  async listAttempts(tenant: Tenant, id: string): Promise<WebhookAttemptJson[]> {
+  async listAttempts(tenant: EnvironmentScope, id: string): Promise<WebhookAttemptJson[]> {
     const delivery = await this.getDelivery(tenant, id);
     return (await this.repo.attempts(delivery.id)).map(toAttemptJson);
   }
@@ -152,19 +160,19 @@ export class WebhooksService {
    * Replay: the delivery is due now and gets the whole retry schedule again. Same body and
    * `webhook-id` (the event's), so a receiver that already processed it can tell.
    */
-  async retryDelivery(tenant: Tenant, id: string): Promise<WebhookDeliveryJson> {
+  async retryDelivery(tenant: EnvironmentScope, id: string): Promise<WebhookDeliveryJson> {
     const delivery = await this.repo.replay(tenant.environmentId, id);
     if (!delivery) throw webhookError(WebhookError.DeliveryNotFound);
     await this.repo.notifyWorkers();
     return toDeliveryJson(delivery);
   }
 
-  private assertReachable(tenant: Tenant, url: string): void {
+  private assertReachable(tenant: EnvironmentScope, url: string): void {
     if (!this.reachable(tenant, url)) throw webhookError(WebhookError.UrlMustBePublic);
   }
 
   /** Production endpoints must be public addresses unless the operator allows private ones. */
-  private reachable(tenant: Tenant, url: string): boolean {
+  private reachable(tenant: EnvironmentScope, url: string): boolean {
     return tenant.environment !== 'production' || this.config.WEBHOOK_ALLOW_PRIVATE_URLS || isPublicUrl(url);
   }
 }
@@ -173,7 +181,7 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-function sampleData(kind: EventKind, tenant: Tenant, now: Date): Record<string, unknown> {
+function sampleData(kind: EventKind, tenant: EnvironmentScope, now: Date): Record<string, unknown> {
   const transactionId = `test_${randomUUID().slice(0, 8)}`;
   const iso = now.toISOString();
   const request = {

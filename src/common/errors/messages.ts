@@ -58,6 +58,22 @@ export const Messages = {
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
 
+  /** Dashboard accounts and keys (CONTRACT.md "Merchant dashboard"; the pages translate them by code). */
+  invalidEmailOrPassword: 'Invalid email or password',
+  tooManySignInAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  invalidEmail: 'Invalid email address',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 256 characters',
+  wrongCurrentPassword: 'Current password is incorrect',
+  userNotFound: 'User not found',
+  lastOwner: 'An organization needs at least one owner',
+  invitationNotFound: 'Invitation not found or expired',
+  apiKeyNotFound: 'API key not found',
+  securityCheckFailed: 'Security check failed: reload the page and try again',
+  viewerCannotChange: 'Your role does not allow this change',
+  signInRequired: 'Sign in required',
+  dashboardPageNotFound: 'Page not found',
+  invalidForm: 'The form was not filled in as expected',
   idempotencyKeyReused: 'Idempotency key reused with different parameters',
   idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
   /** Not in SPEC.md/CONTRACT.md: an Idempotency-Key header that is empty, too long or not printable. */

@@ -21,6 +21,8 @@ export interface PageSurface {
   csrfSecret: string;
   /** Cookies are Secure (the public origin is https). */
   secure: boolean;
+  /** The language when nothing chooses one (default: French). */
+  defaultLanguage?: Language;
 }
 
 /** One request to a page: its language, cookies and the nonce its inline style and script carry. */
@@ -39,6 +41,7 @@ export class PageRequest {
     this.lang = chooseLanguage(
       { query, cookie: this.cookies[surface.languageCookie], acceptLanguage: req.headers['accept-language'] },
       surface.languages,
+      surface.defaultLanguage,
     );
     // The switcher's choice is remembered.
     if (query === this.lang) {
@@ -60,6 +63,11 @@ export class PageRequest {
       'set-cookie',
       serializeCookie(name, value, { path: this.surface.path, ...options, secure: this.surface.secure }),
     );
+  }
+
+  /** Removes a cookie of the surface's path. */
+  clearCookie(name: string): void {
+    this.setCookie(name, '', { maxAge: 0, httpOnly: true, sameSite: 'lax' });
   }
 
   /** The CSRF token of a form acting on `scope`; sets the browser's CSRF cookie on first use. */

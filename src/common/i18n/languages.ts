@@ -45,14 +45,15 @@ export function fromAcceptLanguage(
   return ranked.map((r) => r.primary).find((l): l is Language => isLanguage(l, supported));
 }
 
-/** ?lang= first (the switcher), then the remembered choice, then the browser's preference. */
+/** ?lang= first (the switcher), then the remembered choice, then the browser's preference, then `fallback`. */
 export function chooseLanguage(
   input: { query?: unknown; cookie?: unknown; acceptLanguage?: string },
   supported: readonly Language[] = LANGUAGES,
+  fallback: Language = DEFAULT_LANGUAGE,
 ): Language {
   if (isLanguage(input.query, supported)) return input.query;
   if (isLanguage(input.cookie, supported)) return input.cookie;
-  return fromAcceptLanguage(input.acceptLanguage, supported) ?? DEFAULT_LANGUAGE;
+  return fromAcceptLanguage(input.acceptLanguage, supported) ?? fallback;
 }
 
 export function direction(language: Language): 'rtl' | 'ltr' {

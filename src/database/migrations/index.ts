@@ -4,6 +4,7 @@ import { Webhooks1763777000000 } from './1763777000000-Webhooks';
 import { Checkout1763777100000 } from './1763777100000-Checkout';
 import { ServerSecrets1763777150000 } from './1763777150000-ServerSecrets';
 import { Idempotency1763777300000 } from './1763777300000-Idempotency';
+import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   Checkout1763777100000,
   ServerSecrets1763777150000,
   Idempotency1763777300000,
+  Dashboard1763777400000,
 ];

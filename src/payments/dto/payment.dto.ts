@@ -7,6 +7,7 @@ import {
   StringField,
   UuidField,
 } from '../../common/validation/fields';
+import { PAYMENT_STATUSES } from '../payment';
 
 export class PayDto {
   @ExternalIdField({ description: 'The transactionId of the payment request to pay', example: 'order_1042' })
@@ -34,8 +35,6 @@ export class PayDto {
   @UuidField({ optional: true, description: 'Alias of configurationId' })
   paymentMethodId?: string;
 }
-
-export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 export class ListPaymentsQuery extends PaginationQuery {
   @ExternalIdField({ optional: true }) transactionId?: string;

@@ -1,0 +1,523 @@
+import { isAppException } from './errors';
+import { listPromise, ListPromise } from './pagination';
+import { ClientOptions, RequestOptions, Transport } from './transport';
+import type {
+  AllOperations,
+  CreateCheckoutSessionParams,
+  ListCustomersParams,
+  ListInvoicesParams,
+  ListPaymentRequestsParams,
+  ListPaymentsParams,
+  ListProductsParams,
+  ListSubscriptionsParams,
+  ListWebhookDeliveriesParams,
+  ListWebhookEndpointsParams,
+  PayParams,
+} from './types';
+import { constructEvent, verifyWebhook, verifyWebhookSignature } from './webhooks';
+
+type Body<K extends keyof AllOperations> = AllOperations[K]['body'];
+type Data<K extends keyof AllOperations> = AllOperations[K]['response'] extends { data: infer D } ? D : never;
+type Item<K extends keyof AllOperations> = Data<K> extends Array<infer T> ? T : never;
+
+const unwrap = <T extends { data: unknown }>(res: T): T['data'] => res.data;
+
+abstract class Resource {
+  constructor(protected readonly t: Transport) {}
+
+  /** A list method: one page awaited, every item of every page iterated. */
+  protected paged<K extends keyof AllOperations>(
+    route: K,
+    query: { page?: number } | undefined,
+    options: RequestOptions | undefined,
+  ): ListPromise<Item<K>> {
+    return listPromise(
+      (page) => this.t.call(route, { query: { ...query, page } } as never, 'read', options) as never,
+      query?.page ?? 1,
+    );
+  }
+}
+
+export class PaymentRequests extends Resource {
+  /**
+   * Creates a payment request (secret key). When the call fails without a clear answer (time-out,
+   * lost connection, 5xx), it first looks the request up by transactionId and creates it again
+   * only if that is 404 (SPEC.md "Retry rules" 3). Reuse one transactionId per order.
+   */
+  async create(
+    params: Body<'POST /payment-request'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /payment-request'>> {
+    let retrying = false;
+    const lookUp = async () => {
+      try {
+        return await this.t.call(
+          'GET /payment-request/by-transaction/{transactionId}',
+          { params: { transactionId: params.transactionId } },
+          'read',
+          { ...options, maxRetries: 0 },
+        );
+      } catch (err) {
+        if (isAppException(err) && err.status === 404) return undefined;
+        throw err;
+      }
+    };
+    try {
+      return unwrap(
+        await this.t.call(
+          'POST /payment-request',
+          {
+            body: params,
+            recover: async () => {
+              retrying = true;
+              return (await lookUp()) as AllOperations['POST /payment-request']['response'] | undefined;
+            },
+          },
+          'safe-write',
+          options,
+        ),
+      );
+    } catch (err) {
+      // A retry that meets 409: the first attempt created it after all.
+      if (retrying && isAppException(err) && err.status === 409) {
+        const found = await lookUp();
+        if (found) return found.data as Data<'POST /payment-request'>;
+      }
+      throw err;
+    }
+  }
+
+  /** A payment request by id (secret key). */
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /payment-request/{id}'>> {
+    return unwrap(await this.t.call('GET /payment-request/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** Look-up by transactionId (either key; a publishable key sees id, amount and phoneNumber). */
+  async getByTransactionId(
+    transactionId: string,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /payment-request/by-transaction/{transactionId}'>> {
+    return unwrap(
+      await this.t.call(
+        'GET /payment-request/by-transaction/{transactionId}',
+        { params: { transactionId } },
+        'read',
+        options,
+      ),
+    );
+  }
+
+  list(
+    params?: ListPaymentRequestsParams,
+    options?: RequestOptions,
+  ): ListPromise<Item<'GET /payment-request'>> {
+    return this.paged('GET /payment-request', params, options);
+  }
+
+  /** Asks the bank about the request's pending payments, then returns the request. */
+  async refreshStatus(
+    transactionId: string,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /payment-request/{transactionId}/refresh-status'>> {
+    return unwrap(
+      await this.t.call(
+        'PATCH /payment-request/{transactionId}/refresh-status',
+        { params: { transactionId } },
+        'read',
+        options,
+      ),
+    );
+  }
+}
+
+export class Payments extends Resource {
+  /**
+   * Pays a payment request through a bank app (either key). A 502 is the bank's refusal: show the
+   * message to the customer; it is never retried. With idempotency (the default) a payment whose
+   * answer was lost is retried with the same Idempotency-Key, which never charges twice; without
+   * it a payment is never resubmitted: check the request's payments or wait for the webhook.
+   */
+  async pay(params: PayParams, options?: RequestOptions): Promise<Data<'POST /payment'>> {
+    const body = {
+      transactionId: params.transactionId,
+      phoneNumber: params.phoneNumber,
+      passCode: params.passCode ?? '',
+      configurationId: params.paymentMethodId,
+    };
+    return unwrap(await this.t.call('POST /payment', { body }, 'pay', options));
+  }
+
+  /** A payment by id (secret key). */
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /payment/{id}'>> {
+    return unwrap(await this.t.call('GET /payment/{id}', { params: { id } }, 'read', options));
+  }
+
+  list(params?: ListPaymentsParams, options?: RequestOptions): ListPromise<Item<'GET /payment'>> {
+    return this.paged('GET /payment', params, options);
+  }
+
+  /** Sandbox only: the customer's bank settles a pending payment (`completed` by default). */
+  async simulateTransfer(
+    id: string,
+    params: Body<'POST /payment/{id}/simulate-transfer'> = {},
+    options?: RequestOptions,
+  ): Promise<Data<'POST /payment/{id}/simulate-transfer'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /payment/{id}/simulate-transfer',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+}
+
+export class PaymentMethods extends Resource {
+  /** The bank apps enabled for the key's environment (either key). `isTestingMode` has no effect. */
+  async list(
+    params: { isTestingMode?: boolean } = {},
+    options?: RequestOptions,
+  ): Promise<Data<'GET /configuration'>> {
+    const query = params.isTestingMode === undefined ? {} : { isTestingMode: String(params.isTestingMode) };
+    return unwrap(await this.t.call('GET /configuration', { query }, 'read', options));
+  }
+}
+
+export class CheckoutSessions extends Resource {
+  /**
+   * Creates a hosted payment page (secret key); redirect the customer to `checkoutUrl`. Safe to
+   * retry (SPEC.md rule 6): the same transactionId reuses its payment request and open session.
+   * Fulfil the order on the payment webhook, never on reaching successUrl.
+   */
+  async create(
+    params: CreateCheckoutSessionParams,
+    options?: RequestOptions,
+  ): Promise<AllOperations['POST /checkout-session']['response']> {
+    return this.t.call('POST /checkout-session', { body: params }, 'safe-write', options);
+  }
+
+  /** A session and its checkoutUrl (secret key). */
+  async get(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<AllOperations['GET /checkout-session/{id}']['response']> {
+    return this.t.call('GET /checkout-session/{id}', { params: { id } }, 'read', options);
+  }
+
+  /** Expires an open session (409 `Checkout session is not open` otherwise). */
+  async expire(id: string, options?: RequestOptions): Promise<Data<'POST /checkout-session/{id}/expire'>> {
+    return unwrap(
+      await this.t.call('POST /checkout-session/{id}/expire', { params: { id } }, 'write', options),
+    );
+  }
+
+  /** What the hosted page shows (no key needed): amount, status, merchant name, methods. */
+  async getPublic(id: string, options?: RequestOptions): Promise<Data<'GET /checkout-session/public/{id}'>> {
+    return unwrap(
+      await this.t.call('GET /checkout-session/public/{id}', { params: { id } }, 'read', options),
+    );
+  }
+
+  /** The session's and its latest payment's status (no key needed). */
+  async getPaymentStatus(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /checkout-session/public/{id}/payment-status'>> {
+    return unwrap(
+      await this.t.call(
+        'GET /checkout-session/public/{id}/payment-status',
+        { params: { id } },
+        'read',
+        options,
+      ),
+    );
+  }
+}
+
+export class Products extends Resource {
+  list(params?: ListProductsParams, options?: RequestOptions): ListPromise<Item<'GET /products'>> {
+    return this.paged('GET /products', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /products/{id}'>> {
+    return unwrap(await this.t.call('GET /products/{id}', { params: { id } }, 'read', options));
+  }
+
+  async create(params: Body<'POST /products'>, options?: RequestOptions): Promise<Data<'POST /products'>> {
+    return unwrap(await this.t.call('POST /products', { body: params }, 'write', options));
+  }
+
+  async update(
+    id: string,
+    params: Body<'PATCH /products/{id}'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /products/{id}'>> {
+    return unwrap(
+      await this.t.call('PATCH /products/{id}', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  /** Archives a product: it leaves lists and look-ups; its prices and subscriptions are unchanged. */
+  async archive(id: string, options?: RequestOptions): Promise<Data<'PATCH /products/{id}/archive'>> {
+    return unwrap(await this.t.call('PATCH /products/{id}/archive', { params: { id } }, 'write', options));
+  }
+}
+
+export class Prices extends Resource {
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /prices/{id}'>> {
+    return unwrap(await this.t.call('GET /prices/{id}', { params: { id } }, 'read', options));
+  }
+
+  async create(params: Body<'POST /prices'>, options?: RequestOptions): Promise<Data<'POST /prices'>> {
+    return unwrap(await this.t.call('POST /prices', { body: params }, 'write', options));
+  }
+
+  /** `replaceExisting: true` archives this price and returns a new one; subscriptions on it keep it. */
+  async update(
+    id: string,
+    params: Body<'PATCH /prices/{id}'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /prices/{id}'>> {
+    return unwrap(
+      await this.t.call('PATCH /prices/{id}', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  async archive(id: string, options?: RequestOptions): Promise<Data<'PATCH /prices/{id}/archive'>> {
+    return unwrap(await this.t.call('PATCH /prices/{id}/archive', { params: { id } }, 'write', options));
+  }
+}
+
+export class Customers extends Resource {
+  list(params?: ListCustomersParams, options?: RequestOptions): ListPromise<Item<'GET /customers'>> {
+    return this.paged('GET /customers', params, options);
+  }
+
+  async create(params: Body<'POST /customers'>, options?: RequestOptions): Promise<Data<'POST /customers'>> {
+    return unwrap(await this.t.call('POST /customers', { body: params }, 'write', options));
+  }
+
+  async update(
+    id: string,
+    params: Body<'PATCH /customers/{id}'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /customers/{id}'>> {
+    return unwrap(
+      await this.t.call('PATCH /customers/{id}', { params: { id }, body: params }, 'write', options),
+    );
+  }
+}
+
+export class Subscriptions extends Resource {
+  list(params?: ListSubscriptionsParams, options?: RequestOptions): ListPromise<Item<'GET /subscriptions'>> {
+    return this.paged('GET /subscriptions', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /subscriptions/{id}'>> {
+    return unwrap(await this.t.call('GET /subscriptions/{id}', { params: { id } }, 'read', options));
+  }
+
+  async create(
+    params: Body<'POST /subscriptions'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions'>> {
+    return unwrap(await this.t.call('POST /subscriptions', { body: params }, 'write', options));
+  }
+
+  /** Subscribes the merchant's user, creating the customer if needed (and updating its phone). */
+  async createByExternalUser(
+    params: Body<'POST /subscriptions/by-external-user'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions/by-external-user'>> {
+    return unwrap(
+      await this.t.call('POST /subscriptions/by-external-user', { body: params }, 'write', options),
+    );
+  }
+
+  /** The user's newest current subscription, else their newest of any status. */
+  async getByExternalUser(
+    externalUserId: string,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /subscriptions/by-external-user/{externalUserId}'>> {
+    return unwrap(
+      await this.t.call(
+        'GET /subscriptions/by-external-user/{externalUserId}',
+        { params: { externalUserId } },
+        'read',
+        options,
+      ),
+    );
+  }
+
+  /** Cancels now (unpaid invoices become void), or at the period's end with `atPeriodEnd: true`. */
+  async cancel(
+    id: string,
+    params: Body<'POST /subscriptions/{id}/cancel'> = {},
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions/{id}/cancel'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /subscriptions/{id}/cancel',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+
+  async pause(id: string, options?: RequestOptions): Promise<Data<'POST /subscriptions/{id}/pause'>> {
+    return unwrap(await this.t.call('POST /subscriptions/{id}/pause', { params: { id } }, 'write', options));
+  }
+
+  async resume(id: string, options?: RequestOptions): Promise<Data<'POST /subscriptions/{id}/resume'>> {
+    return unwrap(await this.t.call('POST /subscriptions/{id}/resume', { params: { id } }, 'write', options));
+  }
+}
+
+export class Invoices extends Resource {
+  list(params?: ListInvoicesParams, options?: RequestOptions): ListPromise<Item<'GET /invoices'>> {
+    return this.paged('GET /invoices', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /invoices/{id}'>> {
+    return unwrap(await this.t.call('GET /invoices/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+export class WebhookEndpoints extends Resource {
+  /** Creates an endpoint; its `secret` is in this answer only (and in rotateSecret's). */
+  async create(
+    params: Body<'POST /webhook-endpoints'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /webhook-endpoints'>> {
+    return unwrap(await this.t.call('POST /webhook-endpoints', { body: params }, 'write', options));
+  }
+
+  list(
+    params?: ListWebhookEndpointsParams,
+    options?: RequestOptions,
+  ): ListPromise<Item<'GET /webhook-endpoints'>> {
+    return this.paged('GET /webhook-endpoints', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /webhook-endpoints/{id}'>> {
+    return unwrap(await this.t.call('GET /webhook-endpoints/{id}', { params: { id } }, 'read', options));
+  }
+
+  async update(
+    id: string,
+    params: Body<'PATCH /webhook-endpoints/{id}'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /webhook-endpoints/{id}'>> {
+    return unwrap(
+      await this.t.call('PATCH /webhook-endpoints/{id}', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  async delete(id: string, options?: RequestOptions): Promise<Data<'DELETE /webhook-endpoints/{id}'>> {
+    return unwrap(await this.t.call('DELETE /webhook-endpoints/{id}', { params: { id } }, 'write', options));
+  }
+
+  /** A new secret; the old one keeps signing for 24 h. */
+  async rotateSecret(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /webhook-endpoints/{id}/rotate-secret'>> {
+    return unwrap(
+      await this.t.call('POST /webhook-endpoints/{id}/rotate-secret', { params: { id } }, 'write', options),
+    );
+  }
+
+  /** Sends a sample event (`data.test: true`) to the endpoint. */
+  async sendTestEvent(
+    id: string,
+    params: Body<'POST /webhook-endpoints/{id}/test'> = {},
+    options?: RequestOptions,
+  ): Promise<Data<'POST /webhook-endpoints/{id}/test'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /webhook-endpoints/{id}/test',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+}
+
+export class WebhookDeliveries extends Resource {
+  list(
+    params?: ListWebhookDeliveriesParams,
+    options?: RequestOptions,
+  ): ListPromise<Item<'GET /webhook-deliveries'>> {
+    return this.paged('GET /webhook-deliveries', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /webhook-deliveries/{id}'>> {
+    return unwrap(await this.t.call('GET /webhook-deliveries/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** Every attempt of a delivery: status code, duration, error, the start of the answer. */
+  async listAttempts(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /webhook-deliveries/{id}/attempts'>> {
+    return unwrap(
+      await this.t.call('GET /webhook-deliveries/{id}/attempts', { params: { id } }, 'read', options),
+    );
+  }
+
+  /** Delivers again (replay). */
+  async retry(id: string, options?: RequestOptions): Promise<Data<'POST /webhook-deliveries/{id}/retry'>> {
+    return unwrap(
+      await this.t.call('POST /webhook-deliveries/{id}/retry', { params: { id } }, 'write', options),
+    );
+  }
+}
+
+export class Sandbox extends Resource {
+  /** Sandbox only: runs billing now (new periods' invoices, status changes). */
+  async runBilling(options?: RequestOptions): Promise<Data<'POST /sandbox/billing/run'>> {
+    return unwrap(await this.t.call('POST /sandbox/billing/run', {}, 'write', options));
+  }
+}
+
+/** The webhook helpers, also exported as functions. */
+export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
+
+/**
+ * The Khoums client. Server side with a secret key (`sk_…`); in a browser with a publishable key
+ * (`pk_…`) for the look-up, payment methods and pay, and the constructor refuses a secret key there.
+ */
+export class Khoums {
+  readonly paymentRequests: PaymentRequests;
+  readonly payments: Payments;
+  readonly paymentMethods: PaymentMethods;
+  readonly checkoutSessions: CheckoutSessions;
+  readonly products: Products;
+  readonly prices: Prices;
+  readonly customers: Customers;
+  readonly subscriptions: Subscriptions;
+  readonly invoices: Invoices;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly webhookDeliveries: WebhookDeliveries;
+  readonly sandbox: Sandbox;
+  readonly webhooks = webhooks;
+
+  constructor(apiKey: string, options: ClientOptions = {}) {
+    const t = new Transport(apiKey, options);
+    this.paymentRequests = new PaymentRequests(t);
+    this.payments = new Payments(t);
+    this.paymentMethods = new PaymentMethods(t);
+    this.checkoutSessions = new CheckoutSessions(t);
+    this.products = new Products(t);
+    this.prices = new Prices(t);
+    this.customers = new Customers(t);
+    this.subscriptions = new Subscriptions(t);
+    this.invoices = new Invoices(t);
+    this.webhookEndpoints = new WebhookEndpoints(t);
+    this.webhookDeliveries = new WebhookDeliveries(t);
+    this.sandbox = new Sandbox(t);
+  }
+}

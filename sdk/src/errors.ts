@@ -1,0 +1,109 @@
+/**
+ * SPEC.md "Client-library errors": every failure of an API call is an `AppException` (the class is
+ * not exported: test with `isAppException(err)` or the `name`).
+ */
+
+/** What SPEC.md's 422 body holds (sent as text/plain; the library parses it). */
+export interface ValidationErrorBody {
+  type: 'validation';
+  on: 'body' | 'query' | 'params';
+  property: string;
+  message: string;
+  summary: string;
+  expected: Record<string, unknown>;
+  found: unknown;
+  errors: Array<{ property: string; message: string; summary?: string; found?: unknown }>;
+}
+
+/** The codes given when no answer came, and for an API key refused before any request. */
+export type AppExceptionCode = 'connection_error' | 'timeout' | 'abort_error' | 'invalid_api_key' | 'unknown';
+
+class AppException extends Error {
+  override readonly name = 'AppException';
+  /**
+   * `connection_error`, `timeout` or `abort_error` when no answer came; `invalid_api_key` when the
+   * client refused the key itself; otherwise the API's plain-text body, or `unknown` when the body
+   * is not a plain-text message (a 422's JSON, an empty or HTML body).
+   */
+  readonly code: AppExceptionCode | (string & {});
+  /** The HTTP status, when the API answered. */
+  readonly status?: number;
+  /** The parsed validation body of a 422. */
+  readonly validation?: ValidationErrorBody;
+  /** The answer's `x-request-id`, to quote when asking for support. */
+  readonly requestId?: string;
+
+  constructor(
+    message: string,
+    code: string,
+    extra: { status?: number; validation?: ValidationErrorBody; requestId?: string; cause?: unknown } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.code = code;
+    this.status = extra.status;
+    this.validation = extra.validation;
+    this.requestId = extra.requestId;
+  }
+
+  /** 4xx: the request must change before it is sent again. */
+  get isClientError(): boolean {
+    return this.status !== undefined && this.status >= 400 && this.status < 500;
+  }
+
+  /** 5xx: the service (500) or a bank app (502) failed. */
+  get isServerError(): boolean {
+    return this.status !== undefined && this.status >= 500;
+  }
+
+  get isConnectionError(): boolean {
+    return this.code === 'connection_error';
+  }
+
+  get isTimeout(): boolean {
+    return this.code === 'timeout';
+  }
+
+  get isAbortError(): boolean {
+    return this.code === 'abort_error';
+  }
+
+  /** The key was refused: by the client (`invalid_api_key`) or by the API (401). */
+  get isInvalidApiKey(): boolean {
+    return this.code === 'invalid_api_key' || this.status === 401;
+  }
+}
+
+export type { AppException };
+
+export function appException(
+  message: string,
+  code: string,
+  extra?: ConstructorParameters<typeof AppException>[2],
+): AppException {
+  return new AppException(message, code, extra);
+}
+
+export function isAppException(err: unknown): err is AppException {
+  return err instanceof AppException;
+}
+
+/** An error answer: SPEC.md's plain-text message, or the 422 validation body. */
+export function errorFromAnswer(status: number, body: string, requestId?: string): AppException {
+  const text = body.trim();
+  if (status === 422) {
+    try {
+      const validation = JSON.parse(text) as ValidationErrorBody;
+      const message = validation.errors?.[0]?.message ?? validation.message ?? text;
+      return new AppException(message, 'unknown', { status, validation, requestId });
+    } catch {
+      // not the validation body: handled as any other answer below
+    }
+  }
+  const plain = text !== '' && !/^[<{[]/.test(text) && text.length <= 1000;
+  return new AppException(plain ? text : `HTTP ${status}`, plain ? text : 'unknown', { status, requestId });
+}
+
+/** Thrown by the webhook helpers when a delivery's signature, timestamp or body is not valid. */
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+}

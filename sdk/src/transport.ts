@@ -1,0 +1,227 @@
+import { appException, AppException, errorFromAnswer, isAppException } from './errors';
+import type { AllOperations } from './types';
+
+export interface ClientOptions {
+  /** Default `http://localhost:3000/api/v1`; the service's `{base_url}`, ending in `/api/v1`. */
+  baseUrl?: string;
+  /** Milliseconds before a call gives up with code `timeout` (per attempt). Default 60 000. */
+  timeout?: number;
+  /** Retries of a retryable failure (SPEC.md "Retry rules"). Default 3. */
+  maxRetries?: number;
+  /** Waits before retry 1, 2, 3… Default 1 s, 2 s, 4 s (the last one repeats). */
+  retryDelays?: number[];
+  /**
+   * Send an `Idempotency-Key` with every POST (default true), so a POST that failed without an
+   * answer is retried safely with the same key. Off: POSTs are never resubmitted (pay included),
+   * except the two that SPEC.md makes safe: creating a payment request (looked up first) and a
+   * checkout session.
+   */
+  idempotency?: boolean;
+  /** The fetch to use (default the platform's). */
+  fetch?: typeof fetch;
+  /** How retries wait (default a timer); tests replace it so they do not wait. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface RequestOptions {
+  /** Aborts the call (and its retries) with code `abort_error`. */
+  signal?: AbortSignal;
+  /** Overrides the client's time-out for this call, in milliseconds. */
+  timeout?: number;
+  /** Overrides the client's retries for this call. */
+  maxRetries?: number;
+  /** POST only: the key to send (default a new random one per call, reused by its retries). */
+  idempotencyKey?: string;
+}
+
+/**
+ * When a failed call may be sent again:
+ * - `read`: connection errors, time-outs, 500, 502, 503, 504 (SPEC.md "Retry rules" 1).
+ * - `write`: the same, only when the call carries an Idempotency-Key or is safe to repeat.
+ * - `pay`: with a key, as `write` but never after a 502 (the bank's answer: SPEC.md rule 4);
+ *   without a key, never.
+ */
+export type RetryPolicy = 'read' | 'write' | 'pay' | 'safe-write';
+
+type Op<K extends keyof AllOperations> = AllOperations[K];
+type Parts<K extends keyof AllOperations> = (Op<K>['params'] extends Record<string, never>
+  ? { params?: undefined }
+  : { params: Op<K>['params'] }) &
+  (Op<K>['query'] extends Record<string, never> ? { query?: undefined } : { query?: Op<K>['query'] }) &
+  ([Op<K>['body']] extends [never] ? { body?: undefined } : { body: Op<K>['body'] });
+
+export type CallInput<K extends keyof AllOperations> = Parts<K> & {
+  /**
+   * Before a retry: a value ends the call with it (e.g. the payment request the failed create
+   * made after all); undefined retries.
+   */
+  recover?: (failure: AppException) => Promise<Op<K>['response'] | undefined>;
+};
+
+const RETRYABLE_STATUSES = [500, 502, 503, 504];
+const IN_PROGRESS = 'A request with this idempotency key is in progress';
+
+function isBrowser(): boolean {
+  const g = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
+  return typeof g.document !== 'undefined' || typeof g.WorkerGlobalScope !== 'undefined';
+}
+
+/** A v4 UUID from the platform's random source (randomUUID needs a secure context in browsers). */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      if (signal?.aborted) reject(aborted());
+      else resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+const aborted = () => appException('The request was aborted', 'abort_error');
+
+export class Transport {
+  private readonly baseUrl: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(
+    private readonly apiKey: string,
+    private readonly options: ClientOptions = {},
+  ) {
+    if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+      throw appException('An API key is required', 'invalid_api_key');
+    }
+    if (apiKey.startsWith('sk_') && isBrowser()) {
+      throw appException(
+        'Secret keys (sk_…) must never reach a browser: use a publishable key (pk_…) here',
+        'invalid_api_key',
+      );
+    }
+    this.baseUrl = (options.baseUrl ?? 'http://localhost:3000/api/v1').replace(/\/+$/, '');
+    const f = options.fetch ?? globalThis.fetch;
+    this.fetch = (input, init) => f(input, init);
+  }
+
+  /** Calls one route of `Operations` (`'GET /payment-request/{id}'`) and returns its 200 body. */
+  async call<K extends keyof AllOperations>(
+    route: K,
+    input: CallInput<K>,
+    policy: RetryPolicy,
+    options: RequestOptions = {},
+  ): Promise<Op<K>['response']> {
+    const space = route.indexOf(' ');
+    const method = route.slice(0, space);
+    const params = (input.params ?? {}) as Record<string, string>;
+    let url =
+      this.baseUrl +
+      route.slice(space + 1).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+    const query = Object.entries((input.query ?? {}) as Record<string, unknown>).filter(
+      ([, v]) => v !== undefined && v !== null,
+    );
+    if (query.length)
+      url += '?' + new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString();
+
+    const headers: Record<string, string> = { Authorization: this.apiKey, Accept: 'application/json' };
+    let body: string | undefined;
+    if (method !== 'GET' && method !== 'DELETE') {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(input.body ?? {});
+    }
+    const keyed = method === 'POST' && this.options.idempotency !== false;
+    if (keyed) headers['Idempotency-Key'] = options.idempotencyKey ?? newIdempotencyKey();
+
+    const maxRetries = options.maxRetries ?? this.options.maxRetries ?? 3;
+    const delays = this.options.retryDelays ?? [1000, 2000, 4000];
+    const sleep = this.options.sleep ?? defaultSleep;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.send(method, url, headers, body, options)) as Op<K>['response'];
+      } catch (err) {
+        if (!isAppException(err) || attempt >= maxRetries || !retryable(err, policy, keyed)) throw err;
+        await sleep(delays[Math.min(attempt, delays.length - 1)], options.signal);
+        if (options.signal?.aborted) throw aborted();
+        if (input.recover) {
+          try {
+            const recovered = await input.recover(err);
+            if (recovered !== undefined) return recovered;
+          } catch (failure) {
+            // the look-up failed too: the next attempt looks again, unless this one cannot be retried
+            if (!isAppException(failure) || !retryable(failure, 'read', keyed)) throw failure;
+          }
+        }
+      }
+    }
+  }
+
+  private async send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    options: RequestOptions,
+  ): Promise<unknown> {
+    const signal = options.signal;
+    if (signal?.aborted) throw aborted();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timeout = options.timeout ?? this.options.timeout ?? 60_000;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeout);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let status: number;
+    let text: string;
+    let requestId: string | undefined;
+    try {
+      const res = await this.fetch(url, { method, headers, body, signal: controller.signal });
+      status = res.status;
+      requestId = res.headers.get('x-request-id') ?? undefined;
+      text = await res.text();
+    } catch (cause) {
+      if (signal?.aborted) throw appException('The request was aborted', 'abort_error', { cause });
+      if (timedOut) throw appException(`No answer within ${timeout} ms`, 'timeout', { cause });
+      throw appException(`Could not reach ${url}`, 'connection_error', { cause });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (status < 200 || status > 299) throw errorFromAnswer(status, text, requestId);
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw appException('The answer is not JSON', 'unknown', { status, requestId, cause });
+    }
+  }
+}
+
+function retryable(err: AppException, policy: RetryPolicy, keyed: boolean): boolean {
+  const noAnswer = err.code === 'connection_error' || err.code === 'timeout';
+  const status = err.status ?? 0;
+  switch (policy) {
+    case 'read':
+    case 'safe-write':
+      return noAnswer || RETRYABLE_STATUSES.includes(status) || (keyed && isInProgress(err));
+    case 'write':
+      return keyed && (noAnswer || RETRYABLE_STATUSES.includes(status) || isInProgress(err));
+    case 'pay':
+      return (
+        keyed && (noAnswer || (status !== 502 && RETRYABLE_STATUSES.includes(status)) || isInProgress(err))
+      );
+  }
+}
+
+function isInProgress(err: AppException): boolean {
+  return err.status === 409 && err.message === IN_PROGRESS;
+}

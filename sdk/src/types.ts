@@ -1,0 +1,69 @@
+import type {
+  CreateCheckoutSessionBody,
+  Operations,
+  PayBody,
+  Payment,
+  PaymentRequest,
+} from './api.generated';
+import type { PlannedOperations } from './planned';
+
+export type * from './api.generated';
+export type * from './planned';
+
+/** Every route the library calls: the generated ones, and those the service does not serve yet. */
+export type AllOperations = Operations & PlannedOperations;
+
+type Query<K extends keyof AllOperations> = NonNullable<AllOperations[K]['query']>;
+
+/** SPEC.md's list envelope. */
+export interface ListResponse<T> {
+  data: T[];
+  pagination: { page: number; limit: number; total: number; totalPages: number };
+}
+
+export type ListPaymentRequestsParams = Query<'GET /payment-request'>;
+export type ListPaymentsParams = Query<'GET /payment'>;
+export type ListWebhookEndpointsParams = Query<'GET /webhook-endpoints'>;
+export type ListWebhookDeliveriesParams = Query<'GET /webhook-deliveries'>;
+export type ListProductsParams = Query<'GET /products'>;
+export type ListCustomersParams = Query<'GET /customers'>;
+export type ListInvoicesParams = Query<'GET /invoices'>;
+export type ListSubscriptionsParams = Query<'GET /subscriptions'>;
+
+/** SPEC.md "pay": the payment method's id from `paymentMethods.list()`; a pass code for Bankily only. */
+export type PayParams = Pick<PayBody, 'transactionId' | 'phoneNumber'> & {
+  /** The `id` of a payment method of `paymentMethods.list()`. */
+  paymentMethodId: string;
+  /** Bankily's pass code; omitted (sent as "") for the other methods. */
+  passCode?: string;
+};
+
+type SessionOptions = Required<
+  Pick<CreateCheckoutSessionBody, 'successUrl' | 'cancelUrl' | 'expiresInMinutes'>
+>;
+
+/**
+ * SPEC.md checkout rule 7: the typed method requires successUrl, cancelUrl and expiresInMinutes,
+ * and phoneNumber when transactionId is passed (the HTTP API treats them as optional).
+ */
+export type CreateCheckoutSessionParams = SessionOptions &
+  (
+    | {
+        /** An existing payment request. */
+        paymentRequestId: string;
+        transactionId?: never;
+        amount?: never;
+        phoneNumber?: never;
+      }
+    | {
+        paymentRequestId?: never;
+        /** The merchant's order ID: an existing one reuses its payment request (rule 1). */
+        transactionId: string;
+        /** Whole MRU: required when transactionId is new. */
+        amount?: number;
+        phoneNumber: string;
+      }
+  );
+
+/** A payment as webhook events carry it: with its payment request. */
+export type PaymentWithRequest = Payment & { request: PaymentRequest };

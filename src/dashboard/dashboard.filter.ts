@@ -1,0 +1,54 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../common/errors/app-error';
+import { DashboardError } from './dashboard.errors';
+import { DashboardRenderer } from './dashboard.renderer';
+import { DashboardSurface } from './dashboard-surface';
+import { SESSION_COOKIE } from './sessions.service';
+
+/**
+ * Errors on the dashboard are pages, in the user's language: no session → 303 to the sign-in page;
+ * a failed CSRF check or a role that may not act → 403; anything not found (also another
+ * organization's or environment's id) → 404; too many sign-in attempts → 429; the rest → 500,
+ * its cause logged with the request id.
+ */
+@Injectable()
+@Catch()
+export class DashboardErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('DashboardErrorFilter');
+
+  constructor(
+    private readonly surface: DashboardSurface,
+    private readonly renderer: DashboardRenderer,
+  ) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent) {
+      this.logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
+      return;
+    }
+    const d = this.surface.request(req, reply);
+    const { t } = d;
+    if (AppError.is(error, DashboardError.SignInRequired)) {
+      if (d.page.cookies[SESSION_COOKIE]) d.page.clearCookie(SESSION_COOKIE);
+      return d.page.redirect('/dashboard/login');
+    }
+    if (AppError.is(error, DashboardError.SecurityCheck))
+      return this.renderer.error(d, 403, t.securityTitle, t.securityBody);
+    if (AppError.is(error, DashboardError.Forbidden))
+      return this.renderer.error(d, 403, t.forbiddenTitle, t.forbiddenBody);
+    if (AppError.is(error, DashboardError.TooManyAttempts))
+      return this.renderer.error(d, 429, t.tooManyTitle, t.tooManyBody);
+    const status =
+      error instanceof AppError ? error.status : error instanceof HttpException ? error.getStatus() : 500;
+    if (status === 404) return this.renderer.error(d, 404, t.notFoundTitle, t.notFoundBody);
+    // A rule of a domain the page did not turn into a form message: its status and the API's words.
+    if (error instanceof AppError && status < 500)
+      return this.renderer.error(d, status, t.serverErrorTitle, error.message);
+    this.logger.error({ err: error, requestId: req.id }, 'dashboard error');
+    this.renderer.error(d, 500, t.serverErrorTitle, t.serverErrorBody);
+  }
+}

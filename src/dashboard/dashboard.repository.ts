@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Db } from '../database/db';
+import { sql } from '../database/sql';
+import type { EnvironmentKind } from '../organizations/tenant';
+import type { Role } from '../organizations/users';
+import type { PaymentStatus } from '../payments/payment';
+
+/** Who a live session belongs to, and the environment it shows. */
+export interface SessionRow {
+  sessionId: string;
+  userId: string;
+  email: string;
+  role: Role;
+  organizationId: string;
+  organizationName: string;
+  environment: EnvironmentKind;
+  environmentId: string;
+}
+
+/** Payments of one day, one bank app and one status. */
+export interface PaymentDayRow {
+  day: string;
+  methodId: string;
+  status: PaymentStatus;
+  count: number;
+  amount: number;
+}
+
+/** Sessions, sign-in attempts and the dashboard's reporting queries. */
+@Injectable()
+export class DashboardRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertSession(s: {
+    id: string;
+    tokenHash: Buffer;
+    userId: string;
+    environment: EnvironmentKind;
+    idleSeconds: number;
+  }): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO dashboard_sessions (id, token_hash, user_id, environment, expires_at)
+      VALUES (${s.id}, ${s.tokenHash}, ${s.userId}, ${s.environment}, now() + make_interval(secs => ${s.idleSeconds}))`);
+  }
+
+  /**
+   * The live session of a cookie, with its user, organization and environment, in one statement
+   * that also slides its expiry (at most once a minute, never past its absolute lifetime).
+   */
+  session(tokenHash: Buffer, idleSeconds: number, maxSeconds: number): Promise<SessionRow | undefined> {
+    return this.db.one<SessionRow>(sql`
+      WITH s AS (
+        SELECT s.id, s.last_seen_at, s.environment, u.id AS user_id, u.email, u.role, u.organization_id,
+               o.name AS organization_name, e.id AS environment_id
+          FROM dashboard_sessions s
+          JOIN users u ON u.id = s.user_id
+          JOIN organizations o ON o.id = u.organization_id
+          JOIN environments e ON e.organization_id = u.organization_id AND e.kind = s.environment
+         WHERE s.token_hash = ${tokenHash} AND s.expires_at > now()
+      ), touched AS (
+        UPDATE dashboard_sessions d
+           SET last_seen_at = now(),
+               expires_at = LEAST(d.created_at + make_interval(secs => ${maxSeconds}), now() + make_interval(secs => ${idleSeconds}))
+          FROM s WHERE d.id = s.id AND s.last_seen_at < now() - interval '1 minute'
+      )
+      SELECT id AS "sessionId", user_id AS "userId", email, role, organization_id AS "organizationId",
+             organization_name AS "organizationName", environment, environment_id AS "environmentId"
+        FROM s`);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.exec(sql`DELETE FROM dashboard_sessions WHERE id = ${id}`);
+  }
+
+  /** Ends every session of the user but `keep`. */
+  async deleteOtherSessions(userId: string, keep: string): Promise<number> {
+    return this.db.exec(sql`DELETE FROM dashboard_sessions WHERE user_id = ${userId} AND id <> ${keep}`);
+  }
+
+  async setSessionEnvironment(id: string, environment: EnvironmentKind): Promise<void> {
+    await this.db.exec(sql`UPDATE dashboard_sessions SET environment = ${environment} WHERE id = ${id}`);
+  }
+
+  /** Removes up to 500 sessions past their expiry (called on sign-in: no job needed). */
+  async purgeExpiredSessions(): Promise<void> {
+    await this.db.exec(sql`
+      DELETE FROM dashboard_sessions WHERE id IN (
+        SELECT id FROM dashboard_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT 500)`);
+  }
+
+  /**
+   * Records a sign-in attempt unless the email or the address already has `limit` failed (or
+   * in-flight) attempts within the window: its id, or null. Per-email and per-address advisory
+   * locks make the count and the insert one step, so concurrent attempts (on any instance) never
+   * get past the limit together.
+   */
+  reserveSignInAttempt(
+    email: string,
+    ip: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<string | null> {
+    return this.db.transaction(async () => {
+      await this.db.exec(
+        sql`SELECT pg_advisory_xact_lock(7301, hashtext(${email})), pg_advisory_xact_lock(7302, hashtext(${ip}))`,
+      );
+      const counts = await this.db.one<{ byEmail: number; byIp: number }>(sql`
+        SELECT count(*) FILTER (WHERE email = ${email})::int AS "byEmail", count(*) FILTER (WHERE ip = ${ip})::int AS "byIp"
+          FROM login_attempts
+         WHERE NOT succeeded AND created_at > now() - make_interval(secs => ${windowSeconds})
+           AND (email = ${email} OR ip = ${ip})`);
+      if (counts!.byEmail >= limit || counts!.byIp >= limit) return null;
+      const id = randomUUID();
+      await this.db.exec(sql`INSERT INTO login_attempts (id, email, ip) VALUES (${id}, ${email}, ${ip})`);
+      await this.db.exec(sql`
+        DELETE FROM login_attempts WHERE id IN (
+          SELECT id FROM login_attempts WHERE created_at < now() - interval '1 day' ORDER BY created_at LIMIT 100)`);
+      return id;
+    });
+  }
+
+  /** A successful sign-in does not count against the limit. */
+  async signInSucceeded(attemptId: string): Promise<void> {
+    await this.db.exec(sql`UPDATE login_attempts SET succeeded = true WHERE id = ${attemptId}`);
+  }
+
+  /**
+   * The environment's settled payments (completed or failed) made in [from, to), per UTC day, bank
+   * app and status: one range scan of payments_list_idx.
+   */
+  paymentDays(environmentId: string, from: Date, to: Date | null): Promise<PaymentDayRow[]> {
+    return this.db.many<PaymentDayRow>(sql`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (
+        SELECT date_trunc('day', p.created_at AT TIME ZONE 'UTC') AS day, p.payment_method_id AS "methodId", p.status,
+               count(*)::int AS count, sum(p.amount)::float8 AS amount
+          FROM payments p
+         WHERE p.environment_id = ${environmentId} AND p.created_at >= ${from}
+           AND p.created_at < COALESCE(${to}::timestamptz, 'infinity') AND p.status <> 'pending'
+         GROUP BY 1, 2, 3) days`);
+  }
+
+  /** Payment requests created in [from, to), per UTC day: an index-only range scan. */
+  requestDays(environmentId: string, from: Date, to: Date | null): Promise<{ day: string; count: number }[]> {
+    return this.db.many(sql`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
+        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
+          FROM payment_requests
+         WHERE environment_id = ${environmentId} AND created_at >= ${from}
+           AND created_at < COALESCE(${to}::timestamptz, 'infinity')
+         GROUP BY 1) days`);
+  }
+}

@@ -1,0 +1,22 @@
+import { fill, formatDay, formatRate, formatTime, utcDay } from './format';
+
+describe('dashboard formats', () => {
+  it('writes times in UTC (Mauritania is on GMT) in the page language', () => {
+    const at = new Date('2025-11-23T23:30:05Z');
+    expect(formatTime(at, 'en')).toBe('23 Nov 2025, 23:30:05');
+    expect(formatTime(at, 'fr')).toBe('23 nov. 2025, 23:30:05');
+    expect(formatTime(null, 'en')).toBe('');
+  });
+
+  it('writes days and rates', () => {
+    expect(formatDay('2025-11-03', 'en')).toBe('3 Nov');
+    expect(formatRate(2, 3, 'en')).toBe('67%');
+    expect(formatRate(2, 3, 'fr').replace(/\s/g, ' ')).toBe('67 %');
+    expect(formatRate(0, 0, 'en')).toBe('—');
+  });
+
+  it('fills named values and leaves unknown ones', () => {
+    expect(fill('{a} of {b} {c}', { a: 1, b: 'two' })).toBe('1 of two {c}');
+    expect(utcDay(new Date('2025-11-23T23:59:59Z'))).toBe('2025-11-23');
+  });
+});

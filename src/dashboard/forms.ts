@@ -1,0 +1,51 @@
+import { MAX_AMOUNT } from '../common/validation/rules';
+
+/*
+ * Reading the dashboard's forms and filter links: what the browser sent is only ever a string, and
+ * a value that does not parse is left out (a filter) or reported (a form), never passed to SQL.
+ */
+
+/** A path inside the dashboard to come back to, else `fallback` (never another site). */
+export function safeReturn(value: unknown, fallback: string): string {
+  return typeof value === 'string' && /^\/dashboard(\/[\w\-/]*)?(\?[\w\-=&%.]*)?$/.test(value)
+    ? value
+    : fallback;
+}
+
+/** `YYYY-MM-DD` as the start of that UTC day; `endOfDay` gives the start of the next one. */
+export function parseDay(value: string | undefined, endOfDay = false): Date | undefined {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const at = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== value) return undefined;
+  if (endOfDay) at.setUTCDate(at.getUTCDate() + 1);
+  return at;
+}
+
+/** Whole MRU from 0 to the maximum, or undefined. */
+export function parseAmount(value: string | undefined): number | undefined {
+  if (!value || !/^\d{1,9}$/.test(value.trim())) return undefined;
+  const amount = Number(value.trim());
+  return amount <= MAX_AMOUNT ? amount : undefined;
+}
+
+/** One of `options`, or undefined. */
+export function parseChoice<T extends string>(
+  value: string | undefined,
+  options: readonly T[],
+): T | undefined {
+  return value !== undefined && (options as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+/** A trimmed, non-empty search text of at most 128 characters, or undefined. */
+export function parseText(value: string | undefined, max = 128): string | undefined {
+  const text = value?.trim();
+  return text && text.length <= max ? text : undefined;
+}
+
+/** A query string of the non-empty values (links keep the filters). */
+export function queryString(values: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,208 @@
+import { Get, Param } from '@nestjs/common';
+import { CheckoutSessionsRepository } from '../checkout/checkout-sessions.repository';
+import { formatMru } from '../common/i18n/languages';
+import { normalizePhone } from '../common/validation/rules';
+import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { PAYMENT_STATUSES } from '../payments/payment';
+import { PaymentsRepository } from '../payments/payments.repository';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { DashboardError, dashboardError } from './dashboard.errors';
+import { DashboardRenderer } from './dashboard.renderer';
+import { DashboardPages, idOr404 } from './dashboard-controller';
+import { Dash, DashboardRequest } from './dashboard-request';
+import { barChart } from './chart';
+import { fill, formatDay, formatRate } from './format';
+import { parseAmount, parseChoice, parseDay, parseText } from './forms';
+import { deliveryRow, pager, paymentRow, requestRow, sessionRow } from './presenters';
+import { ReportsService, WINDOWS } from './reports.service';
+
+const PAGE_SIZE = 25;
+
+/** The filters both lists share, as the form shows them and as the search takes them. */
+function commonFilters(d: DashboardRequest) {
+  const form = {
+    q: parseText(d.query('q')),
+    from: parseDay(d.query('from')) && d.query('from'),
+    to: parseDay(d.query('to')) && d.query('to'),
+    amountMin: parseAmount(d.query('amountMin'))?.toString(),
+    amountMax: parseAmount(d.query('amountMax'))?.toString(),
+    transactionId: parseText(d.query('transactionId')),
+    phone: normalizePhone(d.query('phone') ?? '') ?? undefined,
+  };
+  const search = {
+    q: form.q,
+    from: parseDay(form.from),
+    to: parseDay(form.to, true),
+    amountMin: parseAmount(form.amountMin),
+    amountMax: parseAmount(form.amountMax),
+    transactionId: form.transactionId,
+    phoneNumber: form.phone,
+  };
+  return { form, search };
+}
+
+/** Home (totals and chart), payment requests, payments, a request's whole story, payment methods. */
+@DashboardPages()
+export class DashboardMonitoringController {
+  constructor(
+    private readonly renderer: DashboardRenderer,
+    private readonly reports: ReportsService,
+    private readonly requests: PaymentRequestsRepository,
+    private readonly payments: PaymentsRepository,
+    private readonly checkout: CheckoutSessionsRepository,
+    private readonly webhooks: WebhooksRepository,
+  ) {}
+
+  @Get()
+  async home(@Dash() d: DashboardRequest): Promise<void> {
+    const { t } = d;
+    const lang = d.page.lang;
+    const scope = d.scope;
+    const [overview, recent] = await Promise.all([
+      this.reports.overview(scope),
+      this.requests.search(scope.environmentId, {}, { limit: 5 }),
+    ]);
+    const mru = (n: number) => formatMru(n, lang);
+    const best = overview.days.reduce((a, b) => (b.amount > a.amount ? b : a), overview.days[0]);
+    const total30 = overview.totals.last30Days.paidAmount;
+    const chart = barChart(
+      overview.days.map((day) => ({
+        day: day.day,
+        amount: day.amount,
+        title: fill(t.chartBar, { day: formatDay(day.day, lang), amount: mru(day.amount), count: day.count }),
+      })),
+      mru,
+      (day) => formatDay(day, lang),
+    );
+    this.renderer.render(d, 'home', t.overviewTitle, {
+      windows: WINDOWS.map((w) => {
+        const x = overview.totals[w];
+        return {
+          label: t[w],
+          paidCount: x.paidCount,
+          paidAmount: mru(x.paidAmount),
+          requestsCreated: x.requestsCreated,
+          successRate: formatRate(x.paidCount, x.settled, lang),
+        };
+      }),
+      windowLabels: WINDOWS.map((w) => t[w]),
+      methods: overview.methods.map((m) => ({
+        name: m.method.name,
+        windows: WINDOWS.map((w) => ({
+          label: t[w],
+          rate: formatRate(m.windows[w].completed, m.windows[w].settled, lang),
+          detail: fill(t.rateDetail, { completed: m.windows[w].completed, total: m.windows[w].settled }),
+        })),
+      })),
+      chart,
+      chartEmpty: total30 === 0,
+      chartSummary: fill(t.chartSummary, {
+        total: mru(total30),
+        best: formatDay(best.day, lang),
+        bestAmount: mru(best.amount),
+      }),
+      recent: recent.items.map((pr) => requestRow({ t, lang }, pr)),
+      empty: recent.items.length === 0,
+    });
+  }
+
+  @Get('payment-requests')
+  async paymentRequests(@Dash() d: DashboardRequest): Promise<void> {
+    const { t } = d;
+    const { form, search } = commonFilters(d);
+    const status = parseChoice(d.query('status'), ['pending', 'paid'] as const);
+    const page = await this.requests.search(
+      d.scope.environmentId,
+      { ...search, status },
+      { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
+    );
+    const filters = { ...form, status };
+    this.renderer.render(d, 'payment-requests', t.paymentRequestsTitle, {
+      filters,
+      filtered: Object.values(filters).some(Boolean),
+      advanced: Boolean(status || form.from || form.to || form.amountMin || form.amountMax),
+      statuses: (['pending', 'paid'] as const).map((s) => ({
+        value: s,
+        label: t[`requestStatus_${s}`],
+        selected: s === status,
+      })),
+      rows: page.items.map((pr) => requestRow({ t, lang: d.page.lang }, pr)),
+      pager: pager(d, '/dashboard/payment-requests', filters, page),
+    });
+  }
+
+  /** CONTRACT.md: the request with its payments, checkout sessions and webhook deliveries. */
+  @Get('payment-requests/:id')
+  async paymentRequest(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
+    const { t } = d;
+    const v = { t, lang: d.page.lang };
+    const environmentId = d.scope.environmentId;
+    const pr = await this.requests.byId(environmentId, idOr404(id));
+    if (!pr) throw dashboardError(DashboardError.NotFound);
+    const [payments, sessions, deliveries] = await Promise.all([
+      this.payments.ofRequest(environmentId, pr.id),
+      this.checkout.ofRequest(environmentId, pr.id),
+      this.webhooks.deliveriesConcerning(environmentId, pr.id),
+    ]);
+    const here = `/dashboard/payment-requests/${pr.id}`;
+    this.renderer.render(
+      d,
+      'payment-request',
+      fill(t.paymentRequestTitle, { transactionId: pr.transactionId }),
+      {
+        request: requestRow(v, pr),
+        payments: payments.map((p) => paymentRow(v, p)),
+        sessions: sessions.map((s) => sessionRow(v, s)),
+        deliveries: deliveries.map((x) => deliveryRow(v, x, here)),
+      },
+    );
+  }
+
+  @Get('payments')
+  async paymentsList(@Dash() d: DashboardRequest): Promise<void> {
+    const { t } = d;
+    const { form, search } = commonFilters(d);
+    const status = parseChoice(d.query('status'), PAYMENT_STATUSES);
+    const methods = await this.payments.methods(d.scope.environmentId);
+    const methodId = parseChoice(
+      d.query('method'),
+      methods.map((m) => m.id),
+    );
+    const page = await this.payments.search(
+      d.scope.environmentId,
+      { ...search, status, paymentMethodId: methodId },
+      { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
+    );
+    const filters = { ...form, status, method: methodId };
+    this.renderer.render(d, 'payments', t.paymentsTitle, {
+      filters,
+      filtered: Object.values(filters).some(Boolean),
+      advanced: Boolean(status || methodId || form.from || form.to || form.amountMin || form.amountMax),
+      statuses: PAYMENT_STATUSES.map((s) => ({
+        value: s,
+        label: t[`paymentStatus_${s}`],
+        selected: s === status,
+      })),
+      methods: methods.map((m) => ({ value: m.id, label: m.name, selected: m.id === methodId })),
+      rows: page.items.map((p) => paymentRow({ t, lang: d.page.lang }, p)),
+      pager: pager(d, '/dashboard/payments', filters, page),
+    });
+  }
+
+  @Get('payment-methods')
+  async paymentMethods(@Dash() d: DashboardRequest): Promise<void> {
+    const { t } = d;
+    const methods = await this.payments.methods(d.scope.environmentId);
+    this.renderer.render(d, 'payment-methods', t.paymentMethodsTitle, {
+      methods: methods.map((m) => ({
+        id: m.id,
+        name: m.name,
+        type: m.type,
+        code: m.code,
+        requiresPassCode: m.requiresPassCode ? t.yes : t.no,
+        enabled: m.enabled,
+        statusText: m.enabled ? t.enabled : t.disabled,
+      })),
+    });
+  }
+}

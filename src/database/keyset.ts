@@ -1,0 +1,88 @@
+import { raw, Sql, sql } from './sql';
+
+/**
+ * Keyset pagination over `(created_at DESC, id DESC)`, the order of every dashboard list: a page
+ * starts after (or ends before) the row a cursor names, found by walking an index from there, so
+ * page 10,000 costs what page 1 costs (OFFSET would read and drop every row before it).
+ *
+ * A cursor is opaque to the browser: base64url of the row's created_at, to the microsecond, and id.
+ */
+export interface KeysetQuery {
+  /** The page after this cursor (older rows). */
+  after?: string;
+  /** The page before this cursor (newer rows). */
+  before?: string;
+  limit: number;
+}
+
+export interface KeysetPage<T> {
+  items: T[];
+  /** Cursor of the next (older) page, when there is one. */
+  next?: string;
+  /** Cursor of the previous (newer) page, when there is one. */
+  previous?: string;
+}
+
+interface Position {
+  at: string;
+  id: string;
+}
+
+const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(position: string): string {
+  return Buffer.from(position).toString('base64url');
+}
+
+/** The position a cursor names, or null when it is not one of ours. */
+export function decodeCursor(cursor: unknown): Position | null {
+  if (typeof cursor !== 'string' || cursor.length > 200) return null;
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split(',');
+  if (rest.length > 0 || !at || !id || !ISO_MICROS.test(at) || !UUID.test(id)) return null;
+  if (Number.isNaN(Date.parse(at))) return null;
+  return { at, id };
+}
+
+/** SQL: the cursor column of a row of `alias` (created_at in UTC to the microsecond, then the id). */
+export function cursorColumn(alias: string): Sql {
+  return raw(
+    `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || ${alias}.id AS cursor`,
+  );
+}
+
+/**
+ * The condition, order and row count of a page of `alias`. An unreadable cursor is ignored (the
+ * first page). One row more than the page is read, to know whether another page follows.
+ */
+export function keysetClauses(alias: string, q: KeysetQuery): { where: Sql[]; orderBy: Sql; limit: number } {
+  const before = decodeCursor(q.before);
+  const after = before ? null : decodeCursor(q.after);
+  const where: Sql[] = [];
+  const row = raw(`(${alias}.created_at, ${alias}.id)`);
+  if (after) where.push(sql`${row} < (${after.at}::timestamptz, ${after.id}::uuid)`);
+  if (before) where.push(sql`${row} > (${before.at}::timestamptz, ${before.id}::uuid)`);
+  const direction = before ? 'ASC' : 'DESC';
+  return {
+    where,
+    orderBy: raw(`${alias}.created_at ${direction}, ${alias}.id ${direction}`),
+    limit: q.limit + 1,
+  };
+}
+
+/** The page of rows read with `keysetClauses`, newest first, with the cursors around it. */
+export function keysetPage<T extends { cursor: string }>(rows: T[], q: KeysetQuery): KeysetPage<T> {
+  const backwards = decodeCursor(q.before) !== null;
+  const more = rows.length > q.limit;
+  const items = rows.slice(0, q.limit);
+  if (backwards) items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasNewer = backwards ? more : decodeCursor(q.after) !== null;
+  const hasOlder = backwards ? true : more;
+  return {
+    items,
+    next: hasOlder && last ? encodeCursor(last.cursor) : undefined,
+    previous: hasNewer && first ? encodeCursor(first.cursor) : undefined,
+  };
+}

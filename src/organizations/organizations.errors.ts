@@ -1,0 +1,25 @@
+import { domainErrors } from '../common/errors/app-error';
+import { Messages } from '../common/errors/messages';
+
+/** Accounts, invitations and keys as the dashboard manages them. */
+export enum OrganizationError {
+  InvalidEmail = 'invalid_email',
+  PasswordTooShort = 'password_too_short',
+  PasswordTooLong = 'password_too_long',
+  WrongCurrentPassword = 'wrong_current_password',
+  UserNotFound = 'user_not_found',
+  LastOwner = 'last_owner',
+  InvitationNotFound = 'invitation_not_found',
+  ApiKeyNotFound = 'api_key_not_found',
+}
+
+export const organizationError = domainErrors<OrganizationError>({
+  [OrganizationError.InvalidEmail]: [400, Messages.invalidEmail],
+  [OrganizationError.PasswordTooShort]: [400, Messages.passwordTooShort],
+  [OrganizationError.PasswordTooLong]: [400, Messages.passwordTooLong],
+  [OrganizationError.WrongCurrentPassword]: [400, Messages.wrongCurrentPassword],
+  [OrganizationError.UserNotFound]: [404, Messages.userNotFound],
+  [OrganizationError.LastOwner]: [409, Messages.lastOwner],
+  [OrganizationError.InvitationNotFound]: [404, Messages.invitationNotFound],
+  [OrganizationError.ApiKeyNotFound]: [404, Messages.apiKeyNotFound],
+});
