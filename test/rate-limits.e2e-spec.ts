@@ -123,6 +123,16 @@ describe('per client IP, on the routes that take no key', () => {
     expect((await t.http.get(views[0])).status).toBe(200);
   });
 
+  it("limits the dashboard's pages too, with a page in the user's language and Retry-After", async () => {
+    const login = () => t.http.get('/dashboard/login?lang=en');
+    expect(await statuses(2 * PER_IP, login)).toEqual(Array(2 * PER_IP).fill(200));
+    const refused = await login();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.text).toContain('Too many requests from your address');
+  });
+
   it('leaves the health checks alone', async () => {
     expect(await statuses(3 * PER_IP, () => t.http.get('/health'))).toEqual(Array(3 * PER_IP).fill(200));
   });

@@ -191,7 +191,7 @@ export class AppConfig {
   @Max(1_000_000)
   RATE_LIMIT_PER_KEY = 200;
 
-  /** Requests per second per client IP on the routes that take no key (hosted page, public session views); 0: off. */
+  /** Requests per second per client IP on the routes that take no key (hosted page, public session views, dashboard); 0: off. */
   @Transform(toInt)
   @IsInt()
   @Min(0)
