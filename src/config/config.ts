@@ -76,7 +76,7 @@ export class AppConfig {
 
   /**
    * Behind a reverse proxy or load balancer: take the client address from X-Forwarded-For (the
-   * dashboard's sign-in limit and the per-IP rate limit count per address). Off: the address of the TCP peer.
+   * dashboard's sign-in limit counts per address). Off: the address of the TCP peer.
    */
   @Transform(toBool)
   @IsBoolean()
