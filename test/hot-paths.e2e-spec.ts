@@ -131,7 +131,7 @@ describe('with an Idempotency-Key', () => {
         .post('/api/v1/webhook-endpoints')
         .set('Authorization', org.sandbox.secretKey)
         .set('Idempotency-Key', 'hot-key-3')
-        .send({ url: 'https://merchant.example.mr/hot' });
+        .send({ url: 'https://merchant.example.mr/hot', enabled: false });
     expect(await statementsFor(send)).toEqual({ status: 200, statements: 6 });
     // A replay: the key, BEGIN, the claim (which finds the record), ROLLBACK.
     expect(await statementsFor(send)).toEqual({ status: 200, statements: 4 });
