@@ -122,3 +122,20 @@ export async function recordEvent(t: TestApp, event: Omit<NewEvent, 'id'>): Prom
   await t.db.exec(insertEvent({ ...event, id }));
   return id;
 }
+
+/**
+ * The app with its webhook worker, on a database of its own: a worker claims every due delivery
+ * of its database, so on the run's shared one it would deliver (and change) other suites'
+ * deliveries while they check them. `close()` also drops the database.
+ */
+export async function startWorkerApp(env: Record<string, string>): Promise<TestApp> {
+  const db = await privateDatabase();
+  const t = await startTestApp(env, db.url);
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      await db.drop();
+    },
+  };
+}
