@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import autocannon from 'autocannon';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,16 +15,22 @@ import { createPool } from '../src/database/database.module';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { freePort } from '../src/common/net';
+import { TokenBuckets } from '../src/rate-limits/token-buckets';
+import type { Pool } from 'pg';
 import { dashboardScenario } from './dashboard';
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,billing to run some scenarios only (create always
- * runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is the
- * dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing to run some scenarios only
+ * (create always runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is
+ * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
+ *
+ * The Khoums measured against the ceilings runs with its rate limits off: each scenario is driven
+ * from one API key and one address, far above the limits' defaults. The `limiter` scenario measures
+ * the limiter at its default settings, with the load spread over keys so none is limited.
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -62,6 +69,7 @@ interface Measure {
   p99: number;
   errors: number;
   non2xx: number;
+  requests: number;
 }
 
 let unique = 0;
@@ -78,21 +86,152 @@ async function load(port: number, request: autocannon.Request, seconds = SECONDS
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
-function createRequest(key: string, label: string): autocannon.Request {
+/** CPU time (ms) a process has used so far, from /proc (Linux); 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** A measure with the CPU each request cost the service's process and PostgreSQL (all its processes). */
+interface Costed extends Measure {
+  khoumsUs: number;
+  postgresUs: number;
+}
+
+/**
+ * `load`, with the CPU time spent meanwhile by the process on `pid` and by PostgreSQL, per
+ * request: on a machine shared with other work, CPU per request is steadier than requests per
+ * second, and on a dedicated one throughput is its inverse.
+ */
+async function costed(
+  port: number,
+  pid: number,
+  pool: Pool,
+  request: autocannon.Request,
+  seconds: number,
+): Promise<Costed> {
+  const pgPids = async () =>
+    (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
+  const before = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+  const khoumsBefore = cpuMs(pid);
+  const m = await load(port, request, seconds);
+  const khoumsMs = cpuMs(pid) - khoumsBefore;
+  let postgresMs = 0;
+  // A backend that ended meanwhile (an idle pool connection closed) is not counted.
+  for (const p of await pgPids()) postgresMs += cpuMs(p) - (before.get(p) ?? 0);
+  const per = (ms: number) => (ms * 1000) / Math.max(1, m.requests);
+  return { ...m, khoumsUs: per(khoumsMs), postgresUs: per(postgresMs) };
+}
+
+const fmtCost = (m: Costed) =>
+  `${fmt(m)}   CPU/request: khoums ${m.khoumsUs.toFixed(0)} µs, postgres ${m.postgresUs.toFixed(0)} µs`;
+
+/** What B costs more than A: throughput lost and CPU added per request, against a target. */
+function verdict(r: { throughput: number; cpu: number; a: Costed; b: Costed }, target: number): string {
+  const lost = 1 - r.throughput;
+  const added = r.cpu - 1;
+  const us = (f: (m: Costed) => number) =>
+    `${f(r.b) - f(r.a) >= 0 ? '+' : ''}${(f(r.b) - f(r.a)).toFixed(0)} µs`;
+  return (
+    `  cost    ${(lost * 100).toFixed(1)}% of throughput, ${(added * 100).toFixed(1)}% more CPU per request ` +
+    `(khoums ${us((m) => m.khoumsUs)}, postgres ${us((m) => m.postgresUs)}); median of 5 interleaved rounds; ` +
+    `target <= ${target * 100}%: ${Math.max(lost, added) <= target ? 'met' : added <= target ? 'met in CPU, not in throughput' : 'NOT met'}\n`
+  );
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/**
+ * A against B on one machine whose load changes under us: after a warm-up of each, rounds of A and
+ * B in alternating order; per round the throughput ratio B/A and the CPU ratio; the median of the rounds.
+ */
+async function compare(
+  a: { port: number; pid: number; request: autocannon.Request },
+  b: { port: number; pid: number; request: autocannon.Request },
+  pool: Pool,
+  rounds = 5,
+): Promise<{ a: Costed; b: Costed; throughput: number; cpu: number }> {
+  const seconds = Math.max(3, Math.round(SECONDS / 2));
+  await load(a.port, a.request, 3);
+  await load(b.port, b.request, 3);
+  const results: Array<{ a: Costed; b: Costed }> = [];
+  for (let i = 0; i < rounds; i++) {
+    // A then B, then B then A: a drift of the machine's load favours neither.
+    if (i % 2 === 0) {
+      const ra = await costed(a.port, a.pid, pool, a.request, seconds);
+      results.push({ a: ra, b: await costed(b.port, b.pid, pool, b.request, seconds) });
+    } else {
+      const rb = await costed(b.port, b.pid, pool, b.request, seconds);
+      results.push({ a: await costed(a.port, a.pid, pool, a.request, seconds), b: rb });
+    }
+  }
+  const total = (m: Costed) => m.khoumsUs + m.postgresUs;
+  const throughput = median(results.map((r) => r.b.rps / r.a.rps));
+  const cpu = median(results.map((r) => total(r.b) / total(r.a)));
+  const mid = results.find((r) => r.b.rps / r.a.rps === throughput)!;
+  return { a: mid.a, b: mid.b, throughput, cpu };
+}
+
+/** `count` new secret keys of the organization's Sandbox, inserted as the service stores them. */
+async function moreKeys(pool: Pool, org: CreatedOrganization, count: number): Promise<string[]> {
+  const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const keys = Array.from(
+    { length: count },
+    () => `sk_test_${[...randomBytes(40)].map((b) => BASE62[b % 62]).join('')}`,
+  );
+  for (const key of keys) {
+    await pool.query(
+      `INSERT INTO api_keys (id, organization_id, environment_id, kind, key_hash, display)
+       VALUES ($1, $2, $3, 'secret', $4, $5)`,
+      [
+        randomUUID(),
+        org.organizationId,
+        org.sandbox.environmentId,
+        createHash('sha256').update(key).digest(),
+        `${key.slice(0, 12)}…${key.slice(-4)}`,
+      ],
+    );
+  }
+  return keys;
+}
+
+/**
+ * POST /payment-request with a new transactionId each time; `keys` are used in turn; `idempotent`
+ * adds an Idempotency-Key, a new one per request (first requests: what the key adds to a create).
+ */
+function createRequest(keys: string | string[], label: string, idempotent = false): autocannon.Request {
+  const all = typeof keys === 'string' ? [keys] : keys;
   return {
     method: 'POST',
     path: '/api/v1/payment-request',
-    headers: { authorization: key, 'content-type': 'application/json' },
-    setupRequest: (req) => ({
-      ...req,
-      body: JSON.stringify({
-        transactionId: `${label}-${++unique}-${Math.random().toString(36).slice(2)}`,
-        amount: 1500,
-      }),
-    }),
+    headers: { authorization: all[0], 'content-type': 'application/json' },
+    setupRequest: (req) => {
+      const n = ++unique;
+      return {
+        ...req,
+        headers: {
+          ...req.headers,
+          authorization: all[n % all.length],
+          ...(idempotent
+            ? { 'idempotency-key': `${label}-${n}-${Math.random().toString(36).slice(2)}` }
+            : {}),
+        },
+        body: JSON.stringify({
+          transactionId: `${label}-${n}-${Math.random().toString(36).slice(2)}`,
+          amount: 1500,
+        }),
+      };
+    },
   };
 }
 
@@ -108,7 +247,7 @@ function lookupRequest(key: string, transactionIds: string[]): autocannon.Reques
   };
 }
 
-const fmt = (m: Measure) =>
+const fmt = (m: Omit<Measure, 'requests'>) =>
   `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms` +
   (m.errors || m.non2xx ? `   (errors ${m.errors}, non-2xx ${m.non2xx})` : '');
 
@@ -122,6 +261,7 @@ async function main(): Promise<void> {
     ephemeral: true,
   });
   const children: ChildProcess[] = [];
+  let pool: Pool | undefined;
   try {
     await runMigrations(pg.url);
     // The operator's command creates the organization, as it would for a merchant.
@@ -155,15 +295,16 @@ async function main(): Promise<void> {
 
     const khoumsPort = await freePort();
     const barePort = await freePort();
+    const khoumsEnv = {
+      DATABASE_URL: pg.url,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      LOG_FORMAT: 'json',
+      DEMO_ORG: 'false',
+      BILLING_SCHEDULER: 'false',
+    };
     const khoums = await startProcess(
       'dist/src/main.js',
-      {
-        DATABASE_URL: pg.url,
-        PORT: String(khoumsPort),
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-        DEMO_ORG: 'false',
-        BILLING_SCHEDULER: 'false',
-      },
+      { ...khoumsEnv, PORT: String(khoumsPort), RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
       'Khoums is listening',
     );
     children.push(khoums);
@@ -200,6 +341,56 @@ async function main(): Promise<void> {
     const createCeiling = billingOnly
       ? undefined
       : await scenario('POST /payment-request', createRequest(key, 'k'), createRequest(key, 'b'));
+    pool = createPool(pg.url, 2);
+    if (wanted('key')) {
+      // The same process, with and without an Idempotency-Key (a new one per request).
+      const r = await compare(
+        { port: khoumsPort, pid: khoums.pid!, request: createRequest(key, 'plain') },
+        { port: khoumsPort, pid: khoums.pid!, request: createRequest(key, 'keyed', true) },
+        pool,
+      );
+      process.stdout.write(
+        `POST /payment-request with an Idempotency-Key (a new key per request) against the same without\n` +
+          `  without ${fmtCost(r.a)}\n  with    ${fmtCost(r.b)}\n` +
+          verdict(r, 0.15) +
+          '\n',
+      );
+    }
+    if (wanted('limiter')) {
+      // Three new processes started together, alike but for the limits: two with the limits off
+      // (their difference is the machine's noise) and one with the limits at their defaults.
+      // 64 keys in turn, so that no key reaches its limit.
+      const ports = [await freePort(), await freePort(), await freePort()];
+      const off = { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' };
+      const [offA, offB, on] = await Promise.all(
+        [off, off, khoumsEnv].map((env, i) =>
+          startProcess('dist/src/main.js', { ...env, PORT: String(ports[i]) }, 'Khoums is listening'),
+        ),
+      );
+      children.push(offA, offB, on);
+      const keys = await moreKeys(pool, org, 64);
+      const side = (port: number, child: ChildProcess, label: string) => ({
+        port,
+        pid: child.pid!,
+        request: createRequest(keys, label),
+      });
+      const r = await compare(side(ports[0], offA, 'off'), side(ports[2], on, 'on'), pool);
+      const noise = await compare(side(ports[0], offA, 'off'), side(ports[1], offB, 'off2'), pool);
+      // The limiter's own work per request, in this process: one bucket taken per request, 64 keys in turn.
+      const buckets = new TokenBuckets(200, 400, () => Date.now());
+      const calls = 2_000_000;
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < calls; i++) buckets.take(keys[i % keys.length]);
+      const nsPerTake = Number(process.hrtime.bigint() - started) / calls;
+      process.stdout.write(
+        `POST /payment-request, rate limits at their defaults (200/s per key, 50/s per IP) against limits off\n` +
+          `  off     ${fmtCost(r.a)}\n  on      ${fmtCost(r.b)}\n` +
+          verdict(r, 0.03) +
+          `  noise   two processes both with the limits off differ by ${((1 - noise.throughput) * 100).toFixed(1)}% ` +
+          `of throughput, ${((noise.cpu - 1) * 100).toFixed(1)}% of CPU per request\n` +
+          `  limiter ${nsPerTake.toFixed(0)} ns of work per request (a token bucket taken, measured in-process)\n\n`,
+      );
+    }
     if (wanted('lookup')) {
       await scenario(
         'GET /payment-request/by-transaction/:id',
@@ -244,6 +435,7 @@ async function main(): Promise<void> {
     }
     if (wanted('billing')) await billingScenario(pg.url, children);
   } finally {
+    await pool?.end();
     for (const c of children) await stop(c);
     await pg.stop();
   }
@@ -458,10 +650,14 @@ async function billingScenario(url: string, children: ChildProcess[]): Promise<v
       DATABASE_URL: url,
       PORT: String(port),
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
       DEMO_ORG: 'false',
       BILLING_SCHEDULER: 'false',
       WEBHOOK_WORKER: 'false',
       RECONCILE_INTERVAL_MS: '0',
+      // One key and one address drive the lists, far above the limits' defaults.
+      RATE_LIMIT_PER_KEY: '0',
+      RATE_LIMIT_PER_IP: '0',
     },
     'Khoums is listening',
   );

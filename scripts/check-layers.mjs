@@ -12,7 +12,7 @@ export const LAYERS = [
   ['database'],
   ['organizations'],
   ['auth'],
-  ['webhooks'],
+  ['webhooks', 'idempotency'],
   ['payment-requests'],
   ['payments'],
   ['checkout'],
@@ -21,7 +21,7 @@ export const LAYERS = [
   ['invoices'],
   ['subscriptions'],
   ['billing'],
-  ['idempotency', 'rate-limits'],
+  ['rate-limits'],
   ['dashboard'],
   ['health', 'cli'],
 ];

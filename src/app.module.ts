@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -12,24 +12,28 @@ import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
+  /** More modules (tests add routes of their own, e.g. to show a mechanism covers any route). */
+  modules?: Type[];
 }
 
 /** The top of the module graph (docs/architecture.md): every domain module, and what they all share. */
 @Module({})
 export class AppModule {
-  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, databaseUrl, modules = [] }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       // AppConfig and the compiled views are injectable in every module.
@@ -51,6 +55,9 @@ export class AppModule {
         SubscriptionsModule,
         BillingModule,
         DashboardModule,
+        IdempotencyModule,
+        RateLimitsModule,
+        ...modules,
       ],
       controllers: [HealthController],
       providers: [

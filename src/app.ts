@@ -3,15 +3,19 @@ import { NestFactory } from '@nestjs/core';
 import { LogController } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { registerJsonParser } from './common/http/body-parsers';
+import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
+import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
+import { KeyedRequests } from './idempotency/keyed-requests';
+import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
 export interface AppOptions {
@@ -19,6 +23,8 @@ export interface AppOptions {
   databaseUrl: string;
   /** Where logs go (stdout by default); tests capture them. */
   logStream?: DestinationStream;
+  /** More modules (tests). */
+  modules?: Type[];
 }
 
 /**
@@ -49,11 +55,13 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
   registerCors(fastify);
-  await app.register(fastifyFormbody, { bodyLimit: 100 * 1024 });
+  await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
   });
+  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
+  fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
     req.log.info(
@@ -80,6 +88,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  SwaggerModule.setup('api/docs', app, documentIdempotencyKey(document), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
   return app;
 }

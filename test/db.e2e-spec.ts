@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPool } from '../src/database/database.module';
 import { Db } from '../src/database/db';
-import { sql } from '../src/database/sql';
+import { prepared, sql } from '../src/database/sql';
 import { testDatabaseUrl } from './helpers/app';
 
 /** Db, the one way the service reaches PostgreSQL: statements, ambient transactions, rollbacks. */
@@ -90,4 +90,18 @@ it('refuses a statement from work the transaction started but did not wait for',
   go();
   await expect(late).rejects.toThrow('a statement was run after its transaction ended');
   expect(await ids()).toEqual([]);
+});
+
+it('runs a prepared statement as a named one, parsed once per connection, and its results are the same', async () => {
+  const label = `prepared-${Date.now()}`;
+  const statement = (n: number) => prepared(sql`SELECT ${label}::text AS label, ${n}::int * 2 AS twice`);
+  await db.transaction(async () => {
+    expect(await db.one(statement(1))).toEqual({ label, twice: 2 });
+    expect(await db.one(statement(21))).toEqual({ label, twice: 42 });
+    const named = await db.many<{ name: string }>(
+      sql`SELECT name FROM pg_prepared_statements WHERE statement LIKE ${'%AS twice%'}`,
+    );
+    expect(named).toHaveLength(1);
+    expect(named[0].name).toMatch(/^khoums_/);
+  });
 });

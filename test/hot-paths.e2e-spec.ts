@@ -96,6 +96,50 @@ it('looks up a rolled key (live until its expires_at) in the same one statement,
   expect(await statementsFor(get)).toEqual({ status: 401, statements: 1 });
 });
 
+describe('with an Idempotency-Key', () => {
+  it('creates a payment request in the same two statements (the key claimed and recorded by the insert), and replays it in two', async () => {
+    const send = () =>
+      t.http
+        .post('/api/v1/payment-request')
+        .set('Authorization', org.sandbox.secretKey)
+        .set('Idempotency-Key', 'hot-key-1')
+        .send({ transactionId: 'hot-keyed', amount: 10 });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 2 });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 2 });
+  });
+
+  it('pays in the same four statements (the key read with the request, recorded with the payment), and replays in two', async () => {
+    await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.sandbox.secretKey)
+      .send({ transactionId: 'hot-pay-keyed', amount: 10 });
+    const methods = await t.http
+      .get('/api/v1/payment-methods')
+      .set('Authorization', org.sandbox.publishableKey);
+    const masrivi = (methods.body.data as { id: string; type: string }[]).find((m) => m.type === 'masrivi')!;
+    const send = () =>
+      t.http
+        .post('/api/v1/payment')
+        .set('Authorization', org.sandbox.publishableKey)
+        .set('Idempotency-Key', 'hot-key-2')
+        .send({ transactionId: 'hot-pay-keyed', phoneNumber: '22222222', configurationId: masrivi.id });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 4 });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 2 });
+  });
+
+  it('runs any other POST in its transaction: the key, BEGIN, the claim, the route, the record, COMMIT', async () => {
+    const send = () =>
+      t.http
+        .post('/api/v1/webhook-endpoints')
+        .set('Authorization', org.sandbox.secretKey)
+        .set('Idempotency-Key', 'hot-key-3')
+        .send({ url: 'https://merchant.example.mr/hot', enabled: false });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 6 });
+    // A replay: the key, BEGIN, the claim (which finds the record), ROLLBACK.
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 4 });
+  });
+});
+
 describe('billing', () => {
   it('lists subscriptions and invoices in three statements: the key, the page and the count', async () => {
     const c = await catalog(t, org);

@@ -111,6 +111,29 @@ describe('the invoice page (checkoutUrl)', () => {
     expect(n).toBe(1);
   });
 
+  it('pays once when the same form is submitted twice at once (its idempotency key)', async () => {
+    const { invoice } = await newInvoice();
+    const a = agent();
+    const html = (await a.get(path(invoice.checkoutUrl))).text;
+    const form = {
+      _csrf: csrfOf(html),
+      idempotencyKey: /name="idempotencyKey" value="([^"]+)"/.exec(html)![1],
+      paymentMethodId: methods.masrivi,
+      phoneNumber: '22123456',
+    };
+    const post = () =>
+      a
+        .post(`${path(invoice.checkoutUrl)}/pay`)
+        .type('form')
+        .send(form);
+    await Promise.all([post(), post()]);
+    const payments = await t.query('SELECT status FROM payments WHERE payment_request_id = $1', [
+      invoice.paymentRequestId,
+    ]);
+    expect(payments).toEqual([{ status: 'completed' }]);
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
+  });
+
   it('shows a void invoice as void and takes no payment for it', async () => {
     const { subscription, invoice } = await newInvoice();
     const a = agent();

@@ -12,6 +12,7 @@ import { LANGUAGES } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
+import { validIdempotencyKey } from '../idempotency/request-key';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from '../payments/payments.errors';
 import { CheckoutError } from './checkout.errors';
@@ -24,6 +25,8 @@ interface PageForm {
   phoneNumber?: unknown;
   passCode?: unknown;
   _csrf?: unknown;
+  /** The rendered form's own key (a hidden field): a resubmission is the same attempt. */
+  idempotencyKey?: unknown;
 }
 
 /** The form errors the page shows in the customer's language, by the error's code. */
@@ -31,6 +34,7 @@ const FORM_ERRORS: Partial<Record<string, keyof CheckoutTexts>> = {
   [PaymentError.BankFailure]: 'bankFailure',
   [PaymentError.PassCodeRequired]: 'passCodeRequired',
   [PaymentError.MethodNotFound]: 'chooseMethodError',
+  [PaymentError.TooManyAttempts]: 'tooManyAttempts',
   [CommonError.InvalidPhoneNumber]: 'invalidPhone',
 };
 
@@ -90,15 +94,23 @@ export class CheckoutPageController implements OnModuleInit {
     const phoneNumber = normalizePhone(phoneInput);
     if (!phoneNumber) return again(400, t.invalidPhone);
     const passCode = typeof form.passCode === 'string' ? form.passCode.trim() : '';
+    // A form without a valid key (rendered before keys existed, or tampered with) pays without one.
+    const idempotencyKey = validIdempotencyKey(form.idempotencyKey) ? form.idempotencyKey : undefined;
 
     let result;
     try {
-      result = await this.payments.pay(session, { paymentMethodId: methodId, phoneNumber, passCode });
+      result = await this.payments.pay(session, {
+        paymentMethodId: methodId,
+        phoneNumber,
+        passCode,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       // Paid, expired or cancelled meanwhile, or a payment already with the bank: show what it is now.
       if (AppError.is(err, PaymentRequestError.AlreadyPaid, PaymentError.InProgress, CheckoutError.NotOpen))
         return this.renderer.session(page, await this.sessions.forPage(id), 409);
+      for (const [name, value] of Object.entries(err.headers)) void reply.header(name, value);
       const text = FORM_ERRORS[err.code];
       return again(err.status, text ? t[text] : err.message);
     }

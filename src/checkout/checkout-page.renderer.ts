@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { PageRequest } from '../common/http/pages';
 import { API } from '../common/http/routes';
 import { Views } from '../common/http/views';
@@ -73,6 +74,8 @@ export class CheckoutPageRenderer {
       payAction: `${checkoutPageUrl(session.id)}/pay`,
       cancelAction: `${checkoutPageUrl(session.id)}/cancel`,
       csrf: page.csrfToken(session.id),
+      // Each rendered form is one payment attempt: submitting it again never pays twice.
+      idempotencyKey: randomBytes(18).toString('base64url'),
     });
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
+import { RequestKey } from '../idempotency/request-key';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PayService } from '../payments/pay.service';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
@@ -27,6 +28,11 @@ export interface CheckoutPayInput {
   phoneNumber: string;
   /** `''` for the methods that take none. */
   passCode: string;
+  /**
+   * The key of the form that was submitted (one per rendered form): every submission of that form
+   * is the same attempt, so a resubmitted form never pays twice.
+   */
+  idempotencyKey?: string;
 }
 
 export interface CheckoutPayResult {
@@ -41,8 +47,9 @@ export interface CheckoutPayResult {
 export abstract class CheckoutPayments {
   /**
    * Pays the session's payment request. Throws AppError: 400 (pass code, phone), 404 (method),
-   * 409 (already paid, a payment in progress, the session not open), 502 (the bank failed). A
-   * completed payment completes the session in the payment's own transaction.
+   * 409 (already paid, a payment in progress, the session not open), 429 (the pay-attempt limit),
+   * 502 (the bank failed). A completed payment completes the session in the payment's own
+   * transaction. A form submitted again gets its first payment, in the state it reached.
    */
   abstract pay(session: PayableSession, input: CheckoutPayInput): Promise<CheckoutPayResult>;
 
@@ -74,6 +81,15 @@ export class BankAppPayments extends CheckoutPayments {
       keyKind: 'publishable',
       keyId: `checkout-session:${session.id}`,
     };
+    // Keyed to the session; the form is the request, whatever its fields say on a resubmission.
+    const key =
+      input.idempotencyKey === undefined
+        ? undefined
+        : RequestKey.of(
+            { environmentId: session.environmentId, checkoutSessionId: session.id },
+            input.idempotencyKey,
+            { method: 'POST', path: `/checkout/${session.id}/pay`, body: '' },
+          );
     const payment = await this.payments.pay(
       tenant,
       {
@@ -83,6 +99,7 @@ export class BankAppPayments extends CheckoutPayments {
         configurationId: input.paymentMethodId,
       },
       (request) => this.lockSessionForPayment(session.id, request.id, input.paymentMethodId),
+      key,
     );
     return { paymentId: payment.id, status: payment.status };
   }

@@ -51,4 +51,15 @@ describe('loadConfig', () => {
     expect(message).toContain('PUBLIC_URL must be an http(s) origin');
     expect(message).toContain('LOG_LEVEL');
   });
+
+  it('reads the rate limits (0 turns one off) and refuses a negative one', () => {
+    const c = loadConfig({});
+    expect([c.RATE_LIMIT_PER_KEY, c.RATE_LIMIT_PER_IP]).toEqual([200, 50]);
+    expect(loadConfig({ RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '10' })).toMatchObject({
+      RATE_LIMIT_PER_KEY: 0,
+      RATE_LIMIT_PER_IP: 10,
+    });
+    expect(() => loadConfig({ RATE_LIMIT_PER_KEY: '-1' })).toThrow(/RATE_LIMIT_PER_KEY/);
+    expect(() => loadConfig({ RATE_LIMIT_PER_IP: 'many' })).toThrow(/RATE_LIMIT_PER_IP/);
+  });
 });

@@ -184,6 +184,20 @@ export class AppConfig {
   @Max(86_400_000)
   RECONCILE_MIN_AGE_MS = 60_000;
 
+  /** Requests per second per API key, bursts up to twice that; counted by each instance; 0 turns the limit off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_KEY = 200;
+
+  /** Requests per second per client IP on the routes that take no key (hosted page, public session views, dashboard); 0: off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_IP = 50;
+
   /** Run the billing run every minute from this instance (any number of instances may: they claim disjoint batches). */
   @Transform(toBool)
   @IsBoolean()

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../common/errors/app-error';
+import { CommonError } from '../common/errors/common-errors';
 import { DashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
@@ -9,8 +10,8 @@ import { SESSION_COOKIE } from './sessions.service';
 /**
  * Errors on the dashboard are pages, in the user's language: no session → 303 to the sign-in page;
  * a failed CSRF check or a role that may not act → 403; anything not found (also another
- * organization's or environment's id) → 404; too many sign-in attempts → 429; the rest → 500,
- * its cause logged with the request id.
+ * organization's or environment's id) → 404; too many sign-in attempts, or requests from one
+ * address → 429; the rest → 500, its cause logged with the request id.
  */
 @Injectable()
 @Catch()
@@ -42,6 +43,11 @@ export class DashboardErrorFilter implements ExceptionFilter {
       return this.renderer.error(d, 403, t.forbiddenTitle, t.forbiddenBody);
     if (AppError.is(error, DashboardError.TooManyAttempts))
       return this.renderer.error(d, 429, t.tooManyTitle, t.tooManyBody);
+    // The per-address rate limit (RATE_LIMIT_PER_IP), with its Retry-After.
+    if (AppError.is(error, CommonError.TooManyRequests)) {
+      for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+      return this.renderer.error(d, 429, t.rateLimitedTitle, t.rateLimitedBody);
+    }
     const status =
       error instanceof AppError ? error.status : error instanceof HttpException ? error.getStatus() : 500;
     if (status === 404) return this.renderer.error(d, 404, t.notFoundTitle, t.notFoundBody);

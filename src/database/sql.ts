@@ -9,10 +9,12 @@
  * `raw()` puts text into the statement itself, for SQL written in the code (never input).
  */
 export class Sql {
-  /** @internal use the `sql` tag, `raw`, `join` or `empty` */
+  /** @internal use the `sql` tag, `raw`, `join`, `empty` or `prepared` */
   constructor(
     readonly strings: readonly string[],
     readonly values: readonly unknown[],
+    /** Run as a prepared statement (see `prepared`). */
+    readonly prepare = false,
   ) {}
 
   /** The text with `$n` placeholders and its values, as `pg` takes them. */
@@ -73,4 +75,14 @@ export function and(conditions: readonly Sql[]): Sql {
  */
 export function isoUtc(expression: string): Sql {
   return raw(`to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+}
+
+/**
+ * The same statement, run as a named prepared statement: each connection parses and plans it once,
+ * then only binds values. For hot statements of constant text whose parse and plan cost more than
+ * their execution; their result columns must be named (no `*`), so that a column a migration adds
+ * does not change the result of a statement already prepared.
+ */
+export function prepared(statement: Sql): Sql {
+  return new Sql(statement.strings, statement.values, true);
 }

@@ -4,8 +4,10 @@ import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/decorators';
 import { migrationsApplied } from '../database/data-source';
 import { Db } from '../database/db';
+import { NoRateLimit } from '../rate-limits/decorators';
 
 @ApiTags('Health')
+@NoRateLimit()
 @Controller('health')
 export class HealthController {
   constructor(private readonly db: Db) {}

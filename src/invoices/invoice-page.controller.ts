@@ -11,6 +11,7 @@ import type { CheckoutTexts } from '../common/i18n/checkout-texts';
 import { LANGUAGES } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
+import { validIdempotencyKey } from '../idempotency/request-key';
 import { ServerSecrets } from '../database/server-secrets.repository';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from '../payments/payments.errors';
@@ -25,6 +26,7 @@ interface PageForm {
   paymentMethodId?: unknown;
   phoneNumber?: unknown;
   passCode?: unknown;
+  idempotencyKey?: unknown;
   _csrf?: unknown;
 }
 
@@ -110,15 +112,23 @@ export class InvoicePageController implements OnModuleInit {
     const phoneNumber = normalizePhone(phoneInput);
     if (!phoneNumber) return again(400, t.invalidPhone);
     const passCode = typeof form.passCode === 'string' ? form.passCode.trim() : '';
+    // A form without a valid key (tampered with) pays without one.
+    const idempotencyKey = validIdempotencyKey(form.idempotencyKey) ? form.idempotencyKey : undefined;
 
     let result;
     try {
-      result = await this.service.pay(invoice, { paymentMethodId: methodId, phoneNumber, passCode });
+      result = await this.service.pay(invoice, {
+        paymentMethodId: methodId,
+        phoneNumber,
+        passCode,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       // Paid or voided meanwhile, or a payment already with the bank: show what it is now.
       if (AppError.is(err, PaymentRequestError.AlreadyPaid, PaymentError.InProgress, InvoiceError.NotPending))
         return this.renderer.invoice(page, await this.service.forPage(id), 409);
+      for (const [name, value] of Object.entries(err.headers)) void reply.header(name, value);
       const text = FORM_ERRORS[err.code];
       return again(err.status, text ? t[text] : err.message);
     }

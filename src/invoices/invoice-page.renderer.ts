@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { PageRequest } from '../common/http/pages';
 import { Views } from '../common/http/views';
 import { CHECKOUT_TEXTS, CheckoutTexts } from '../common/i18n/checkout-texts';
@@ -89,6 +90,8 @@ export class InvoicePageRenderer {
       payLabel: t.pay.replace('{amount}', amountText),
       payAction: `${invoicePagePath(invoice.id)}/pay`,
       csrf: page.csrfToken(invoice.id),
+      // One key per rendered form: submitting it twice (a double click, a reload) pays once.
+      idempotencyKey: randomBytes(18).toString('base64url'),
     });
   }
 

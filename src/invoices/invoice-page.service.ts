@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
+import { RequestKey } from '../idempotency/request-key';
 import { PayService } from '../payments/pay.service';
 import type { PaymentStatus } from '../payments/payment';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { invoicePagePath } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicePageRow, InvoicesRepository } from './invoices.repository';
 
@@ -20,6 +22,8 @@ export interface InvoicePayInput {
   phoneNumber: string;
   /** `''` for the methods that take none. */
   passCode: string;
+  /** The rendered form's own key: the same form submitted again never pays twice. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -57,6 +61,16 @@ export class InvoicePageService {
       keyKind: 'publishable',
       keyId: `invoice:${invoice.id}`,
     };
+    // Keyed to the invoice's environment (the form's key is random); the form is the request,
+    // whatever its fields say on a resubmission.
+    const key =
+      input.idempotencyKey === undefined
+        ? undefined
+        : RequestKey.of({ environmentId: invoice.environmentId }, input.idempotencyKey, {
+            method: 'POST',
+            path: `${invoicePagePath(invoice.id)}/pay`,
+            body: '',
+          });
     const payment = await this.payments.pay(
       tenant,
       {

@@ -4,6 +4,8 @@ import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
+import { IdempotencyKey, RecordsIdempotencyKey } from '../idempotency/decorators';
+import type { RequestKey } from '../idempotency/request-key';
 import {
   CreatePaymentRequestDto,
   ListPaymentRequestsQuery,
@@ -27,8 +29,13 @@ export class PaymentRequestsController {
   @Post()
   @SecretKey()
   @ApiData(PaymentRequestJson)
-  async create(@Tenant() t: Tenant, @Body() dto: CreatePaymentRequestDto) {
-    return { data: await this.service.create(t, dto) };
+  @RecordsIdempotencyKey()
+  async create(
+    @Tenant() t: Tenant,
+    @Body() dto: CreatePaymentRequestDto,
+    @IdempotencyKey() key: RequestKey | undefined,
+  ) {
+    return { data: await this.service.create(t, dto, key) };
   }
 
   @Get()

@@ -4,7 +4,8 @@ import { normalizePhone } from '../common/validation/rules';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, join, raw, Sql, sql } from '../database/sql';
+import { and, join, prepared, raw, Sql, sql } from '../database/sql';
+import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import {
   fromRow,
@@ -82,22 +83,37 @@ export class PaymentRequestsRepository {
    * transactionId inserts nothing, and so records nothing: false.
    */
   async insert(pr: PaymentRequest, organizationId: string): Promise<boolean> {
-    const event = insertEventWhen('created', {
-      organizationId,
-      environmentId: pr.environmentId,
-      kind: 'payment-request-created',
-      data: toPaymentRequestJson(pr),
-      createdAt: pr.createdAt,
-    });
     const rows = await this.db.many(sql`
       WITH created AS (
         INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
         VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.createdAt}, ${pr.createdAt})
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
-      ), event AS (${event})
+      ), event AS (${createdEvent(pr, organizationId)})
       SELECT id FROM created`);
     return rows.length > 0;
+  }
+
+  /**
+   * The same insert for a request with an Idempotency-Key, still one statement: the key is claimed
+   * and checked first, and recorded with the request and its event (`KeyedWrite`).
+   */
+  async insertKeyed(
+    pr: PaymentRequest,
+    organizationId: string,
+    w: KeyedWrite,
+  ): Promise<KeyedWriteRow & { id: string | null }> {
+    return (await this.db.one<KeyedWriteRow & { id: string | null }>(
+      prepared(sql`
+      WITH ${w.ctes}, created AS (
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+        SELECT ${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.createdAt}, ${pr.createdAt}
+          ${w.whenFree}
+        ON CONFLICT (environment_id, transaction_id) DO NOTHING
+        RETURNING id
+      ), event AS (${createdEvent(pr, organizationId)}), ${w.record('created')}
+      SELECT (SELECT id FROM created) AS id, ${w.outcome}`),
+    ))!;
   }
 
   async byId(environmentId: string, id: string): Promise<PaymentRequest | undefined> {
@@ -159,4 +175,15 @@ export class PaymentRequestsRepository {
     );
     return { items: rows.map(fromRow), total };
   }
+}
+
+/** `payment-request-created`, recorded when the CTE `created` inserted the request. */
+function createdEvent(pr: PaymentRequest, organizationId: string): Sql {
+  return insertEventWhen('created', {
+    organizationId,
+    environmentId: pr.environmentId,
+    kind: 'payment-request-created',
+    data: toPaymentRequestJson(pr),
+    createdAt: pr.createdAt,
+  });
 }

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertAmount, assertPhone } from '../common/validation/rules';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import type { RequestKey } from '../idempotency/request-key';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
 import { PaymentRequest, PaymentRequestJson, toPaymentRequestJson } from './payment-request';
 import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
@@ -17,19 +19,35 @@ export interface NewPaymentRequest {
 
 @Injectable()
 export class PaymentRequestsService {
-  constructor(private readonly repo: PaymentRequestsRepository) {}
+  constructor(
+    private readonly repo: PaymentRequestsRepository,
+    private readonly keys: IdempotentRequests,
+  ) {}
 
-  /** Creates the request with its `payment-request-created` event: one statement, one round trip. */
-  async create(tenant: Tenant, dto: CreatePaymentRequestDto): Promise<PaymentRequestJson> {
+  /**
+   * Creates the request with its `payment-request-created` event: one statement, one round trip,
+   * also with an Idempotency-Key (claimed and recorded by that statement, with the answer
+   * `{ data }` the controller sends).
+   */
+  async create(tenant: Tenant, dto: CreatePaymentRequestDto, key?: RequestKey): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
-    const created = await this.insert(tenant, {
+    const pr = newPaymentRequest(tenant, {
       transactionId: dto.transactionId,
       amount: dto.amount,
       phoneNumber,
     });
+    const json = toPaymentRequestJson(pr);
+    const created = key
+      ? await this.keys.writeOnce(
+          key,
+          { status: 200, body: JSON.stringify({ data: json }) },
+          (w) => this.repo.insertKeyed(pr, tenant.organizationId, w),
+          (row) => row.id !== null,
+        )
+      : await this.repo.insert(pr, tenant.organizationId);
     if (!created) throw paymentRequestError(PaymentRequestError.TransactionIdTaken, dto.transactionId);
-    return toPaymentRequestJson(created);
+    return json;
   }
 
   /**
@@ -41,19 +59,7 @@ export class PaymentRequestsService {
     tenant: Pick<Tenant, 'organizationId' | 'environmentId'>,
     input: NewPaymentRequest,
   ): Promise<PaymentRequest | null> {
-    const now = new Date();
-    const pr: PaymentRequest = {
-      id: randomUUID(),
-      environmentId: tenant.environmentId,
-      transactionId: input.transactionId,
-      amount: input.amount,
-      phoneNumber: input.phoneNumber,
-      status: 'pending',
-      paidAt: null,
-      invoiceId: input.invoiceId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const pr = newPaymentRequest(tenant, input);
     return (await this.repo.insert(pr, tenant.organizationId)) ? pr : null;
   }
 
@@ -76,4 +82,20 @@ export class PaymentRequestsService {
     const { items, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
     return envelope(items.map(toPaymentRequestJson), total, page);
   }
+}
+
+function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaymentRequest): PaymentRequest {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    environmentId: tenant.environmentId,
+    transactionId: input.transactionId,
+    amount: input.amount,
+    phoneNumber: input.phoneNumber,
+    status: 'pending',
+    paidAt: null,
+    invoiceId: input.invoiceId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { Db } from '../database/db';
+import { AppError } from '../common/errors/app-error';
 import { assertPhone } from '../common/validation/rules';
+import { IdempotencyError, idempotencyError } from '../idempotency/idempotency.errors';
+import { isKeyTaken, KeyRecord } from '../idempotency/idempotency.repository';
+import type { RequestKey } from '../idempotency/request-key';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
@@ -10,7 +14,7 @@ import { BanksService } from './banks/banks.service';
 import type { PayDto } from './dto/payment.dto';
 import { Payment, PaymentJson, toPaymentJson } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
-import { openStatement, PaymentsRepository } from './payments.repository';
+import { keyedPaymentJson, openStatement, PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
 
 /**
@@ -27,7 +31,13 @@ export type PayGuard = (request: PaymentRequest) => Promise<void>;
  * - a payment is settled only from `pending` (PaymentSettlement), so pay, simulated transfers,
  *   refresh and reconciliation can race without settling one twice;
  * - completing a payment and marking its request paid are one transaction, and the database
- *   refuses a second completed payment for a request.
+ *   refuses a second completed payment for a request;
+ * - with an Idempotency-Key, the key is recorded with the payment it opens (in the opening
+ *   statement), and a retry gets that payment in whatever state it reached, without the bank
+ *   being called again: pending while the first request still waits on the bank, then completed,
+ *   or failed (502, as the first request answered);
+ * - at most MAX_FAILED_PAYMENTS failed payments per request in the window: the next attempt is
+ *   429 before the bank is called.
  */
 @Injectable()
 export class PayService {
@@ -41,27 +51,40 @@ export class PayService {
     private readonly settlement: PaymentSettlement,
   ) {}
 
-  async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard): Promise<PaymentJson> {
+  async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard, key?: RequestKey): Promise<PaymentJson> {
     const phoneNumber = assertPhone(dto.phoneNumber);
-    const { method, request } = await this.repo.lookUp(
+    const { method, request, keyed } = await this.repo.lookUp(
       tenant.environmentId,
       dto.configurationId,
       dto.transactionId,
+      key,
     );
+    if (key && keyed) return this.replay(key, keyed);
     if (!method) throw paymentError(PaymentError.MethodNotFound);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
     if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
     if (request.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
 
-    const payment = guard
-      ? await this.db.transaction(async () => {
-          // The caller's check needs the request locked first (the lock order of every path).
-          await this.requests.lock(request.environmentId, { id: request.id });
-          await guard(request);
-          return this.open(tenant, request, method.id, phoneNumber);
-        })
-      : await this.open(tenant, request, method.id, phoneNumber);
+    let payment: Payment;
+    try {
+      payment = guard
+        ? await this.db.transaction(async () => {
+            // The caller's check needs the request locked first (the lock order of every path).
+            await this.requests.lock(request.environmentId, { id: request.id });
+            await guard(request);
+            return this.open(tenant, request, method.id, phoneNumber, key);
+          })
+        : await this.open(tenant, request, method.id, phoneNumber, key);
+    } catch (err) {
+      // Refused, perhaps because a request with this key opened its payment after our read (a
+      // concurrent retry): then that payment is the answer.
+      if (key && (isKeyTaken(err) || err instanceof AppError)) {
+        const record = await this.repo.keyed(key);
+        if (record) return this.replay(key, record);
+      }
+      throw err;
+    }
 
     let answer: BankAnswer;
     try {
@@ -130,16 +153,32 @@ export class PayService {
     request: PaymentRequest,
     methodId: string,
     phoneNumber: string,
+    key: RequestKey | undefined,
   ): Promise<Payment> {
     const { payment, statement } = openStatement({
       request,
       methodId,
       phoneNumber,
       organizationId: tenant.organizationId,
+      key,
     });
     const flags = await this.repo.open(statement);
+    if (flags.opened) return payment;
     if (!flags.payable) throw paymentRequestError(PaymentRequestError.AlreadyPaid);
-    if (!flags.opened) throw paymentError(PaymentError.InProgress);
+    if (flags.retry_after !== null)
+      throw paymentError(PaymentError.TooManyAttempts).retryAfter(flags.retry_after);
+    throw paymentError(PaymentError.InProgress);
+  }
+
+  /**
+   * A retry's answer: the payment its key's first request opened, as pay answers it (failed: 502);
+   * 400 when the key came with another request.
+   */
+  private replay(key: RequestKey, record: KeyRecord): PaymentJson {
+    const payment = keyedPaymentJson(record);
+    if (!payment || !key.sameRequest(record.requestHash)) throw idempotencyError(IdempotencyError.KeyReused);
+    key.replayed = true;
+    if (payment.status === 'failed') throw paymentError(PaymentError.BankFailure);
     return payment;
   }
 }

@@ -4,6 +4,8 @@ import { AnyKey, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
+import { IdempotencyKey, RecordsIdempotencyKey } from '../idempotency/decorators';
+import type { RequestKey } from '../idempotency/request-key';
 import { PaymentRequestJson } from '../payment-requests/payment-request';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
 import {
@@ -32,8 +34,9 @@ export class PaymentsController {
   @Post()
   @AnyKey()
   @ApiData(PaymentJson)
-  async pay(@Tenant() t: Tenant, @Body() dto: PayDto) {
-    return { data: await this.payService.pay(t, dto) };
+  @RecordsIdempotencyKey()
+  async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {
+    return { data: await this.payService.pay(t, dto, undefined, key) };
   }
 
   @Get()

@@ -9,6 +9,8 @@ export enum PaymentError {
   NotPending = 'payment_not_pending',
   BankFailure = 'bank_failure',
   SimulatedTransfersSandboxOnly = 'simulated_transfers_sandbox_only',
+  /** CONTRACT.md "Rate limits": the pay-attempt limit (failed payments of one request). */
+  TooManyAttempts = 'too_many_payment_attempts',
 }
 
 export const paymentError = domainErrors<PaymentError>({
@@ -19,4 +21,5 @@ export const paymentError = domainErrors<PaymentError>({
   [PaymentError.NotPending]: [409, Messages.paymentNotPending],
   [PaymentError.BankFailure]: [502, Messages.bankFailure],
   [PaymentError.SimulatedTransfersSandboxOnly]: [400, Messages.simulatedTransfersSandboxOnly],
+  [PaymentError.TooManyAttempts]: [429, Messages.tooManyRequests],
 });

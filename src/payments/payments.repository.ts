@@ -5,7 +5,9 @@ import { normalizePhone } from '../common/validation/rules';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, empty, join, raw, Sql, sql } from '../database/sql';
+import { and, empty, join, prepared, raw, Sql, sql } from '../database/sql';
+import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.repository';
+import type { RequestKey } from '../idempotency/request-key';
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
   fromRow,
@@ -84,6 +86,8 @@ export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
 
 export interface LookUpRow {
   method: PayMethod | null;
+  /** With an Idempotency-Key: its record, with the payment it opened as `extra` (row_to_json). */
+  keyed?: KeyRecord | null;
   /** row_to_json: timestamps arrive as strings. */
   request:
     | (Omit<PaymentRequestRow, 'paid_at' | 'created_at' | 'updated_at'> & {
@@ -99,7 +103,14 @@ export interface OpenFlags {
   payable: number;
   /** The pending payment was recorded (no other one was pending). */
   opened: number;
+  /** Set when the pay-attempt limit refused the payment: seconds until an attempt is allowed again. */
+  retry_after: number | null;
 }
+
+/** CONTRACT.md "Rate limits": at most this many failed payments per payment request ... */
+export const MAX_FAILED_PAYMENTS = 5;
+/** ... in this window (minutes). */
+export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
 
 export type SettledRow = Record<string, unknown> & { paid: number };
 
@@ -116,13 +127,43 @@ export interface PendingPayment {
  * benchmark's bare ceiling server runs the very same ones.
  */
 
-/** Pay's read, one statement: the enabled method and the payment request (unlocked; opening rechecks under the lock). */
-export function lookUpStatement(environmentId: string, methodId: string, transactionId: string): Sql {
-  return sql`SELECT
+/** SQL on a key's record (alias `k`): the payment it opened with its transactionId (row_to_json). */
+const KEYED_PAYMENT = raw(`(SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)`);
+
+/**
+ * Pay's read, one statement: the enabled method and the payment request (unlocked; opening rechecks
+ * under the lock) and, with an Idempotency-Key, the key's record and the payment it opened.
+ */
+export function lookUpStatement(
+  environmentId: string,
+  methodId: string,
+  transactionId: string,
+  key?: RequestKey,
+): Sql {
+  const keyed = key ? sql`, ${recordOf(key, KEYED_PAYMENT)} AS keyed` : empty;
+  const statement = sql`SELECT
     (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
-      WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request`;
+      WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request${keyed}`;
+  // With a key, prepared: the key's part would otherwise cost more to plan than to run.
+  return key ? prepared(statement) : statement;
+}
+
+/** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
+export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- row_to_json of payments + transaction_id
+  const r = record.extra as Record<string, any> | null | undefined;
+  if (!r) return null;
+  const date = (v: string | null) => (v === null ? null : new Date(v));
+  return toJson({
+    ...r,
+    completed_at: date(r.completed_at),
+    next_check_at: date(r.next_check_at),
+    created_at: date(r.created_at),
+    updated_at: date(r.updated_at),
+  });
 }
 
 /** The request of a look-up row (row_to_json gave its timestamps as text). */
@@ -136,15 +177,21 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
 }
 
 /**
- * Opening a payment, one statement: lock the request and recheck it is unpaid, insert a new
- * `pending` payment (a partial unique index allows one per request) and its `payment-created`
- * event. Returns the payment it records.
+ * Opening a payment, one statement: lock the request and recheck it is unpaid, check the
+ * pay-attempt limit, insert a new `pending` payment (a partial unique index allows one per
+ * request) and its `payment-created` event and, with an Idempotency-Key, record the key with the
+ * payment. Returns the payment it records.
+ *
+ * The limit counts the request's payments that failed in the window, as of the statement's
+ * snapshot: a payment settled as failed while this statement waited for the request's lock is not
+ * counted, so in that race one attempt more than the limit can reach the bank.
  */
 export function openStatement(input: {
   request: PaymentRequest;
   methodId: string;
   phoneNumber: string;
   organizationId: string;
+  key?: RequestKey;
 }): { statement: Sql; payment: Payment } {
   const { request } = input;
   const now = new Date();
@@ -170,21 +217,27 @@ export function openStatement(input: {
     data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
     createdAt: now,
   });
-  return {
-    payment,
-    statement: sql`WITH req AS (
+  const statement = sql`WITH req AS (
          SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' FOR UPDATE
+       ), failures AS (
+         SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
+          WHERE payment_request_id = ${request.id} AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
          SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
                 ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}
-           FROM req
+           FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), event AS (${event})
-       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened`,
-  };
+       ), event AS (${event})${input.key ? sql`, keyed AS (${recordPaymentWhen('created', input.key)})` : empty}
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
+              (SELECT CASE WHEN n >= ${MAX_FAILED_PAYMENTS} THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES}) - now())))::int END
+                 FROM failures) AS retry_after`;
+  // With a key, prepared (as the read).
+  return { payment, statement: input.key ? prepared(statement) : statement };
 }
 
 /**
@@ -257,9 +310,21 @@ const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), 
 export class PaymentsRepository {
   constructor(private readonly db: Db) {}
 
-  async lookUp(environmentId: string, methodId: string, transactionId: string) {
-    const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId));
-    return { method: row!.method, request: row!.request ? requestOfLookUp(row!.request) : null };
+  async lookUp(environmentId: string, methodId: string, transactionId: string, key?: RequestKey) {
+    const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId, key));
+    return {
+      method: row!.method,
+      request: row!.request ? requestOfLookUp(row!.request) : null,
+      keyed: row!.keyed ?? null,
+    };
+  }
+
+  /** An Idempotency-Key's record with the payment it opened (see `keyedPaymentJson`). */
+  async keyed(key: RequestKey): Promise<KeyRecord | null> {
+    const row = await this.db.one<{ keyed: KeyRecord | null }>(
+      sql`SELECT ${recordOf(key, KEYED_PAYMENT)} AS keyed`,
+    );
+    return row!.keyed;
   }
 
   async open(statement: Sql): Promise<OpenFlags> {

@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { PaginationQuery } from '../common/pagination';
 import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
-import { API, Patch, Post } from '../common/http/routes';
+import { API, Delete, Patch, Post } from '../common/http/routes';
 import {
   CreateWebhookEndpointDto,
   ListWebhookDeliveriesQuery,

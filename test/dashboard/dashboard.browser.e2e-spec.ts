@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
-import { startTestApp, TestApp } from '../helpers/app';
+import { startWorkerApp, TestApp } from '../helpers/app';
 import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
@@ -22,7 +22,7 @@ let receiver: Receiver;
 let receiverDown = true;
 
 beforeAll(async () => {
-  t = await startTestApp({ ...DASHBOARD_ENV, ...WORKER_ENV });
+  t = await startWorkerApp({ ...DASHBOARD_ENV, ...WORKER_ENV });
   const { port } = t.app.getHttpServer().address() as { port: number };
   base = `http://127.0.0.1:${port}`;
   b = await launchBrowser();

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { startTestApp, TestApp } from '../helpers/app';
+import { startWorkerApp, TestApp } from '../helpers/app';
 import { DASHBOARD_ENV, relLink, signedInOwner, unescapeHtml } from '../helpers/dashboard';
 import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
 
@@ -7,7 +7,7 @@ import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
 let t: TestApp;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  t = await startTestApp({ ...DASHBOARD_ENV, ...WORKER_ENV });
+  t = await startWorkerApp({ ...DASHBOARD_ENV, ...WORKER_ENV });
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -35,11 +36,13 @@ export function testDatabaseUrl(): string {
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
- * BILLING_SCHEDULER).
+ * BILLING_SCHEDULER). Rate limits are off (every test talks from 127.0.0.1, often in bursts): the
+ * suites that test them set their own.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   databaseUrl = testDatabaseUrl(),
+  modules: Type[] = [],
 ): Promise<TestApp> {
   const config = loadConfig({
     LOG_LEVEL: 'info',
@@ -48,6 +51,8 @@ export async function startTestApp(
     WEBHOOK_WORKER: 'false',
     RECONCILE_INTERVAL_MS: '0',
     BILLING_SCHEDULER: 'false',
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_IP: '0',
     ...env,
   });
   const logs: string[] = [];
@@ -57,7 +62,7 @@ export async function startTestApp(
       cb();
     },
   });
-  const app = await createApp({ config, databaseUrl, logStream });
+  const app = await createApp({ config, databaseUrl, logStream, modules });
   await app.listen(0, '127.0.0.1');
   const db = app.get(Db);
   return {
@@ -117,4 +122,21 @@ export async function recordEvent(t: TestApp, event: Omit<NewEvent, 'id'>): Prom
   const id = randomUUID();
   await t.db.exec(insertEvent({ ...event, id }));
   return id;
+}
+
+/**
+ * The app with its webhook worker, on a database of its own: a worker claims every due delivery
+ * of its database, so on the run's shared one it would deliver (and change) other suites'
+ * deliveries while they check them. `close()` also drops the database.
+ */
+export async function startWorkerApp(env: Record<string, string>): Promise<TestApp> {
+  const db = await privateDatabase();
+  const t = await startTestApp(env, db.url);
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      await db.drop();
+    },
+  };
 }

@@ -84,8 +84,8 @@ export async function waitFor<T>(
 }
 
 /**
- * The settings of every test app that runs the webhook worker. All such apps share them, since
- * any of them may claim any due delivery of the run's database.
+ * The settings of the test apps that run the webhook worker (each on a database of its own:
+ * `startWorkerApp`): quick time-outs and retries.
  */
 export const WORKER_ENV = {
   WEBHOOK_WORKER: 'true',

@@ -2,13 +2,13 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { generateSecret } from '../../src/webhooks/signing';
-import { newTenant, recordEvent, startTestApp, TestApp } from '../helpers/app';
+import { newTenant, recordEvent, startWorkerApp, TestApp } from '../helpers/app';
 import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
 
 let t: TestApp;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  t = await startTestApp(WORKER_ENV);
+  t = await startWorkerApp(WORKER_ENV);
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));

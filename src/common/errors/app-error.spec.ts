@@ -29,3 +29,11 @@ describe('domain errors', () => {
     expect(AppError.is(new Error('x'), ShopError.Taken)).toBe(false);
   });
 });
+
+describe('AppError.retryAfter', () => {
+  it('adds a Retry-After of whole seconds, at least 1', () => {
+    expect(shopError(ShopError.Missing).retryAfter(2.2).headers).toEqual({ 'retry-after': '3' });
+    expect(shopError(ShopError.Missing).retryAfter(0).headers).toEqual({ 'retry-after': '1' });
+    expect(shopError(ShopError.Missing).headers).toEqual({});
+  });
+});

@@ -5,6 +5,9 @@
  * the global filter writes them as plain text.
  */
 export class AppError<Code extends string = string> extends Error {
+  /** Headers the answer carries besides the message (e.g. `retry-after` on a 429). */
+  readonly headers: Record<string, string> = {};
+
   constructor(
     readonly code: Code,
     readonly status: number,
@@ -12,6 +15,12 @@ export class AppError<Code extends string = string> extends Error {
   ) {
     super(message);
     this.name = 'AppError';
+  }
+
+  /** The same error, telling the client when to try again (a whole number of seconds, at least 1). */
+  retryAfter(seconds: number): this {
+    this.headers['retry-after'] = String(Math.max(1, Math.ceil(seconds)));
+    return this;
   }
 
   /** True when `err` is an AppError with one of these codes. */

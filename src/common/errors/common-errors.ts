@@ -12,6 +12,7 @@ export enum CommonError {
   InvalidPhoneNumber = 'invalid_phone_number',
   AmountNotPositive = 'amount_not_positive',
   AmountTooLarge = 'amount_too_large',
+  TooManyRequests = 'too_many_requests',
 }
 
 export const commonError = domainErrors<CommonError>({
@@ -24,4 +25,5 @@ export const commonError = domainErrors<CommonError>({
   [CommonError.InvalidPhoneNumber]: [400, Messages.invalidPhoneNumber],
   [CommonError.AmountNotPositive]: [400, Messages.amountNotPositive],
   [CommonError.AmountTooLarge]: [400, Messages.amountTooLarge],
+  [CommonError.TooManyRequests]: [429, Messages.tooManyRequests],
 });

@@ -74,6 +74,11 @@ export const Messages = {
   signInRequired: 'Sign in required',
   dashboardPageNotFound: 'Page not found',
   invalidForm: 'The form was not filled in as expected',
+  idempotencyKeyReused: 'Idempotency key reused with different parameters',
+  idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
+  /** Not in SPEC.md/CONTRACT.md: an Idempotency-Key header that is empty, too long or not printable. */
+  idempotencyKeyInvalid: 'Idempotency key must be 1 to 255 printable characters',
+  tooManyRequests: 'Too many requests',
 
   /** Not in SPEC.md/CONTRACT.md: subscription inputs that cannot describe a subscription (docs/billing.md). */
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',

@@ -57,7 +57,10 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
       return;
     }
-    if (error instanceof AppError) return sendText(reply, error.status, error.message);
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+      return sendText(reply, error.status, error.message);
+    }
     if (error instanceof ValidationFailed) return sendText(reply, 422, JSON.stringify(error.body));
     if (error instanceof HttpException) {
       const status = error.getStatus();

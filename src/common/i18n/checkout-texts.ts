@@ -22,6 +22,7 @@ const fr = {
   bankFailure:
     'Le paiement a échoué à cause d’une erreur de la banque. Veuillez réessayer ou choisir une autre application.',
   securityCheck: 'La vérification de sécurité a échoué. Veuillez recharger la page et réessayer.',
+  tooManyAttempts: 'Trop de tentatives de paiement ont échoué. Veuillez réessayer dans quelques minutes.',
   pendingTitle: 'Paiement en cours',
   pendingBody:
     'Confirmez le paiement dans votre application bancaire. Cette page se met à jour automatiquement.',
@@ -72,6 +73,7 @@ const ar: CheckoutTexts = {
   passCodeRequired: 'الرمز السري مطلوب لـ Bankily.',
   bankFailure: 'فشل الدفع بسبب خطأ من البنك. يرجى المحاولة مرة أخرى أو اختيار تطبيق آخر.',
   securityCheck: 'فشل التحقق الأمني. يرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
+  tooManyAttempts: 'فشلت محاولات دفع كثيرة. يرجى المحاولة مرة أخرى بعد بضع دقائق.',
   pendingTitle: 'الدفع قيد المعالجة',
   pendingBody: 'أكد الدفع في تطبيقك البنكي. يتم تحديث هذه الصفحة تلقائيا.',
   checkStatus: 'التحقق من حالة الدفع',
@@ -120,6 +122,7 @@ const en: CheckoutTexts = {
   bankFailure:
     'Payment failed due to a third party error, please try again later. You can retry or choose another bank app.',
   securityCheck: 'The security check failed. Please reload the page and try again.',
+  tooManyAttempts: 'Too many payment attempts failed. Please try again in a few minutes.',
   pendingTitle: 'Payment in progress',
   pendingBody: 'Confirm the payment in your bank app. This page updates by itself.',
   checkStatus: 'Check the payment status',

@@ -4,6 +4,7 @@ import { Webhooks1763777000000 } from './1763777000000-Webhooks';
 import { Checkout1763777100000 } from './1763777100000-Checkout';
 import { ServerSecrets1763777150000 } from './1763777150000-ServerSecrets';
 import { Billing1763777200000 } from './1763777200000-Billing';
+import { Idempotency1763777300000 } from './1763777300000-Idempotency';
 import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -14,5 +15,6 @@ export const migrations = [
   Checkout1763777100000,
   ServerSecrets1763777150000,
   Billing1763777200000,
+  Idempotency1763777300000,
   Dashboard1763777400000,
 ];

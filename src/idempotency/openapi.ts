@@ -1,0 +1,24 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * Documents the optional Idempotency-Key header on every POST of the API in the OpenAPI document,
+ * as `KeyedRequests` covers every one of them (those added later too).
+ */
+export function documentIdempotencyKey(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api/v1/') || !item.post) continue;
+    item.post.parameters = [
+      ...(item.post.parameters ?? []),
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          `1 to 255 printable characters, kept 24 h in the API key's environment: a retry with the same key, ` +
+          `method, path and body gets the first answer again (header \`idempotent-replayed: true\`).`,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      },
+    ];
+  }
+  return document;
+}
