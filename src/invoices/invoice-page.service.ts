@@ -84,6 +84,7 @@ export class InvoicePageService {
         if ((await this.invoices.lockStatus(invoice.id)) !== 'pending')
           throw invoiceError(InvoiceError.NotPending);
       },
+      key,
     );
     return { paymentId: payment.id, status: payment.status };
   }
