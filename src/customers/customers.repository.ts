@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
 import type { Page } from '../common/pagination';
+import { normalizePhone } from '../common/validation/rules';
 import { Db } from '../database/db';
+import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, join, Sql, sql } from '../database/sql';
+import { and, join, raw, Sql, sql } from '../database/sql';
 import { Customer, CUSTOMER_COLUMNS } from './customer';
 
 /** The unique index that keeps externalUserId unique within an organization. */
@@ -48,6 +50,12 @@ export class CustomersRepository {
     );
   }
 
+  byExternalUserId(organizationId: string, externalUserId: string): Promise<Customer | undefined> {
+    return this.db.one<Customer>(sql`
+      SELECT ${CUSTOMER_COLUMNS} FROM customers c
+       WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId}`);
+  }
+
   /**
    * Applies the given changes; undefined when there is no such customer, 'taken' when the new
    * externalUserId belongs to another customer of the organization.
@@ -85,5 +93,29 @@ export class CustomersRepository {
       },
       page,
     );
+  }
+
+  /**
+   * A keyset page of the organization's customers, newest first (the dashboard's list). `q` matches
+   * exactly an externalUserId or a phone number (normalised as the API does): each by its own index
+   * (customers_external_user_key, customers_phone_idx), the list by customers_list_idx.
+   */
+  async search(
+    organizationId: string,
+    filter: { q?: string },
+    page: KeysetQuery,
+  ): Promise<KeysetPage<Customer>> {
+    const where = [sql`c.organization_id = ${organizationId}`];
+    if (filter.q !== undefined) {
+      const any = [sql`c.external_user_id = ${filter.q}`];
+      const phone = normalizePhone(filter.q);
+      if (phone) any.push(sql`c.phone = ${phone}`);
+      where.push(any.length === 1 ? any[0] : sql`(${join(any, raw(' OR '))})`);
+    }
+    const k = keysetClauses('c', page);
+    const rows = await this.db.many<Customer & { cursor: string }>(sql`
+      SELECT ${CUSTOMER_COLUMNS}, ${cursorColumn('c')} FROM customers c
+       WHERE ${and([...where, ...k.where])} ORDER BY ${k.orderBy} LIMIT ${k.limit}`);
+    return keysetPage(rows, page);
   }
 }

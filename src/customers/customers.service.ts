@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone } from '../common/validation/rules';
 import { Customer, CustomerJson, toCustomerJson } from './customer';
@@ -13,7 +14,7 @@ import type { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from '.
 export class CustomersService {
   constructor(private readonly repo: CustomersRepository) {}
 
-  async create(tenant: Tenant, dto: CreateCustomerDto): Promise<CustomerJson> {
+  async create(tenant: EnvironmentScope, dto: CreateCustomerDto): Promise<CustomerJson> {
     const created = await this.repo.insert(
       newCustomer(tenant, dto.externalUserId, dto.phone === undefined ? null : assertPhone(dto.phone)),
     );
@@ -21,7 +22,7 @@ export class CustomersService {
     return toCustomerJson(created);
   }
 
-  async update(tenant: Tenant, id: string, dto: UpdateCustomerDto): Promise<CustomerJson> {
+  async update(tenant: EnvironmentScope, id: string, dto: UpdateCustomerDto): Promise<CustomerJson> {
     const phone = dto.phone === undefined || dto.phone === null ? dto.phone : assertPhone(dto.phone);
     const updated = await this.repo.update(tenant.organizationId, id, {
       externalUserId: dto.externalUserId,

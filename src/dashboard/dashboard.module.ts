@@ -1,31 +1,54 @@
 import { Module } from '@nestjs/common';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { CustomersModule } from '../customers/customers.module';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { PricesModule } from '../prices/prices.module';
+import { ProductsModule } from '../products/products.module';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
+import { DashboardCustomersController } from './customers.controller';
 import { DashboardRepository } from './dashboard.repository';
 import { DashboardErrorFilter } from './dashboard.filter';
 import { DashboardGuard } from './dashboard.guard';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
+import { DashboardInvoicesController } from './invoices.controller';
 import { DashboardKeysController } from './keys.controller';
 import { DashboardMonitoringController } from './monitoring.controller';
 import { DashboardNotFoundController } from './not-found.controller';
+import { DashboardProductsController } from './products.controller';
 import { ReportsService } from './reports.service';
 import { DashboardSessions } from './sessions.service';
+import { DashboardSubscriptionsController } from './subscriptions.controller';
 import { DashboardTeamController } from './team.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The merchant dashboard (CONTRACT.md "Merchant dashboard"): server-rendered pages under /dashboard. */
 @Module({
-  imports: [PaymentRequestsModule, PaymentsModule, CheckoutModule, WebhooksModule],
+  imports: [
+    PaymentRequestsModule,
+    PaymentsModule,
+    CheckoutModule,
+    WebhooksModule,
+    ProductsModule,
+    PricesModule,
+    CustomersModule,
+    SubscriptionsModule,
+    InvoicesModule,
+  ],
   controllers: [
     DashboardAuthController,
     DashboardMonitoringController,
     DashboardKeysController,
     DashboardWebhooksController,
     DashboardTeamController,
+    DashboardProductsController,
+    DashboardCustomersController,
+    DashboardSubscriptionsController,
+    DashboardInvoicesController,
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],

@@ -18,6 +18,10 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard/webhooks', 'navWebhooks'],
   ['/dashboard/webhooks/deliveries', 'navDeliveries'],
   ['/dashboard/payment-methods', 'navPaymentMethods'],
+  ['/dashboard/products', 'navProducts'],
+  ['/dashboard/customers', 'navCustomers'],
+  ['/dashboard/subscriptions', 'navSubscriptions'],
+  ['/dashboard/invoices', 'navInvoices'],
   ['/dashboard/team', 'navTeam'],
   ['/dashboard/account', 'navAccount'],
 ];

@@ -1,10 +1,17 @@
 import type { CheckoutSession } from '../checkout/checkout-session';
 import type { DashboardTexts } from '../common/i18n/dashboard-texts';
-import { formatMru, Language } from '../common/i18n/languages';
+import { formatDate, formatMru, Language } from '../common/i18n/languages';
+import type { Customer } from '../customers/customer';
+import { invoicePagePath } from '../invoices/invoice';
+import type { InvoiceListItem } from '../invoices/invoices.repository';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import type { PaymentListItem } from '../payments/payments.repository';
+import type { Price, PriceInterval } from '../prices/price';
+import type { Product } from '../products/product';
+import { subscriptionStatus } from '../subscriptions/subscription';
+import type { SubscriptionListItem } from '../subscriptions/subscriptions.repository';
 import type { DeliveryLogItem } from '../webhooks/webhooks.repository';
-import { formatTime } from './format';
+import { fill, formatTime } from './format';
 
 /*
  * Records as the views show them: texts in the user's language, times in UTC, MRU grouped, and
@@ -28,6 +35,7 @@ export function requestRow(v: Viewer, pr: PaymentRequest) {
     created: formatTime(pr.createdAt, v.lang),
     paidAt: pr.paidAt ? formatTime(pr.paidAt, v.lang) : v.t.none,
     invoiceId: pr.invoiceId,
+    invoiceHref: pr.invoiceId ? `/dashboard/invoices/${pr.invoiceId}` : undefined,
     environmentId: pr.environmentId,
   };
 }
@@ -79,6 +87,107 @@ export function deliveryRow(v: Viewer, d: DeliveryLogItem, returnTo: string) {
     created: formatTime(d.createdAt, v.lang),
     replayAction: `/dashboard/webhooks/deliveries/${d.id}/replay`,
     returnTo,
+  };
+}
+
+/** `1 500 MRU / mois`. */
+export const priceText = (v: Viewer, amount: number, interval: PriceInterval): string =>
+  fill(v.t[`perInterval_${interval}`], { amount: formatMru(amount, v.lang) });
+
+export function productRow(v: Viewer, p: Product, prices: readonly Price[] = []) {
+  return {
+    id: p.id,
+    href: `/dashboard/products/${p.id}`,
+    name: p.name,
+    description: p.description ?? '',
+    prices: prices.map((pr) => priceText(v, pr.amount, pr.interval)).join(', ') || v.t.none,
+    created: formatTime(p.createdAt, v.lang),
+  };
+}
+
+export function priceRow(v: Viewer, p: Price) {
+  return {
+    id: p.id,
+    amount: p.amount,
+    interval: p.interval,
+    text: priceText(v, p.amount, p.interval),
+    intervalText: v.t[`interval_${p.interval}`],
+    created: formatTime(p.createdAt, v.lang),
+    action: `/dashboard/prices/${p.id}`,
+    archiveAction: `/dashboard/prices/${p.id}/archive`,
+  };
+}
+
+export function customerRow(v: Viewer, c: Customer) {
+  return {
+    id: c.id,
+    href: `/dashboard/customers/${c.id}`,
+    externalUserId: c.externalUserId,
+    phone: c.phone ?? v.t.none,
+    created: formatTime(c.createdAt, v.lang),
+  };
+}
+
+/** A UTC day, as billing periods are counted: `23 novembre 2026`. */
+const day = (v: Viewer, at: Date | null) => (at ? formatDate(at, v.lang) : v.t.none);
+
+export function subscriptionRow(v: Viewer, s: SubscriptionListItem) {
+  const status = subscriptionStatus(s.status, s.overdue);
+  return {
+    id: s.id,
+    href: `/dashboard/subscriptions/${s.id}`,
+    status,
+    statusText: v.t[`subscriptionStatus_${status}`],
+    customer: s.customerExternalUserId,
+    customerHref: `/dashboard/customers/${s.customerId}`,
+    product: s.productName,
+    productHref: s.productActive ? `/dashboard/products/${s.productId}` : undefined,
+    productArchived: !s.productActive,
+    price: priceText(v, s.priceAmount, s.priceInterval),
+    priceId: s.priceId,
+    priceArchived: !s.priceActive,
+    startedAt: formatTime(s.startedAt, v.lang),
+    trialEnd: s.trialEnd ? formatTime(s.trialEnd, v.lang) : undefined,
+    currentPeriod:
+      s.currentPeriodStart && s.currentPeriodEnd
+        ? fill(v.t.periodRange, { start: day(v, s.currentPeriodStart), end: day(v, s.currentPeriodEnd) })
+        : v.t.none,
+    nextBilling: s.nextBillingDate ? day(v, s.nextBillingDate) : v.t.none,
+    expiresAt: s.expiresAt ? formatTime(s.expiresAt, v.lang) : undefined,
+    cancelledAt: s.cancelledAt ? formatTime(s.cancelledAt, v.lang) : undefined,
+    created: formatTime(s.createdAt, v.lang),
+    invoicesHref: `/dashboard/invoices?subscriptionId=${s.id}`,
+  };
+}
+
+/** The pay link and ready-made messages to send it: `sms:` and WhatsApp's click-to-chat address (links, nothing loaded). */
+export function invoiceRow(v: Viewer, i: InvoiceListItem, publicUrl: string, merchant: string) {
+  const amount = formatMru(Number(i.amount), v.lang);
+  const period = fill(v.t.periodRange, { start: day(v, i.periodStart), end: day(v, i.periodEnd) });
+  const payUrl = publicUrl + invoicePagePath(i.id);
+  const message = fill(v.t.payMessage, { merchant, amount, period, url: payUrl });
+  const phone = i.customerPhone;
+  return {
+    id: i.id,
+    href: `/dashboard/invoices/${i.id}`,
+    status: i.status,
+    statusText: v.t[`invoiceStatus_${i.status}`],
+    pending: i.status === 'pending',
+    amount,
+    period,
+    dueDate: day(v, i.dueDate),
+    customer: i.customerExternalUserId,
+    customerHref: `/dashboard/customers/${i.customerId}`,
+    customerPhone: phone ?? v.t.none,
+    product: i.productName,
+    subscriptionId: i.subscriptionId,
+    subscriptionHref: `/dashboard/subscriptions/${i.subscriptionId}`,
+    paymentRequestId: i.paymentRequestId,
+    paymentRequestHref: i.paymentRequestId ? `/dashboard/payment-requests/${i.paymentRequestId}` : undefined,
+    created: formatTime(i.createdAt, v.lang),
+    payUrl,
+    smsHref: `sms:${phone ? `+222${phone}` : ''}?body=${encodeURIComponent(message)}`,
+    whatsAppHref: `https://wa.me/${phone ? `222${phone}` : ''}?text=${encodeURIComponent(message)}`,
   };
 }
 

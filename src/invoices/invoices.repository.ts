@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
+import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { PaymentStatus } from '../payments/payment';
@@ -26,6 +27,27 @@ export interface InvoicePageRow {
   /** The status of the request's latest payment, null before any. */
   paymentStatus: PaymentStatus | null;
 }
+
+/** An invoice as the dashboard shows it: with its customer and the product it bills. */
+export interface InvoiceListItem extends Invoice {
+  customerExternalUserId: string;
+  customerPhone: string | null;
+  productName: string;
+}
+
+/** The dashboard's filters; they combine. */
+export interface InvoiceSearch {
+  status?: InvoiceStatus;
+  customerId?: string;
+  subscriptionId?: string;
+}
+
+const LIST_ITEM_COLUMNS = sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
+  c.phone AS "customerPhone", p.name AS "productName"`;
+const LIST_ITEM_JOINS = raw(
+  `JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
+   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`,
+);
 
 /*
  * Statements other modules' statements are built from (set-based billing, settlement, cancel),
@@ -160,5 +182,38 @@ export class InvoicesRepository {
         JOIN prices price ON price.id = s.price_id
         JOIN products p ON p.id = price.product_id
        WHERE i.id = ${id}`);
+  }
+
+  /**
+   * A keyset page of the environment's invoices, newest first, for the dashboard (an invoice lives
+   * in its subscription's environment, like its payment request). The page's ids come off
+   * invoices_environment_list_idx or invoices_environment_status_idx (a customer's or a
+   * subscription's invoices off their own indexes: few each), then their rows, customers and
+   * products for those ids only. No count.
+   */
+  async search(
+    environmentId: string,
+    filter: InvoiceSearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<InvoiceListItem>> {
+    const where = [sql`i.environment_id = ${environmentId}`];
+    if (filter.status !== undefined) where.push(sql`i.status = ${filter.status}`);
+    if (filter.customerId !== undefined) where.push(sql`i.customer_id = ${filter.customerId}`);
+    if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
+    const k = keysetClauses('i', page);
+    const rows = await this.db.many<InvoiceListItem & { cursor: string }>(sql`
+      SELECT ${LIST_ITEM_COLUMNS}, ${cursorColumn('i')}
+        FROM (SELECT i.id FROM invoices i WHERE ${and([...where, ...k.where])}
+               ORDER BY ${k.orderBy} LIMIT ${k.limit}) page
+        JOIN invoices i ON i.id = page.id ${LIST_ITEM_JOINS}
+       ORDER BY ${k.orderBy}`);
+    return keysetPage(rows, page);
+  }
+
+  /** One invoice of the environment with its customer and product (the dashboard's page). */
+  detail(environmentId: string, id: string): Promise<InvoiceListItem | undefined> {
+    return this.db.one<InvoiceListItem>(sql`
+      SELECT ${LIST_ITEM_COLUMNS} FROM invoices i ${LIST_ITEM_JOINS}
+       WHERE i.id = ${id} AND i.environment_id = ${environmentId}`);
   }
 }

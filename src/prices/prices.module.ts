@@ -6,6 +6,6 @@ import { PricesService } from './prices.service';
 @Module({
   controllers: [PricesController],
   providers: [PricesService, PricesRepository],
-  exports: [PricesService],
+  exports: [PricesService, PricesRepository],
 })
 export class PricesModule {}

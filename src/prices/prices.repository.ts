@@ -90,4 +90,11 @@ export class PricesRepository {
        WHERE pr.product_id = ANY(${productIds}::uuid[]) AND pr.active
        ORDER BY pr.product_id, pr.created_at, pr.id`);
   }
+
+  /** An active price of an active product of the environment (the dashboard reaches prices through their product). */
+  activeInEnvironment(environmentId: string, id: string): Promise<Price | undefined> {
+    return this.db.one<Price>(sql`
+      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN products p ON p.id = pr.product_id
+       WHERE pr.id = ${id} AND pr.active AND p.environment_id = ${environmentId} AND p.active`);
+  }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { assertAmount } from '../common/validation/rules';
 import type { CreatePriceDto, UpdatePriceDto } from './dto/price.dto';
 import { Price, PriceJson, toPriceJson } from './price';
@@ -15,7 +16,7 @@ export class PricesService {
   constructor(private readonly repo: PricesRepository) {}
 
   /** A price for an active product of the key's environment (404 `Product not found` otherwise). */
-  async create(tenant: Tenant, dto: CreatePriceDto): Promise<PriceJson> {
+  async create(tenant: EnvironmentScope, dto: CreatePriceDto): Promise<PriceJson> {
     assertPriceAmount(dto.amount);
     const now = new Date();
     const created = await this.repo.insert(
@@ -44,7 +45,7 @@ export class PricesService {
    * with `replaceExisting`, this price is deactivated and a new one returned, and existing
    * subscriptions stay on this one.
    */
-  async update(tenant: Tenant, id: string, dto: UpdatePriceDto): Promise<PriceJson> {
+  async update(tenant: EnvironmentScope, id: string, dto: UpdatePriceDto): Promise<PriceJson> {
     if (dto.amount !== undefined) assertPriceAmount(dto.amount);
     const changes = { amount: dto.amount, interval: dto.interval };
     const price = dto.replaceExisting
@@ -54,7 +55,7 @@ export class PricesService {
   }
 
   /** Hidden from look-ups and the product's price list; subscriptions already on it keep billing. */
-  async archive(tenant: Tenant, id: string): Promise<PriceJson> {
+  async archive(tenant: EnvironmentScope, id: string): Promise<PriceJson> {
     return toPriceJson(await this.found(this.repo.archive(tenant.organizationId, id)));
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
+import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, Sql, sql } from '../database/sql';
 import { Product, PRODUCT_COLUMNS } from './product';
@@ -50,5 +51,15 @@ export class ProductsRepository {
       },
       page,
     );
+  }
+
+  /** A keyset page of the environment's active products, newest first (the dashboard's list, on products_list_idx). */
+  async search(environmentId: string, page: KeysetQuery): Promise<KeysetPage<Product>> {
+    const k = keysetClauses('p', page);
+    const rows = await this.db.many<Product & { cursor: string }>(sql`
+      SELECT ${PRODUCT_COLUMNS}, ${cursorColumn('p')} FROM products p
+       WHERE ${and([sql`p.environment_id = ${environmentId}`, sql`p.active`, ...k.where])}
+       ORDER BY ${k.orderBy} LIMIT ${k.limit}`);
+    return keysetPage(rows, page);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { PricesService } from '../prices/prices.service';
 import type { CreateProductDto, ListProductsQuery, UpdateProductDto } from './dto/product.dto';
@@ -16,7 +17,7 @@ export class ProductsService {
   ) {}
 
   /** In the key's environment. */
-  async create(tenant: Tenant, dto: CreateProductDto): Promise<ProductJson> {
+  async create(tenant: EnvironmentScope, dto: CreateProductDto): Promise<ProductJson> {
     const now = new Date();
     const product: Product = {
       id: randomUUID(),
@@ -47,7 +48,7 @@ export class ProductsService {
   }
 
   /** An archived product cannot be updated or restored: 404 like any product that is gone. */
-  async update(tenant: Tenant, id: string, dto: UpdateProductDto): Promise<ProductJson> {
+  async update(tenant: EnvironmentScope, id: string, dto: UpdateProductDto): Promise<ProductJson> {
     const updated = await this.repo.update(tenant.environmentId, id, {
       name: dto.name,
       description: dto.description,
@@ -58,7 +59,7 @@ export class ProductsService {
   }
 
   /** Hidden from lists and look-ups for good; its prices and existing subscriptions are unchanged. */
-  archive(tenant: Tenant, id: string): Promise<ProductJson> {
+  archive(tenant: EnvironmentScope, id: string): Promise<ProductJson> {
     return this.update(tenant, id, { active: false });
   }
 

@@ -10,6 +10,6 @@ import { SubscriptionsService } from './subscriptions.service';
   imports: [CustomersModule, PricesModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsService, SubscriptionsRepository, Renewals],
-  exports: [Renewals],
+  exports: [Renewals, SubscriptionsService, SubscriptionsRepository],
 })
 export class SubscriptionsModule {}

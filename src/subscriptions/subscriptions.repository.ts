@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
+import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, empty, raw, Sql, sql } from '../database/sql';
 import { insertInvoicesFrom, voidPendingCtes } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
@@ -21,6 +22,26 @@ import {
 export interface SubscriptionRow extends Subscription {
   overdue: boolean;
 }
+
+/** A subscription as the dashboard shows it: with its customer, its price and the price's product. */
+export interface SubscriptionListItem extends SubscriptionRow {
+  customerExternalUserId: string;
+  customerPhone: string | null;
+  productId: string;
+  productName: string;
+  productActive: boolean;
+  priceAmount: number;
+  priceInterval: PriceInterval;
+  priceActive: boolean;
+}
+
+const LIST_ITEM_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue,
+  c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
+  p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
+  pr.active AS "priceActive"`;
+const LIST_ITEM_JOINS = raw(
+  `JOIN customers c ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`,
+);
 
 /** A subscription locked for a renewal, with what the renewal needs to know. */
 export interface RenewalRow extends Subscription {
@@ -281,5 +302,36 @@ export class SubscriptionsRepository {
       )${voiding}
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`);
     return row!;
+  }
+
+  /**
+   * A keyset page of the environment's subscriptions, newest first, for the dashboard; `status` as
+   * the API shows it. The page's ids come off subscriptions_list_idx or subscriptions_status_idx
+   * (a customer's, off subscriptions_customer_idx: few), then their rows, customers, prices and
+   * products, and whether each is overdue, for those ids only. No count.
+   */
+  async search(
+    environmentId: string,
+    filter: { status?: SubscriptionStatus; customerId?: string },
+    page: KeysetQuery,
+  ): Promise<KeysetPage<SubscriptionListItem>> {
+    const where = [sql`s.environment_id = ${environmentId}`];
+    if (filter.status !== undefined) where.push(statusCondition(filter.status));
+    if (filter.customerId !== undefined) where.push(sql`s.customer_id = ${filter.customerId}`);
+    const k = keysetClauses('s', page);
+    const rows = await this.db.many<SubscriptionListItem & { cursor: string }>(sql`
+      SELECT ${LIST_ITEM_COLUMNS}, ${cursorColumn('s')}
+        FROM (SELECT s.id FROM subscriptions s WHERE ${and([...where, ...k.where])}
+               ORDER BY ${k.orderBy} LIMIT ${k.limit}) page
+        JOIN subscriptions s ON s.id = page.id ${LIST_ITEM_JOINS}
+       ORDER BY ${k.orderBy}`);
+    return keysetPage(rows, page);
+  }
+
+  /** One subscription of the environment with its customer, price and product (the dashboard's page). */
+  detail(environmentId: string, id: string): Promise<SubscriptionListItem | undefined> {
+    return this.db.one<SubscriptionListItem>(sql`
+      SELECT ${LIST_ITEM_COLUMNS} FROM subscriptions s ${LIST_ITEM_JOINS}
+       WHERE s.id = ${id} AND s.environment_id = ${environmentId}`);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone, parseDateTime } from '../common/validation/rules';
 import { Customer } from '../customers/customer';
@@ -103,15 +104,15 @@ export class SubscriptionsService {
     return envelope(rows.map(toJson), total, page);
   }
 
-  cancel(tenant: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
+  cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
     return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now));
   }
 
-  pause(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+  pause(tenant: EnvironmentScope, id: string): Promise<SubscriptionJson> {
     return this.change(tenant, id, pause);
   }
 
-  resume(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+  resume(tenant: EnvironmentScope, id: string): Promise<SubscriptionJson> {
     return this.change(tenant, id, resume);
   }
 
@@ -160,7 +161,7 @@ export class SubscriptionsService {
    * cancellation voids them too).
    */
   private change(
-    tenant: Tenant,
+    tenant: EnvironmentScope,
     id: string,
     apply: (s: Subscription, now: Date) => Change,
   ): Promise<SubscriptionJson> {

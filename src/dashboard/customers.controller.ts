@@ -1,0 +1,147 @@
+import { Get, Param } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { Post } from '../common/http/routes';
+import { normalizePhone } from '../common/validation/rules';
+import type { Customer } from '../customers/customer';
+import { CustomerError } from '../customers/customers.errors';
+import { CustomersRepository } from '../customers/customers.repository';
+import { CustomersService } from '../customers/customers.service';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
+import { DashboardError, dashboardError } from './dashboard.errors';
+import { DashboardRenderer } from './dashboard.renderer';
+import { DashboardPages, idOr404 } from './dashboard-controller';
+import { Dash, DashboardRequest } from './dashboard-request';
+import { fill } from './format';
+import { parseText } from './forms';
+import { customerRow, pager, subscriptionRow } from './presenters';
+
+const PAGE_SIZE = 25;
+/** CONTRACT.md: 1 to 128 printable characters (as the API's ExternalIdField). */
+const EXTERNAL_USER_ID = /^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]{1,128}$/u;
+
+interface CustomerForm {
+  externalUserId: string;
+  phone: string;
+  errors: Record<string, string>;
+}
+
+/** The customer form: an externalUserId as the API takes it, and a phone number or nothing. */
+function customerForm(d: DashboardRequest): CustomerForm & { normalizedPhone: string | null } {
+  const externalUserId = d.field('externalUserId').trim();
+  const phone = d.field('phone').trim();
+  const normalizedPhone = phone === '' ? null : normalizePhone(phone);
+  const errors: Record<string, string> = {};
+  if (!EXTERNAL_USER_ID.test(externalUserId)) errors.externalUserId = d.t.invalidExternalUserId;
+  if (phone !== '' && !normalizedPhone) errors.phone = d.t.invalidPhone;
+  return { externalUserId, phone, normalizedPhone, errors };
+}
+
+/**
+ * The organization's customers, the same in both environments (SPEC.md): search by externalUserId
+ * or phone number, add, edit. A customer's page shows its subscriptions of the session's environment.
+ */
+@DashboardPages('customers')
+export class DashboardCustomersController {
+  constructor(
+    private readonly renderer: DashboardRenderer,
+    private readonly customers: CustomersService,
+    private readonly repo: CustomersRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+  ) {}
+
+  @Get()
+  async list(@Dash() d: DashboardRequest): Promise<void> {
+    await this.renderList(d, { externalUserId: '', phone: '', errors: {} });
+  }
+
+  @Post()
+  async create(@Dash() d: DashboardRequest): Promise<void> {
+    const form = customerForm(d);
+    if (Object.keys(form.errors).length > 0) return this.renderList(d, form);
+    let created;
+    try {
+      created = await this.customers.create(d.scope, {
+        externalUserId: form.externalUserId,
+        phone: form.normalizedPhone ?? undefined,
+      });
+    } catch (err) {
+      if (!AppError.is(err, CustomerError.ExternalUserIdTaken)) throw err;
+      return this.renderList(d, { ...form, errors: { externalUserId: d.t.externalUserIdTaken } });
+    }
+    d.page.redirect(`/dashboard/customers/${created.id}?notice=customerCreated`);
+  }
+
+  @Get(':id')
+  async customer(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
+    const customer = await this.found(d, id);
+    await this.renderCustomer(d, customer, {
+      externalUserId: customer.externalUserId,
+      phone: customer.phone ?? '',
+      errors: {},
+    });
+  }
+
+  /** An empty phone removes the number. */
+  @Post(':id')
+  async update(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
+    const customer = await this.found(d, id);
+    const form = customerForm(d);
+    if (Object.keys(form.errors).length > 0) return this.renderCustomer(d, customer, form);
+    try {
+      await this.customers.update(d.scope, customer.id, {
+        externalUserId: form.externalUserId,
+        phone: form.normalizedPhone,
+      });
+    } catch (err) {
+      if (AppError.is(err, CustomerError.NotFound)) throw dashboardError(DashboardError.NotFound);
+      if (!AppError.is(err, CustomerError.ExternalUserIdTaken)) throw err;
+      return this.renderCustomer(d, customer, {
+        ...form,
+        errors: { externalUserId: d.t.externalUserIdTaken },
+      });
+    }
+    d.page.redirect(`/dashboard/customers/${customer.id}?notice=customerSaved`);
+  }
+
+  /** A customer of the organization (either environment), or the 404 page. */
+  private async found(d: DashboardRequest, id: string): Promise<Customer> {
+    const customer = await this.repo.byId(d.scope.organizationId, idOr404(id));
+    if (!customer) throw dashboardError(DashboardError.NotFound);
+    return customer;
+  }
+
+  private async renderList(d: DashboardRequest, form: CustomerForm): Promise<void> {
+    const { t } = d;
+    const q = parseText(d.query('q'));
+    const page = await this.repo.search(
+      d.scope.organizationId,
+      { q },
+      { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
+    );
+    this.renderer.render(d, 'customers', t.customersTitle, {
+      filters: { q },
+      filtered: q !== undefined,
+      rows: page.items.map((c) => customerRow(d, c)),
+      pager: pager(d, '/dashboard/customers', { q }, page),
+      form,
+    });
+  }
+
+  private async renderCustomer(d: DashboardRequest, customer: Customer, form: CustomerForm): Promise<void> {
+    const { t } = d;
+    const subscriptions = await this.subscriptions.search(
+      d.scope.environmentId,
+      { customerId: customer.id },
+      { limit: PAGE_SIZE },
+    );
+    this.renderer.render(d, 'customer', fill(t.customerTitle, { externalUserId: customer.externalUserId }), {
+      customer: {
+        ...customerRow(d, customer),
+        action: `/dashboard/customers/${customer.id}`,
+        invoicesHref: `/dashboard/invoices?customer=${encodeURIComponent(customer.externalUserId)}`,
+      },
+      form,
+      subscriptions: subscriptions.items.map((s) => subscriptionRow(d, s)),
+    });
+  }
+}
