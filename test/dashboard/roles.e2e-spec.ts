@@ -1,5 +1,6 @@
 import { startTestApp, TestApp } from '../helpers/app';
 import {
+  billingData,
   DASHBOARD_ENV,
   DashboardBrowser,
   invitedMember,
@@ -46,10 +47,13 @@ async function organizationWithData() {
     'SELECT id FROM dashboard_invitations WHERE organization_id = $1 AND accepted_at IS NULL',
     [org.organizationId],
   );
+  const billing = await billingData(t, org);
   return {
     org,
     owner,
+    billing,
     ids: {
+      ...billing,
       keyId: key.id as string,
       endpointId: endpoint.body.data.id as string,
       deliveryId: delivery.id as string,
@@ -69,15 +73,28 @@ const snapshot = (organizationId: string) =>
                JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.organization_id = $1) d) AS deliveries,
             (SELECT json_agg(u ORDER BY u.id) FROM (SELECT id, role FROM users WHERE organization_id = $1) u) AS users,
             (SELECT json_agg(i ORDER BY i.id) FROM (SELECT id, revoked_at FROM dashboard_invitations WHERE organization_id = $1) i) AS invitations,
+            (SELECT json_agg(p ORDER BY p.id) FROM (SELECT id, name, description, active FROM products WHERE organization_id = $1) p) AS products,
+            (SELECT json_agg(p ORDER BY p.id) FROM (SELECT id, amount, interval, active FROM prices WHERE organization_id = $1) p) AS prices,
+            (SELECT json_agg(c ORDER BY c.id) FROM (SELECT id, external_user_id, phone FROM customers WHERE organization_id = $1) c) AS customers,
+            (SELECT json_agg(s ORDER BY s.id) FROM (SELECT id, status, paused_at, cancelled_at FROM subscriptions WHERE organization_id = $1) s) AS subscriptions,
+            (SELECT json_agg(i ORDER BY i.id) FROM (SELECT id, status FROM invoices WHERE organization_id = $1) i) AS invoices,
             (SELECT count(*) FROM events WHERE organization_id = $1) AS events`,
     [organizationId],
   );
 
 describe('a viewer', () => {
   it('reads every page', async () => {
-    const { owner } = await organizationWithData();
+    const { owner, billing } = await organizationWithData();
     const { browser } = await invitedMember(t, owner, 'viewer');
     for (const path of [
+      '/dashboard/products',
+      `/dashboard/products/${billing.productId}`,
+      '/dashboard/customers',
+      `/dashboard/customers/${billing.customerId}`,
+      '/dashboard/subscriptions',
+      `/dashboard/subscriptions/${billing.subscriptionId}`,
+      '/dashboard/invoices',
+      `/dashboard/invoices/${billing.invoiceId}`,
       '/dashboard',
       '/dashboard/payment-requests',
       '/dashboard/payments',
@@ -95,6 +112,20 @@ describe('a viewer', () => {
     // No form that would be refused is offered.
     expect((await browser.get('/dashboard/keys')).text).not.toContain('/revoke');
     expect((await browser.get('/dashboard/webhooks/deliveries')).text).not.toContain('/replay');
+    expect((await browser.get('/dashboard/products')).text).not.toContain(
+      'method="post" action="/dashboard/products"',
+    );
+    expect((await browser.get(`/dashboard/products/${billing.productId}`)).text).not.toMatch(
+      /\/archive|\/prices"/,
+    );
+    expect((await browser.get('/dashboard/customers')).text).not.toContain(
+      'method="post" action="/dashboard/customers"',
+    );
+    expect((await browser.get(`/dashboard/customers/${billing.customerId}`)).text).not.toContain(
+      'method="post" action="/dashboard/customers/',
+    );
+    const subscription = await browser.get(`/dashboard/subscriptions/${billing.subscriptionId}`);
+    expect(subscription.text).not.toMatch(/\/(pause|resume|cancel)"/);
   });
 
   it('is refused every state-changing form with 403, and nothing changes', async () => {
@@ -138,12 +169,20 @@ describe('a viewer', () => {
 });
 
 describe('a developer', () => {
-  it('manages keys and webhooks but not the team', async () => {
+  it('manages keys, webhooks and billing but not the team', async () => {
     const { org, owner, ids } = await organizationWithData();
     const { browser } = await invitedMember(t, owner, 'developer');
     await browser.get('/dashboard/keys');
     expect((await browser.post('/dashboard/keys', { type: 'secret' })).status).toBe(200);
     expect((await browser.post(`/dashboard/webhooks/${ids.endpointId}/disable`)).status).toBe(303);
+    expect((await browser.post('/dashboard/products', { name: 'By a developer' })).status).toBe(303);
+    expect(
+      (await browser.post(`/dashboard/prices/${ids.priceId}`, { amount: '99', interval: 'weekly' })).status,
+    ).toBe(303);
+    expect((await browser.post(`/dashboard/subscriptions/${ids.subscriptionId}/pause`)).status).toBe(303);
+    expect(
+      (await t.query('SELECT status FROM subscriptions WHERE id = $1', [ids.subscriptionId]))[0].status,
+    ).toBe('paused');
     const [ownerRow] = await t.query(`SELECT id FROM users WHERE organization_id = $1 AND role = 'owner'`, [
       org.organizationId,
     ]);

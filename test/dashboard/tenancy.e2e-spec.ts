@@ -1,6 +1,7 @@
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { startTestApp, TestApp } from '../helpers/app';
 import {
+  billingData,
   DASHBOARD_ENV,
   DashboardBrowser,
   invitedMember,
@@ -62,8 +63,14 @@ async function victim() {
     'SELECT id FROM dashboard_invitations WHERE organization_id = $1 AND accepted_at IS NULL',
     [org.organizationId],
   );
+  const billing = await billingData(t, org);
+  const [customer] = await t.query('SELECT external_user_id FROM customers WHERE id = $1', [
+    billing.customerId,
+  ]);
   return {
     org,
+    billing,
+    externalUserId: customer.external_user_id as string,
     paymentRequestId,
     paymentId: paid.body.data.id as string,
     methodId: masrivi.id as string,
@@ -75,6 +82,7 @@ async function victim() {
       invitationId: invitation.id as string,
       userId: user.id as string,
       invitationToken: '',
+      ...billing,
     },
   };
 }
@@ -87,6 +95,11 @@ const snapshot = (org: CreatedOrganization) =>
                JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.organization_id = $1) d) AS deliveries,
             (SELECT json_agg(u ORDER BY u.id) FROM (SELECT id, role FROM users WHERE organization_id = $1) u) AS users,
             (SELECT json_agg(i ORDER BY i.id) FROM (SELECT id, revoked_at FROM dashboard_invitations WHERE organization_id = $1) i) AS invitations,
+            (SELECT json_agg(p ORDER BY p.id) FROM (SELECT id, name, description, active, environment_id FROM products WHERE organization_id = $1) p) AS products,
+            (SELECT json_agg(p ORDER BY p.id) FROM (SELECT id, amount, interval, active FROM prices WHERE organization_id = $1) p) AS prices,
+            (SELECT json_agg(c ORDER BY c.id) FROM (SELECT id, external_user_id, phone FROM customers WHERE organization_id = $1) c) AS customers,
+            (SELECT json_agg(s ORDER BY s.id) FROM (SELECT id, status, paused_at, cancelled_at FROM subscriptions WHERE organization_id = $1) s) AS subscriptions,
+            (SELECT json_agg(i ORDER BY i.id) FROM (SELECT id, status FROM invoices WHERE organization_id = $1) i) AS invoices,
             (SELECT count(*) FROM events WHERE organization_id = $1) AS events`,
     [org.organizationId],
   );
@@ -98,6 +111,10 @@ it("answers every page with another organization's id with 404, showing none of 
     `/dashboard/payment-requests/${v.paymentRequestId}`,
     `/dashboard/webhooks/${v.ids.endpointId}`,
     `/dashboard/webhooks/deliveries/${v.ids.deliveryId}`,
+    `/dashboard/products/${v.billing.productId}`,
+    `/dashboard/customers/${v.billing.customerId}`,
+    `/dashboard/subscriptions/${v.billing.subscriptionId}`,
+    `/dashboard/invoices/${v.billing.invoiceId}`,
   ]) {
     const res = await browser.get(path);
     expect({ path, status: res.status }).toEqual({ path, status: 404 });
@@ -141,6 +158,15 @@ it('finds nothing of another organization through searches and filters', async (
     '/dashboard/team',
     '/dashboard/keys',
     '/dashboard',
+    '/dashboard/products',
+    '/dashboard/customers',
+    `/dashboard/customers?q=${encodeURIComponent(v.externalUserId)}`,
+    '/dashboard/customers?q=22123456',
+    '/dashboard/subscriptions',
+    '/dashboard/subscriptions?status=active',
+    '/dashboard/invoices',
+    `/dashboard/invoices?customer=${encodeURIComponent(v.externalUserId)}`,
+    `/dashboard/invoices?subscriptionId=${v.billing.subscriptionId}`,
   ]) {
     const res = await browser.get(path);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
@@ -155,6 +181,11 @@ it('finds nothing of another organization through searches and filters', async (
       v.endpointUrl,
       v.ids.endpointId,
       v.ids.userId,
+      v.externalUserId,
+      v.billing.productId,
+      v.billing.customerId,
+      v.billing.subscriptionId,
+      v.billing.invoiceId,
     ])
       expect({ path, secret, leaked: shown.includes(secret) }).toEqual({ path, secret, leaked: false });
   }
@@ -172,6 +203,22 @@ it("keeps the environments apart: in Production, the Sandbox's request, key and 
     `/dashboard/webhooks/deliveries/${v.ids.deliveryId}`,
   ])
     expect({ path, status: (await b.get(path)).status }).toEqual({ path, status: 404 });
+  // Products, subscriptions and invoices are the environment's; customers the organization's.
+  for (const path of [
+    `/dashboard/products/${v.billing.productId}`,
+    `/dashboard/subscriptions/${v.billing.subscriptionId}`,
+    `/dashboard/invoices/${v.billing.invoiceId}`,
+  ])
+    expect({ path, status: (await b.get(path)).status }).toEqual({ path, status: 404 });
+  expect((await b.get(`/dashboard/customers/${v.billing.customerId}`)).status).toBe(200);
+  const before = await snapshot(v.org);
+  for (const [path, form] of stateChangingForms(v.ids).filter(([path]) =>
+    /\/dashboard\/(products|prices|subscriptions)\/[0-9a-f]{8}-/.test(path),
+  ))
+    expect({ path, status: (await b.post(path, form)).status }).toEqual({ path, status: 404 });
+  expect(await snapshot(v.org)).toEqual(before);
+  for (const list of ['/dashboard/products', '/dashboard/subscriptions', '/dashboard/invoices'])
+    expect((await b.get(list)).text).not.toContain(v.externalUserId);
   await b.get('/dashboard/keys');
   expect((await b.post(`/dashboard/keys/${v.ids.keyId}/revoke`)).status).toBe(404);
   expect((await b.post(`/dashboard/keys/${v.ids.keyId}/roll`, { delay: '0' })).status).toBe(404);

@@ -110,6 +110,40 @@ export interface RouteIds {
   invitationId: string;
   userId: string;
   invitationToken: string;
+  productId: string;
+  priceId: string;
+  customerId: string;
+  subscriptionId: string;
+}
+
+/**
+ * A sandbox product with a price, a customer and a subscription to it (billed at once: one pending
+ * invoice), through the API: what the billing forms act on.
+ */
+export async function billingData(t: TestApp, org: CreatedOrganization) {
+  const sk = org.sandbox.secretKey;
+  const post = async (path: string, body: object) => {
+    const res = await t.http.post(`/api/v1${path}`).set('Authorization', sk).send(body);
+    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text}`);
+    return res.body.data as { id: string };
+  };
+  const product = await post('/products', { name: 'Plan' });
+  const price = await post('/prices', { productId: product.id, amount: 1500, interval: 'monthly' });
+  const customer = await post('/customers', {
+    externalUserId: `user-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+    phone: '22123456',
+  });
+  const subscription = await post('/subscriptions', { customerId: customer.id, priceId: price.id });
+  const [invoice] = await t.query<{ id: string }>('SELECT id FROM invoices WHERE subscription_id = $1', [
+    subscription.id,
+  ]);
+  return {
+    productId: product.id,
+    priceId: price.id,
+    customerId: customer.id,
+    subscriptionId: subscription.id,
+    invoiceId: invoice.id,
+  };
 }
 
 /** Every form of the dashboard that changes something, with a plausible body. */
@@ -133,6 +167,19 @@ export function stateChangingForms(ids: RouteIds): [string, Record<string, strin
     [`/dashboard/team/invitations/${ids.invitationId}/revoke`, {}],
     [`/dashboard/team/users/${ids.userId}/role`, { role: 'viewer' }],
     [`/dashboard/team/users/${ids.userId}/remove`, {}],
+    ['/dashboard/products', { name: 'A product' }],
+    [`/dashboard/products/${ids.productId}`, { name: 'Renamed', description: '' }],
+    [`/dashboard/products/${ids.productId}/prices`, { amount: '900', interval: 'weekly' }],
+    [`/dashboard/prices/${ids.priceId}`, { amount: '2500', interval: 'monthly' }],
+    [`/dashboard/prices/${ids.priceId}`, { amount: '2600', interval: 'yearly', replaceExisting: 'true' }],
+    [`/dashboard/prices/${ids.priceId}/archive`, {}],
+    [`/dashboard/products/${ids.productId}/archive`, {}],
+    ['/dashboard/customers', { externalUserId: `customer-${Date.now()}`, phone: '22334455' }],
+    [`/dashboard/customers/${ids.customerId}`, { externalUserId: 'renamed-customer', phone: '' }],
+    [`/dashboard/subscriptions/${ids.subscriptionId}/pause`, {}],
+    [`/dashboard/subscriptions/${ids.subscriptionId}/resume`, {}],
+    [`/dashboard/subscriptions/${ids.subscriptionId}/cancel`, { atPeriodEnd: 'true' }],
+    [`/dashboard/subscriptions/${ids.subscriptionId}/cancel`, { atPeriodEnd: 'false' }],
   ];
 }
 
