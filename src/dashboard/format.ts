@@ -9,6 +9,7 @@ const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar' }
 
 const dateTimes = new Map<Language, Intl.DateTimeFormat>();
 const days = new Map<Language, Intl.DateTimeFormat>();
+const dates = new Map<Language, Intl.DateTimeFormat>();
 const percents = new Map<Language, Intl.NumberFormat>();
 
 function cached<T>(map: Map<Language, T>, lang: Language, make: (locale: string) => T): T {
@@ -44,6 +45,15 @@ export function formatDay(day: string, lang: Language): string {
     lang,
     (l) => new Intl.DateTimeFormat(l, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
   ).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** A UTC calendar day with its year, as billing periods are counted: `23 Nov 2026`. */
+export function formatDate(at: Date, lang: Language): string {
+  return cached(
+    dates,
+    lang,
+    (l) => new Intl.DateTimeFormat(l, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
+  ).format(at);
 }
 
 /** `87 %` / `87%`; `—` when there was nothing to rate. */

@@ -1,6 +1,6 @@
 import type { CheckoutSession } from '../checkout/checkout-session';
 import type { DashboardTexts } from '../common/i18n/dashboard-texts';
-import { formatDate, formatMru, Language } from '../common/i18n/languages';
+import { formatMru, Language } from '../common/i18n/languages';
 import type { Customer } from '../customers/customer';
 import { invoicePagePath } from '../invoices/invoice';
 import type { InvoiceListItem } from '../invoices/invoices.repository';
@@ -11,7 +11,7 @@ import type { Product } from '../products/product';
 import { subscriptionStatus } from '../subscriptions/subscription';
 import type { SubscriptionListItem } from '../subscriptions/subscriptions.repository';
 import type { DeliveryLogItem } from '../webhooks/webhooks.repository';
-import { fill, formatTime } from './format';
+import { fill, formatDate, formatTime } from './format';
 
 /*
  * Records as the views show them: texts in the user's language, times in UTC, MRU grouped, and

@@ -78,6 +78,7 @@ export class DashboardSubscriptionsController {
       { limit: LATEST_INVOICES },
     );
     const row = subscriptionRow(d, s);
+    const actions = can(subscriptionStatus(s.status, s.overdue));
     const here = `/dashboard/subscriptions/${s.id}`;
     this.renderer.render(
       d,
@@ -85,7 +86,8 @@ export class DashboardSubscriptionsController {
       fill(t.subscriptionTitle, { customer: s.customerExternalUserId }),
       {
         subscription: row,
-        can: can(subscriptionStatus(s.status, s.overdue)),
+        can: actions,
+        anyAction: Object.values(actions).some(Boolean),
         actions: {
           cancel: `${here}/cancel`,
           pause: `${here}/pause`,

@@ -188,6 +188,103 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
   keepForReadme('dashboard-payment-request-360.png', 'dashboard-payment-request-360.png');
 });
 
+it('sells a plan: creates a product and its price, sees the subscription made through the API, its invoice and pay link, at 360 and 1280 px', async () => {
+  const org = await t.app
+    .get(OrganizationsService)
+    .create({ name: 'Salle de sport Ksar', email: 'sidi@sport-ksar.mr' });
+  const context = await b.browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  // Nothing is loaded from another host.
+  const elsewhere: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base)) elsewhere.push(r.url());
+  });
+  await page.goto(`${base}/dashboard/login`);
+  await page.fill('#email', org.email);
+  await page.fill('#password', org.password);
+  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]')]);
+
+  // A product and its price, in the dashboard.
+  await page.click('nav >> text=Products');
+  await check(page, 'products-empty');
+  await page.fill('#product-name', 'Abonnement mensuel');
+  await page.fill('#product-description', 'Accès illimité à la salle');
+  await page.click('[data-testid=create-product]');
+  await page.waitForSelector('[data-testid=product-detail]');
+  await page.fill('#new-amount', '2500');
+  await page.selectOption('#new-interval', 'monthly');
+  await page.click('[data-testid=add-price]');
+  await page.waitForSelector('[data-testid=price]');
+  expect((await page.textContent('[data-testid=price-text]'))!.replace(/\s/g, ' ')).toBe('2,500 MRU / month');
+  const priceId = (await page.getAttribute('[data-testid=price]', 'data-id'))!;
+  await check(page, 'product');
+  await page.click('nav >> text=Products');
+  expect(await page.locator('[data-testid=product]').count()).toBe(1);
+  await check(page, 'products');
+
+  // A customer subscribes through the API.
+  const subscribed = await t.http
+    .post('/api/v1/subscriptions/by-external-user')
+    .set('Authorization', org.sandbox.secretKey)
+    .send({ externalUserId: 'membre-1042', priceId, phone: '36 12 34 56' });
+  expect(subscribed.status).toBe(200);
+  const subscriptionId = subscribed.body.data.id as string;
+
+  // The subscription, its invoice and the invoice's pay link, in the dashboard.
+  await page.click('nav >> text=Subscriptions');
+  await page.waitForSelector(`[data-testid=subscription][data-id="${subscriptionId}"]`);
+  expect(await page.textContent('[data-testid=subscription-status]')).toBe('Active');
+  await check(page, 'subscriptions');
+  await page.click(`[data-testid=subscription][data-id="${subscriptionId}"] a.mono`);
+  await page.waitForSelector('[data-testid=subscription-detail]');
+  expect(await page.textContent('[data-testid=subscription-detail]')).toContain('membre-1042');
+  const invoiceId = (await page.getAttribute('[data-testid=invoice]', 'data-id'))!;
+  const payUrl = `${t.config.publicUrl}/checkout/invoices/${invoiceId}`;
+  expect(await page.getAttribute('[data-testid=invoice] [data-testid=pay-link]', 'href')).toBe(payUrl);
+  await check(page, 'subscription');
+
+  await page.click('nav >> text=Invoices');
+  await page.waitForSelector(`[data-testid=invoice][data-id="${invoiceId}"]`);
+  expect(await page.textContent('[data-testid=invoice-status]')).toBe('Pending');
+  await check(page, 'invoices');
+  await page.click(`[data-testid=invoice][data-id="${invoiceId}"] a >> text=membre-1042`);
+  await page.waitForSelector('[data-testid=invoice-detail]');
+  expect(await page.textContent('[data-testid=pay-url]')).toBe(payUrl);
+  expect(await page.getAttribute('[data-testid=send-sms]', 'href')).toMatch(/^sms:\+22236123456\?body=/);
+  expect(await page.getAttribute('[data-testid=send-whatsapp]', 'href')).toMatch(
+    /^https:\/\/wa\.me\/22236123456\?text=/,
+  );
+  await check(page, 'invoice');
+  await page.click('[data-testid=payment-request-link]');
+  await page.waitForSelector('[data-testid=payment-request-detail]');
+  expect(await page.textContent('[data-testid=invoice]')).toBe(invoiceId);
+
+  await page.click('nav >> text=Customers');
+  await check(page, 'customers');
+  await page.click('text=membre-1042');
+  await page.waitForSelector('[data-testid=customer-detail]');
+  await check(page, 'customer');
+
+  // Pause, then cancel now: its unpaid invoice becomes void.
+  await page.goto(`${base}/dashboard/subscriptions/${subscriptionId}`);
+  await page.click('[data-testid=pause]');
+  await page.waitForSelector('[data-testid=notice]');
+  expect(await page.textContent('[data-testid=subscription-detail] [data-testid=subscription-status]')).toBe(
+    'Paused',
+  );
+  await page.click('[data-testid=cancel-now]');
+  await page.waitForSelector('[data-testid=notice]');
+  expect(await page.textContent('[data-testid=subscription-detail] [data-testid=subscription-status]')).toBe(
+    'Cancelled',
+  );
+  expect(await page.textContent('[data-testid=invoice-status]')).toBe('Void');
+  await check(page, 'subscription-cancelled');
+  expect(elsewhere).toEqual([]);
+  await context.close();
+  keepForReadme('dashboard-invoice-360.png', 'dashboard-invoice-360.png');
+});
+
 /** A month of a shop's payments, made before anyone looks (the overview keeps the final days it has read). */
 async function seedMonth(environmentId: string): Promise<void> {
   await t.query(
