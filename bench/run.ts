@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/data-source';
 import { Db } from '../src/database/db';
+import { encodeCursor } from '../src/database/keyset';
+import { CustomersRepository } from '../src/customers/customers.repository';
 import type { Sql } from '../src/database/sql';
 import { InvoicesRepository } from '../src/invoices/invoices.repository';
 import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
@@ -769,6 +771,43 @@ async function billingScenario(url: string, children: ChildProcess[]): Promise<v
       },
     ],
   ];
+  // The dashboard's keyset pages over the same rows (docs/dashboard.md "Billing"): the first page,
+  // a filter, and a page far down the list (after the cursor of the row half way through).
+  const halfWay = async (table: 'invoices' | 'subscriptions') => {
+    const {
+      rows: [{ cursor }],
+    } = await ds.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || id AS cursor
+         FROM ${table} WHERE environment_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [env, Math.floor((table === 'invoices' ? invoices : subscriptions) / 2)],
+    );
+    return encodeCursor(cursor as string);
+  };
+  const [invoiceCursor, subscriptionCursor] = [await halfWay('invoices'), await halfWay('subscriptions')];
+  const keyset = { limit: 25 };
+  plans.push(
+    ['dashboard /invoices', (db) => new InvoicesRepository(db, config).search(env, {}, keyset)],
+    [
+      'dashboard /invoices?status=void (none)',
+      (db) => new InvoicesRepository(db, config).search(env, { status: 'void' }, keyset),
+    ],
+    [
+      'dashboard /invoices, half way down',
+      (db) => new InvoicesRepository(db, config).search(env, {}, { ...keyset, after: invoiceCursor }),
+    ],
+    [
+      'dashboard /subscriptions?status=active',
+      (db) => new SubscriptionsRepository(db, config).search(env, { status: 'active' }, keyset),
+    ],
+    [
+      'dashboard /subscriptions, half way down',
+      (db) => new SubscriptionsRepository(db, config).search(env, {}, { ...keyset, after: subscriptionCursor }),
+    ],
+    [
+      'dashboard /customers?q=<phone>',
+      (db) => new CustomersRepository(db).search(org.organizationId, { q: '20000042' }, keyset),
+    ],
+  );
   for (const [title, call] of plans) await explain(title, call);
   if (process.env.BENCH_EXPLAIN) process.stdout.write(explained.join('\n') + '\n');
   await ds.end();
