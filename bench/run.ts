@@ -801,7 +801,8 @@ async function billingScenario(url: string, children: ChildProcess[]): Promise<v
     ],
     [
       'dashboard /subscriptions, half way down',
-      (db) => new SubscriptionsRepository(db, config).search(env, {}, { ...keyset, after: subscriptionCursor }),
+      (db) =>
+        new SubscriptionsRepository(db, config).search(env, {}, { ...keyset, after: subscriptionCursor }),
     ],
     [
       'dashboard /customers?q=<phone>',
