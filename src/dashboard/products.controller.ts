@@ -249,7 +249,6 @@ export class DashboardProductsController {
         intervals: intervals(newPrice.interval),
         errors: newPrice.errors,
       },
-      subscriptionsHref: '/dashboard/subscriptions',
     });
   }
 }

@@ -284,7 +284,6 @@ const fr = {
   descriptionTooLong: 'La description fait au plus 2 000 caractères.',
   invalidAmount: 'Indiquez un montant entier en MRU, de 1 à 100 000 000.',
   chooseInterval: 'Choisissez une périodicité.',
-  viewSubscriptions: 'Voir les abonnements',
 
   customersTitle: 'Clients',
   customersIntro: 'Vos clients sont ceux de l’organisation : les mêmes en Sandbox et en Production.',
@@ -695,7 +694,6 @@ const en: DashboardTexts = {
   descriptionTooLong: 'The description is at most 2,000 characters.',
   invalidAmount: 'Enter a whole amount in MRU, from 1 to 100,000,000.',
   chooseInterval: 'Choose an interval.',
-  viewSubscriptions: 'View the subscriptions',
 
   customersTitle: 'Customers',
   customersIntro: 'Your customers belong to the organization: the same in Sandbox and in Production.',
