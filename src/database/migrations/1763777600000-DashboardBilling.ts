@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * subscriptions already have theirs; invoices are listed per environment (the API lists them per
  * organization, on invoices_list_idx), and customers are found by phone number.
  */
-export class DashboardBilling1763777500000 implements MigrationInterface {
-  name = 'DashboardBilling1763777500000';
+export class DashboardBilling1763777600000 implements MigrationInterface {
+  name = 'DashboardBilling1763777600000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
