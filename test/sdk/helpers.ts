@@ -187,13 +187,15 @@ export interface ProxiedRequest {
   method: string;
   url: string;
   idempotencyKey?: string;
+  /** The service's answer, once it came (also when the proxy then dropped it). */
+  answer?: { status: number; replayed: boolean };
 }
 
 /** What the proxy does with a request it matches, instead of passing it on untouched. */
 export type Fault =
   | { kind: 'drop-before' }
   | { kind: 'drop-after' }
-  | { kind: 'answer'; status: number; body: string; contentType?: string }
+  | { kind: 'answer'; status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { kind: 'delay'; ms: number };
 
 interface Rule {
@@ -256,7 +258,10 @@ export class FaultyProxy {
     req.on('end', () => {
       if (fault?.kind === 'drop-before') return void req.socket.destroy();
       if (fault?.kind === 'answer') {
-        res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/plain; charset=utf-8' });
+        res.writeHead(fault.status, {
+          'content-type': fault.contentType ?? 'text/plain; charset=utf-8',
+          ...fault.headers,
+        });
         return void res.end(fault.body);
       }
       const url = new URL(this.target);
@@ -266,6 +271,10 @@ export class FaultyProxy {
           const body: Buffer[] = [];
           answer.on('data', (c: Buffer) => body.push(c));
           answer.on('end', () => {
+            seen.answer = {
+              status: answer.statusCode ?? 0,
+              replayed: answer.headers['idempotent-replayed'] === 'true',
+            };
             if (fault?.kind === 'drop-after') return void req.socket.destroy();
             const send = () => {
               if (res.destroyed) return;
