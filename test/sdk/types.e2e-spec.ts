@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as ts from 'typescript';
 
@@ -37,6 +38,15 @@ function compile(snippets: Record<string, string>): Record<string, string[]> {
   return errors;
 }
 
+/** The first TypeScript example under a heading of sdk/README.md. */
+function readmeExample(heading: string): string {
+  const readme = readFileSync(join(SDK, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const match = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error(`no example under ${heading}`);
+  return match[1];
+}
+
 let errors: Record<string, string[]>;
 
 beforeAll(() => {
@@ -65,6 +75,12 @@ beforeAll(() => {
       const page = await k.payments.list({ limit: 5 });
       return [ids, page.pagination.totalPages, page.data[0]?.configurationId];`,
     listWithUnknownStatus: `return k.paymentRequests.list({ status: 'refunded' });`,
+    readmeSubscriptions: `
+      const khoums = k;
+      const user = { id: 'user_1', phone: '22123456' };
+      const notify = (to: typeof user, url: string) => [to, url];
+      ${readmeExample('## Subscriptions')}
+      return hasAccess;`,
   });
 });
 
@@ -99,5 +115,9 @@ describe('other types', () => {
 
   it('a list is a page when awaited and an async iterable of items', () => {
     expect(errors.iterateList).toEqual([]);
+  });
+
+  it("the README's subscriptions example compiles against the library's types", () => {
+    expect(errors.readmeSubscriptions).toEqual([]);
   });
 });
