@@ -19,8 +19,8 @@ export interface ClientOptions {
   /**
    * Send an `Idempotency-Key` with every POST (default true), so a POST that failed without an
    * answer is retried safely with the same key. Off: POSTs are never resubmitted (pay included),
-   * except the two that SPEC.md makes safe: creating a payment request (looked up first) and a
-   * checkout session.
+   * except the two that SPEC.md makes safe, creating a payment request (looked up first) and a
+   * checkout session, and after a 429 (refused before anything ran).
    */
   idempotency?: boolean;
   /** The fetch to use (default the platform's). */

@@ -294,6 +294,14 @@ describe('products and prices', () => {
     expect(await sk.products.archive(product.id)).toMatchObject({ id: product.id, active: false });
     await expect(sk.products.get(product.id)).rejects.toMatchObject({ status: 404 });
     expect((await sk.products.list({ id: product.id })).data).toEqual([]);
+
+    // The update method also takes `active` (SPEC.md): false archives.
+    const other = await sk.products.create({ name: 'Lite' });
+    expect(await sk.products.update(other.id, { active: false })).toMatchObject({
+      id: other.id,
+      active: false,
+    });
+    await expect(sk.products.get(other.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("products.list pages the environment's active products, each with its prices; iterating walks every page", async () => {
