@@ -75,6 +75,14 @@ beforeAll(() => {
       const page = await k.payments.list({ limit: 5 });
       return [ids, page.pagination.totalPages, page.data[0]?.configurationId];`,
     listWithUnknownStatus: `return k.paymentRequests.list({ status: 'refunded' });`,
+    billingRecords: `
+      const sub = await k.subscriptions.get('id');
+      const started: string = sub.startedAt; // never null
+      const overdue: boolean = sub.status === 'past_due'; // computed by the service when read
+      const invoice = await k.invoices.get('id');
+      const subscriptionId: string = invoice.subscriptionId;
+      const pages = k.subscriptions.list({ status: 'past_due' });
+      return [started, overdue, subscriptionId, pages];`,
     readmeSubscriptions: `
       const khoums = k;
       const user = { id: 'user_1', phone: '22123456' };
@@ -115,6 +123,10 @@ describe('other types', () => {
 
   it('a list is a page when awaited and an async iterable of items', () => {
     expect(errors.iterateList).toEqual([]);
+  });
+
+  it("billing records as the service sends them: a subscription's startedAt is a string, past_due a status, an invoice's subscriptionId", () => {
+    expect(errors.billingRecords).toEqual([]);
   });
 
   it("the README's subscriptions example compiles against the library's types", () => {
