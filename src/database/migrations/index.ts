@@ -7,6 +7,8 @@ import { Billing1763777200000 } from './1763777200000-Billing';
 import { Idempotency1763777300000 } from './1763777300000-Idempotency';
 import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 
+import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
+
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
   Foundation1763776800000,
@@ -17,4 +19,5 @@ export const migrations = [
   Billing1763777200000,
   Idempotency1763777300000,
   Dashboard1763777400000,
+  VoidPaymentRequests1763777500000,
 ];
