@@ -220,7 +220,7 @@ describe('answers of the billing routes', () => {
     );
   });
 
-  it('400 and 409 for subscription rules: a trial with no length, resuming a cancelled one', async () => {
+  it('400 and 409 for subscription rules: a trial with no length, resuming a cancelled one, paying its voided invoice', async () => {
     expect(
       shape(
         await failure(sk.subscriptions.create({ customerId: customer.id, priceId: price.id, trial: true })),
@@ -231,6 +231,14 @@ describe('answers of the billing routes', () => {
     expect(shape(await failure(sk.subscriptions.resume(subscription.id)))).toEqual(
       answered(409, Messages.subscriptionCannotBeResumed('cancelled')),
     );
+    // Its invoice was voided: it can no longer be paid.
+    const [invoice] = (await sk.invoices.list({ subscriptionId: subscription.id })).data;
+    expect(invoice.status).toBe('void');
+    const [sedad] = (await pk.paymentMethods.list()).filter((m) => m.type === 'sedad');
+    const e = await failure(
+      pk.payments.pay({ transactionId: invoice.id, phoneNumber: '22123456', paymentMethodId: sedad.id }),
+    );
+    expect(shape(e)).toEqual(answered(409, Messages.paymentRequestVoid));
   });
 
   it('422 for a wrong type or shape: the validation body parsed, the first issue as message', async () => {
