@@ -170,12 +170,71 @@ describe('paying an invoice', () => {
     );
   });
 
-  it('leaves a void invoice void when its request is paid anyway', async () => {
+  it('refuses to take money for a void invoice: pay and checkout answer 409, nothing is recorded', async () => {
     const s = await subscribe();
     const [invoice] = await invoicesOf(t, sk, s.id);
     await t.http.post(`/api/v1/subscriptions/${s.id}/cancel`).set('Authorization', sk).send({});
-    expect((await pay(invoice.id)).body.data.status).toBe('completed');
+    expectText(await pay(invoice.id), 409, Messages.paymentRequestVoid);
+    const checkout = await t.http
+      .post('/api/v1/checkout-session')
+      .set('Authorization', sk)
+      .send({ transactionId: invoice.id });
+    expectText(checkout, 409, Messages.paymentRequestVoid);
+    expect(
+      await t.query('SELECT 1 FROM payments WHERE payment_request_id = $1', [invoice.paymentRequestId]),
+    ).toEqual([]);
+    expect((await get(`/payment-request/${invoice.paymentRequestId}`)).body.data).toMatchObject({
+      status: 'pending',
+      paidAt: null,
+    });
     expect((await get(`/invoices/${invoice.id}`)).body.data.status).toBe('void');
     expect(await events('invoice-paid', invoice.id)).toEqual([]);
+  });
+
+  it('cancelling leaves an invoice whose payment is with the bank to that payment: paid when it completes', async () => {
+    const s = await subscribe();
+    const [invoice] = await invoicesOf(t, sk, s.id);
+    const pending = await pay(invoice.id, '22129003');
+    expect(pending.body.data.status).toBe('pending');
+    await t.http.post(`/api/v1/subscriptions/${s.id}/cancel`).set('Authorization', sk).send({});
+    expect((await get(`/invoices/${invoice.id}`)).body.data.status).toBe('pending');
+    const done = await t.http
+      .post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`)
+      .set('Authorization', sk)
+      .send({});
+    expect(done.body.data.status).toBe('completed');
+    expect((await get(`/invoices/${invoice.id}`)).body.data.status).toBe('paid');
+    expect(await events('invoice-voided', invoice.id)).toEqual([]);
+  });
+
+  it('and void, in the statement of the failed payment, when it fails; its request can no longer be paid', async () => {
+    const s = await subscribe();
+    const [invoice] = await invoicesOf(t, sk, s.id);
+    const pending = await pay(invoice.id, '22129003');
+    await t.http.post(`/api/v1/subscriptions/${s.id}/cancel`).set('Authorization', sk).send({});
+    const failed = await t.http
+      .post(`/api/v1/payment/${pending.body.data.id}/simulate-transfer`)
+      .set('Authorization', sk)
+      .send({ outcome: 'failed' });
+    expect(failed.body.data.status).toBe('failed');
+    const after = (await get(`/invoices/${invoice.id}`)).body.data;
+    expect(after.status).toBe('void');
+    expect(await events('invoice-voided', invoice.id)).toEqual([{ data: after }]);
+    expectText(await pay(invoice.id), 409, Messages.paymentRequestVoid);
+  });
+
+  it('never voids an invoice its concurrent payment pays: paid, or void and unpaid, never both', async () => {
+    for (let round = 0; round < 5; round++) {
+      const s = await subscribe();
+      const [invoice] = await invoicesOf(t, sk, s.id);
+      await Promise.all([
+        pay(invoice.id),
+        t.http.post(`/api/v1/subscriptions/${s.id}/cancel`).set('Authorization', sk).send({}),
+      ]);
+      const after = (await get(`/invoices/${invoice.id}`)).body.data;
+      const request = (await get(`/payment-request/${invoice.paymentRequestId}`)).body.data;
+      if (after.status === 'paid') expect(request.status).toBe('paid');
+      else expect([after.status, request.status]).toEqual(['void', 'pending']);
+    }
   });
 });

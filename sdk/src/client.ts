@@ -2,7 +2,7 @@ import { isAppException } from './errors';
 import { listPromise, ListPromise } from './pagination';
 import { ClientOptions, RequestOptions, Transport } from './transport';
 import type {
-  AllOperations,
+  Operations,
   CreateCheckoutSessionParams,
   ListCustomersParams,
   ListInvoicesParams,
@@ -16,9 +16,9 @@ import type {
 } from './types';
 import { constructEvent, verifyWebhook, verifyWebhookSignature } from './webhooks';
 
-type Body<K extends keyof AllOperations> = AllOperations[K]['body'];
-type Data<K extends keyof AllOperations> = AllOperations[K]['response'] extends { data: infer D } ? D : never;
-type Item<K extends keyof AllOperations> = Data<K> extends Array<infer T> ? T : never;
+type Body<K extends keyof Operations> = Operations[K]['body'];
+type Data<K extends keyof Operations> = Operations[K]['response'] extends { data: infer D } ? D : never;
+type Item<K extends keyof Operations> = Data<K> extends Array<infer T> ? T : never;
 
 const unwrap = <T extends { data: unknown }>(res: T): T['data'] => res.data;
 
@@ -26,7 +26,7 @@ abstract class Resource {
   constructor(protected readonly t: Transport) {}
 
   /** A list method: one page awaited, every item of every page iterated. */
-  protected paged<K extends keyof AllOperations>(
+  protected paged<K extends keyof Operations>(
     route: K,
     query: { page?: number } | undefined,
     options: RequestOptions | undefined,
@@ -70,7 +70,7 @@ export class PaymentRequests extends Resource {
             body: params,
             recover: async () => {
               retrying = true;
-              return (await lookUp()) as AllOperations['POST /payment-request']['response'] | undefined;
+              return (await lookUp()) as Operations['POST /payment-request']['response'] | undefined;
             },
           },
           'safe-write',
@@ -193,7 +193,7 @@ export class CheckoutSessions extends Resource {
   async create(
     params: CreateCheckoutSessionParams,
     options?: RequestOptions,
-  ): Promise<AllOperations['POST /checkout-session']['response']> {
+  ): Promise<Operations['POST /checkout-session']['response']> {
     return this.t.call('POST /checkout-session', { body: params }, 'safe-write', options);
   }
 
@@ -201,7 +201,7 @@ export class CheckoutSessions extends Resource {
   async get(
     id: string,
     options?: RequestOptions,
-  ): Promise<AllOperations['GET /checkout-session/{id}']['response']> {
+  ): Promise<Operations['GET /checkout-session/{id}']['response']> {
     return this.t.call('GET /checkout-session/{id}', { params: { id } }, 'read', options);
   }
 

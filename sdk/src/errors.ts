@@ -32,17 +32,26 @@ class AppException extends Error {
   readonly validation?: ValidationErrorBody;
   /** The answer's `x-request-id`, to quote when asking for support. */
   readonly requestId?: string;
+  /** A 429's `Retry-After`: the seconds to wait before sending the request again. */
+  readonly retryAfter?: number;
 
   constructor(
     message: string,
     code: string,
-    extra: { status?: number; validation?: ValidationErrorBody; requestId?: string; cause?: unknown } = {},
+    extra: {
+      status?: number;
+      validation?: ValidationErrorBody;
+      requestId?: string;
+      retryAfter?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.code = code;
     this.status = extra.status;
     this.validation = extra.validation;
     this.requestId = extra.requestId;
+    this.retryAfter = extra.retryAfter;
   }
 
   /** 4xx: the request must change before it is sent again. */
@@ -88,8 +97,13 @@ export function isAppException(err: unknown): err is AppException {
 }
 
 /** An error answer: SPEC.md's plain-text message, or the 422 validation body. */
-export function errorFromAnswer(status: number, body: string, requestId?: string): AppException {
+export function errorFromAnswer(
+  status: number,
+  body: string,
+  headers: { get(name: string): string | null },
+): AppException {
   const text = body.trim();
+  const requestId = headers.get('x-request-id') ?? undefined;
   if (status === 422) {
     try {
       const validation = JSON.parse(text) as ValidationErrorBody;
@@ -99,8 +113,21 @@ export function errorFromAnswer(status: number, body: string, requestId?: string
       // not the validation body: handled as any other answer below
     }
   }
+  const retryAfter = status === 429 ? secondsOf(headers.get('retry-after')) : undefined;
   const plain = text !== '' && !/^[<{[]/.test(text) && text.length <= 1000;
-  return new AppException(plain ? text : `HTTP ${status}`, plain ? text : 'unknown', { status, requestId });
+  return new AppException(plain ? text : `HTTP ${status}`, plain ? text : 'unknown', {
+    status,
+    requestId,
+    retryAfter,
+  });
+}
+
+/** `Retry-After` in seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function secondsOf(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** Thrown by the webhook helpers when a delivery's signature, timestamp or body is not valid. */

@@ -1,5 +1,5 @@
 import { appException, AppException, errorFromAnswer, isAppException } from './errors';
-import type { AllOperations } from './types';
+import type { Operations } from './types';
 
 export interface ClientOptions {
   /** Default `http://localhost:3000/api/v1`; the service's `{base_url}`, ending in `/api/v1`. */
@@ -11,10 +11,16 @@ export interface ClientOptions {
   /** Waits before retry 1, 2, 3… Default 1 s, 2 s, 4 s (the last one repeats). */
   retryDelays?: number[];
   /**
+   * A 429 `Too many requests` is retried after its `Retry-After` (at least the backoff's wait)
+   * when that is at most this many milliseconds (default 10 000); a longer one (the pay-attempt
+   * limit's minutes) is thrown at once, its `retryAfter` telling when to try again.
+   */
+  maxRetryAfter?: number;
+  /**
    * Send an `Idempotency-Key` with every POST (default true), so a POST that failed without an
    * answer is retried safely with the same key. Off: POSTs are never resubmitted (pay included),
-   * except the two that SPEC.md makes safe: creating a payment request (looked up first) and a
-   * checkout session.
+   * except the two that SPEC.md makes safe, creating a payment request (looked up first) and a
+   * checkout session, and after a 429 (refused before anything ran).
    */
   idempotency?: boolean;
   /** The fetch to use (default the platform's). */
@@ -40,17 +46,20 @@ export interface RequestOptions {
  * - `write`: the same, only when the call carries an Idempotency-Key or is safe to repeat.
  * - `pay`: with a key, as `write` but never after a 502 (the bank's answer: SPEC.md rule 4);
  *   without a key, never.
+ * - every policy: a 429 whose Retry-After is short (`maxRetryAfter`), since the service refuses it
+ *   before running anything (the rate limits, the pay-attempt limit), and a keyed call's
+ *   409 `A request with this idempotency key is in progress`.
  */
 export type RetryPolicy = 'read' | 'write' | 'pay' | 'safe-write';
 
-type Op<K extends keyof AllOperations> = AllOperations[K];
-type Parts<K extends keyof AllOperations> = (Op<K>['params'] extends Record<string, never>
+type Op<K extends keyof Operations> = Operations[K];
+type Parts<K extends keyof Operations> = (Op<K>['params'] extends Record<string, never>
   ? { params?: undefined }
   : { params: Op<K>['params'] }) &
   (Op<K>['query'] extends Record<string, never> ? { query?: undefined } : { query?: Op<K>['query'] }) &
   ([Op<K>['body']] extends [never] ? { body?: undefined } : { body: Op<K>['body'] });
 
-export type CallInput<K extends keyof AllOperations> = Parts<K> & {
+export type CallInput<K extends keyof Operations> = Parts<K> & {
   /**
    * Before a retry: a value ends the call with it (e.g. the payment request the failed create
    * made after all); undefined retries.
@@ -59,6 +68,7 @@ export type CallInput<K extends keyof AllOperations> = Parts<K> & {
 };
 
 const RETRYABLE_STATUSES = [500, 502, 503, 504];
+const TOO_MANY_REQUESTS = 429;
 const IN_PROGRESS = 'A request with this idempotency key is in progress';
 
 function isBrowser(): boolean {
@@ -113,7 +123,7 @@ export class Transport {
   }
 
   /** Calls one route of `Operations` (`'GET /payment-request/{id}'`) and returns its 200 body. */
-  async call<K extends keyof AllOperations>(
+  async call<K extends keyof Operations>(
     route: K,
     input: CallInput<K>,
     policy: RetryPolicy,
@@ -143,20 +153,23 @@ export class Transport {
     const maxRetries = options.maxRetries ?? this.options.maxRetries ?? 3;
     const delays = this.options.retryDelays ?? [1000, 2000, 4000];
     const sleep = this.options.sleep ?? defaultSleep;
+    const retry: RetryRule = { policy, keyed, maxRetryAfter: this.options.maxRetryAfter ?? 10_000 };
     for (let attempt = 0; ; attempt++) {
       try {
         return (await this.send(method, url, headers, body, options)) as Op<K>['response'];
       } catch (err) {
-        if (!isAppException(err) || attempt >= maxRetries || !retryable(err, policy, keyed)) throw err;
-        await sleep(delays[Math.min(attempt, delays.length - 1)], options.signal);
+        if (!isAppException(err) || attempt >= maxRetries || !retryable(err, retry)) throw err;
+        const backoff = delays[Math.min(attempt, delays.length - 1)];
+        await sleep(Math.max(backoff, (err.retryAfter ?? 0) * 1000), options.signal);
         if (options.signal?.aborted) throw aborted();
-        if (input.recover) {
+        // A 429 ran nothing: there is nothing to look for before sending it again.
+        if (input.recover && err.status !== TOO_MANY_REQUESTS) {
           try {
             const recovered = await input.recover(err);
             if (recovered !== undefined) return recovered;
           } catch (failure) {
             // the look-up failed too: the next attempt looks again, unless this one cannot be retried
-            if (!isAppException(failure) || !retryable(failure, 'read', keyed)) throw failure;
+            if (!isAppException(failure) || !retryable(failure, { ...retry, policy: 'read' })) throw failure;
           }
         }
       }
@@ -183,11 +196,11 @@ export class Transport {
     signal?.addEventListener('abort', onAbort, { once: true });
     let status: number;
     let text: string;
-    let requestId: string | undefined;
+    let answerHeaders: Headers;
     try {
       const res = await this.fetch(url, { method, headers, body, signal: controller.signal });
       status = res.status;
-      requestId = res.headers.get('x-request-id') ?? undefined;
+      answerHeaders = res.headers;
       text = await res.text();
     } catch (cause) {
       if (signal?.aborted) throw appException('The request was aborted', 'abort_error', { cause });
@@ -197,16 +210,24 @@ export class Transport {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
-    if (status < 200 || status > 299) throw errorFromAnswer(status, text, requestId);
+    if (status < 200 || status > 299) throw errorFromAnswer(status, text, answerHeaders);
     try {
       return JSON.parse(text);
     } catch (cause) {
+      const requestId = answerHeaders.get('x-request-id') ?? undefined;
       throw appException('The answer is not JSON', 'unknown', { status, requestId, cause });
     }
   }
 }
 
-function retryable(err: AppException, policy: RetryPolicy, keyed: boolean): boolean {
+interface RetryRule {
+  policy: RetryPolicy;
+  keyed: boolean;
+  maxRetryAfter: number;
+}
+
+function retryable(err: AppException, { policy, keyed, maxRetryAfter }: RetryRule): boolean {
+  if (err.status === TOO_MANY_REQUESTS) return (err.retryAfter ?? 0) * 1000 <= maxRetryAfter;
   const noAnswer = err.code === 'connection_error' || err.code === 'timeout';
   const status = err.status ?? 0;
   switch (policy) {

@@ -1,19 +1,19 @@
 import type {
   CreateCheckoutSessionBody,
+  CreateSubscriptionBody,
+  Invoice,
   Operations,
   PayBody,
   Payment,
   PaymentRequest,
+  Price,
+  Subscription,
 } from './api.generated';
-import type { PlannedOperations } from './planned';
 
+/** Every type of the service's OpenAPI document, `Operations` (every route the library calls) included. */
 export type * from './api.generated';
-export type * from './planned';
 
-/** Every route the library calls: the generated ones, and those the service does not serve yet. */
-export type AllOperations = Operations & PlannedOperations;
-
-type Query<K extends keyof AllOperations> = NonNullable<AllOperations[K]['query']>;
+type Query<K extends keyof Operations> = NonNullable<Operations[K]['query']>;
 
 /** SPEC.md's list envelope. */
 export interface ListResponse<T> {
@@ -29,6 +29,13 @@ export type ListProductsParams = Query<'GET /products'>;
 export type ListCustomersParams = Query<'GET /customers'>;
 export type ListInvoicesParams = Query<'GET /invoices'>;
 export type ListSubscriptionsParams = Query<'GET /subscriptions'>;
+
+export type PriceInterval = Price['interval'];
+export type InvoiceStatus = Invoice['status'];
+/** `past_due` is computed by the service when read: an active subscription with an invoice unpaid after its due date. */
+export type SubscriptionStatus = Subscription['status'];
+/** The options every way of creating a subscription takes (trial, dates). */
+export type SubscriptionOptions = Omit<CreateSubscriptionBody, 'customerId' | 'priceId'>;
 
 /** SPEC.md "pay": the payment method's id from `paymentMethods.list()`; a pass code for Bankily only. */
 export type PayParams = Pick<PayBody, 'transactionId' | 'phoneNumber'> & {

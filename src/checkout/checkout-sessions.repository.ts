@@ -203,7 +203,12 @@ export class CheckoutSessionsRepository {
     paymentRequestId: string,
     paymentMethodId: string | null = null,
   ): Promise<CheckoutSession | null> {
-    const ctes = completeOpenSessionCtes({ paid: 'request', at: new Date(), paymentMethodId });
+    const ctes = completeOpenSessionCtes({
+      paid: 'request',
+      settled: 'request',
+      at: new Date(),
+      paymentMethodId,
+    });
     const row = await this.db.one<CheckoutSession>(sql`
       WITH request AS (SELECT ${paymentRequestId}::uuid AS id), ${ctes}
       SELECT ${SESSION_COLUMNS} FROM checkout_completed s`);

@@ -72,6 +72,7 @@ export class CheckoutSessionsService {
           : await this.lockOrCreateRequest(tenant, dto.transactionId!, dto.amount, phoneNumber);
       if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
       if (pr.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+      if (pr.voided) throw paymentRequestError(PaymentRequestError.Void);
 
       const open = await this.repo.openOf(pr.id);
       if (open && (!open.due || open.paying)) return toCheckoutSessionJson(open);

@@ -71,15 +71,63 @@ export function insertInvoicesFrom(source: Sql): Sql {
 }
 
 /**
- * CTEs `<name>` and `<name>_event`: the pending invoices of the subscriptions selected by
- * `subscriptionIds` (SQL returning uuids) become `void`, each with an `invoice-voided` event.
- * `<name>` returns the voided invoices.
+ * CTEs voiding the pending invoices of the subscriptions `subscriptionIds` selects, with their
+ * `invoice-voided` events, and making their payment requests unpayable (`voided_at`). The
+ * requests are locked first, in the order payments lock them (request, then invoice), so a
+ * payment settling at the same moment is waited for: an invoice it paid stays paid. An invoice
+ * whose request has a payment with the bank is left pending: that payment decides it (paid, or
+ * void when it fails: `voidAfterFailureCtes`).
  */
 export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, publicUrl: string): Sql {
-  return sql`${raw(name)} AS (
+  return voidInvoicesCtes(
+    name,
+    sql`i.subscription_id IN (${subscriptionIds})
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = pr.id AND p.status = 'pending')`,
+    at,
+    publicUrl,
+  );
+}
+
+/**
+ * Locks the payment requests of the pending invoices of these subscriptions. Run in the voiding
+ * transaction before the statement of `voidPendingCtes`: that statement then starts after any
+ * payment being opened for them has committed, and so sees it (a statement sees what was committed
+ * before it started, and opening a payment holds its request's lock).
+ */
+export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
+  return sql`SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
+              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending' AND pr.status = 'pending'
+              ORDER BY pr.id FOR UPDATE OF pr`;
+}
+
+/**
+ * The billing part of a payment that failed: the pending invoice of a cancelled subscription that
+ * was waiting for it becomes void (as cancelling would have made it). `settled` names the CTE
+ * of the settling statement returning the settled payment.
+ */
+export function voidAfterFailureCtes(name: string, settled: string, at: Date, publicUrl: string): Sql {
+  return voidInvoicesCtes(
+    name,
+    sql`i.payment_request_id IN (SELECT payment_request_id FROM ${raw(settled)} WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')`,
+    at,
+    publicUrl,
+  );
+}
+
+/** Voids the pending invoices matching `condition` (on `i`, the invoice, and `pr`, its request). */
+function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: string): Sql {
+  return sql`${raw(name)}_locked AS (
+      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
+       WHERE i.status = 'pending' AND pr.status = 'pending' AND ${condition}
+       FOR UPDATE OF pr
+    ), ${raw(name)} AS (
       UPDATE invoices i SET status = 'void', voided_at = ${at}, updated_at = ${at}
-       WHERE i.subscription_id IN (${subscriptionIds}) AND i.status = 'pending'
+       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
       RETURNING i.*
+    ), ${raw(name)}_requests AS (
+      UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
+       WHERE pr.id IN (SELECT payment_request_id FROM ${raw(name)}) AND pr.status = 'pending'
     ), ${raw(name)}_event AS (
       INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
       SELECT gen_random_uuid(), i.organization_id, i.environment_id, 'invoice-voided', ${invoiceJsonSql(publicUrl)}, ${at}
@@ -149,13 +197,6 @@ export class InvoicesRepository {
       this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM invoices i WHERE ${and(where)}`),
     ]);
     return { rows, total: count!.total };
-  }
-
-  /** Voids the pending invoices of a subscription, with their `invoice-voided` events; the voided invoices. */
-  voidPendingOf(subscriptionId: string, at: Date): Promise<Invoice[]> {
-    return this.db.many<Invoice>(sql`
-      WITH ${voidPendingCtes('voided', sql`${subscriptionId}::uuid`, at, this.publicUrl)}
-      SELECT ${INVOICE_COLUMNS} FROM voided i`);
   }
 
   /** Locks the invoice (its page pays it only while it is pending); its status. */

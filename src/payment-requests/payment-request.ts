@@ -12,6 +12,8 @@ export interface PaymentRequest {
   status: PaymentRequestStatus;
   paidAt: Date | null;
   invoiceId: string | null;
+  /** Set when its invoice was voided: it can no longer be paid (not part of the API's record). */
+  voidedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -26,6 +28,7 @@ export interface PaymentRequestRow {
   status: PaymentRequestStatus;
   paid_at: Date | null;
   invoice_id: string | null;
+  voided_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -40,6 +43,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     status: r.status,
     paidAt: r.paid_at,
     invoiceId: r.invoice_id,
+    voidedAt: r.voided_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -5,10 +5,12 @@ export enum PaymentRequestError {
   NotFound = 'payment_request_not_found',
   TransactionIdTaken = 'transaction_id_taken',
   AlreadyPaid = 'payment_request_already_paid',
+  Void = 'payment_request_void',
 }
 
 export const paymentRequestError = domainErrors<PaymentRequestError>({
   [PaymentRequestError.NotFound]: [404, Messages.paymentRequestNotFound],
   [PaymentRequestError.TransactionIdTaken]: [409, Messages.transactionIdTaken],
   [PaymentRequestError.AlreadyPaid]: [409, Messages.paymentRequestAlreadyPaid],
+  [PaymentRequestError.Void]: [409, Messages.paymentRequestVoid],
 });

@@ -60,6 +60,7 @@ export function searchStatement(environmentId: string, f: PaymentRequestSearch, 
 export interface LockedRequest {
   id: string;
   status: PaymentRequestStatus;
+  voided: boolean;
 }
 
 /**
@@ -143,7 +144,8 @@ export class PaymentRequestsRepository {
   ): Promise<LockedRequest | undefined> {
     const where: Sql = 'id' in by ? sql`id = ${by.id}` : sql`transaction_id = ${by.transactionId}`;
     return this.db.one<LockedRequest>(
-      sql`SELECT id, status FROM payment_requests WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
+      sql`SELECT id, status, voided_at IS NOT NULL AS voided FROM payment_requests
+          WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
     );
   }
 

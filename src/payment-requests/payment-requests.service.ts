@@ -95,6 +95,7 @@ function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaym
     status: 'pending',
     paidAt: null,
     invoiceId: input.invoiceId ?? null,
+    voidedAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -65,6 +65,7 @@ export class PayService {
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
     if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
     if (request.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+    if (request.voidedAt) throw paymentRequestError(PaymentRequestError.Void);
 
     let payment: Payment;
     try {
@@ -164,7 +165,11 @@ export class PayService {
     });
     const flags = await this.repo.open(statement);
     if (flags.opened) return payment;
-    if (!flags.payable) throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+    if (!flags.payable) {
+      // Paid, or its invoice voided, since it was read: the rare path, worth a read to say which.
+      const now = await this.requests.byIdAnywhere(request.id);
+      throw paymentRequestError(now?.voidedAt ? PaymentRequestError.Void : PaymentRequestError.AlreadyPaid);
+    }
     if (flags.retry_after !== null)
       throw paymentError(PaymentError.TooManyAttempts).retryAfter(flags.retry_after);
     throw paymentError(PaymentError.InProgress);

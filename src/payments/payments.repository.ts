@@ -90,8 +90,9 @@ export interface LookUpRow {
   keyed?: KeyRecord | null;
   /** row_to_json: timestamps arrive as strings. */
   request:
-    | (Omit<PaymentRequestRow, 'paid_at' | 'created_at' | 'updated_at'> & {
+    | (Omit<PaymentRequestRow, 'paid_at' | 'voided_at' | 'created_at' | 'updated_at'> & {
         paid_at: string | null;
+        voided_at: string | null;
         created_at: string;
         updated_at: string;
       })
@@ -171,6 +172,7 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
   return fromRow({
     ...r,
     paid_at: r.paid_at === null ? null : new Date(r.paid_at),
+    voided_at: r.voided_at === null ? null : new Date(r.voided_at),
     created_at: new Date(r.created_at),
     updated_at: new Date(r.updated_at),
   });
@@ -218,7 +220,7 @@ export function openStatement(input: {
     createdAt: now,
   });
   const statement = sql`WITH req AS (
-         SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' FOR UPDATE
+         SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
           WHERE payment_request_id = ${request.id} AND status = 'failed'
@@ -278,7 +280,7 @@ export function settleStatement(
     kind: 'payment-request-updated',
     data: toPaymentRequestJson(paidRequest),
   });
-  const context = { paid: 'paid', at, paymentMethodId: expected.paymentMethodId };
+  const context = { paid: 'paid', settled: 'settled', at, paymentMethodId: expected.paymentMethodId };
   const more = join(
     extensions.map((e) => sql`, ${e.ctes(context)}`),
     empty,

@@ -12,6 +12,8 @@ export type Settlement =
 export interface SettlementContext {
   /** Name of a CTE returning `id`: the payment requests this statement marks paid (none or one). */
   paid: string;
+  /** Name of a CTE returning the settled payment's row (`status` completed or failed; none when it was no longer pending). */
+  settled: string;
   /** The time of the settlement. */
   at: Date;
   /** The payment method the customer paid with (null: not known). */

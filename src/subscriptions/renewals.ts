@@ -83,6 +83,7 @@ export class SubscriptionsWriteBuilder {
         status: 'pending',
         paidAt: null,
         invoiceId: invoice.id,
+        voidedAt: null,
         createdAt: now,
         updatedAt: now,
       };

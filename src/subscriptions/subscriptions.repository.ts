@@ -4,7 +4,7 @@ import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, empty, raw, Sql, sql } from '../database/sql';
-import { insertInvoicesFrom, voidPendingCtes } from '../invoices/invoices.repository';
+import { insertInvoicesFrom, lockPendingRequestsOf, voidPendingCtes } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
 import type { PriceInterval } from '../prices/price';
 import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
@@ -270,6 +270,17 @@ export class SubscriptionsRepository {
       w.voidPendingOf.length === 0
         ? empty
         : sql`, ${voidPendingCtes('voided', sql`SELECT unnest(${w.voidPendingOf}::uuid[])`, w.at, this.publicUrl)}`;
+    return this.db.transaction(async () => {
+      if (w.voidPendingOf.length > 0) await this.db.exec(lockPendingRequestsOf(w.voidPendingOf));
+      return this.writeStatement(w, updates, voiding);
+    });
+  }
+
+  private async writeStatement(
+    w: SubscriptionsWrite,
+    updates: object[],
+    voiding: Sql,
+  ): Promise<{ invoices: number; subscriptions: number }> {
     const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
       WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.invoices)}::jsonb) AS x(

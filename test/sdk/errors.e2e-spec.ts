@@ -155,6 +155,115 @@ describe('answers of the API', () => {
   });
 });
 
+describe('answers of the billing routes', () => {
+  const unknown = '00000000-0000-4000-8000-00000000b111';
+  let price: { id: string };
+  let customer: { id: string; externalUserId: string };
+
+  beforeAll(async () => {
+    const product = await sk.products.create({ name: 'Plan' });
+    price = await sk.prices.create({ productId: product.id, amount: 1000, interval: 'monthly' });
+    customer = await sk.customers.create({ externalUserId: orderId('user') });
+  });
+
+  it('404 with the resource named, for each billing resource', async () => {
+    expect(shape(await failure(sk.products.get(unknown)))).toEqual(answered(404, Messages.productNotFound));
+    expect(shape(await failure(sk.products.update(unknown, { name: 'x' })))).toEqual(
+      answered(404, Messages.productNotFound),
+    );
+    expect(shape(await failure(sk.prices.get(unknown)))).toEqual(answered(404, Messages.priceNotFound));
+    expect(shape(await failure(sk.customers.update(unknown, { phone: null })))).toEqual(
+      answered(404, Messages.customerNotFound),
+    );
+    expect(shape(await failure(sk.subscriptions.get(unknown)))).toEqual(
+      answered(404, Messages.subscriptionNotFound),
+    );
+    expect(shape(await failure(sk.subscriptions.getByExternalUser(orderId('nobody'))))).toEqual(
+      answered(404, Messages.subscriptionNotFound),
+    );
+    expect(shape(await failure(sk.subscriptions.cancel(unknown)))).toEqual(
+      answered(404, Messages.subscriptionNotFound),
+    );
+    expect(shape(await failure(sk.invoices.get(unknown)))).toEqual(answered(404, Messages.invoiceNotFound));
+    expect(shape(await failure(sk.subscriptions.create({ customerId: unknown, priceId: price.id })))).toEqual(
+      answered(404, Messages.customerNotFound),
+    );
+  });
+
+  it("404 for another organization's subscription, and for an archived price when subscribing", async () => {
+    const other = await newTenant(t);
+    const theirs = client(baseUrlOf(t), other.sandbox.secretKey, noWait);
+    const subscription = await sk.subscriptions.create({ customerId: customer.id, priceId: price.id });
+    expect(shape(await failure(theirs.subscriptions.get(subscription.id)))).toEqual(
+      answered(404, Messages.subscriptionNotFound),
+    );
+    const product = await sk.products.create({ name: 'Old' });
+    const archived = await sk.prices.create({ productId: product.id, amount: 100, interval: 'weekly' });
+    await sk.prices.archive(archived.id);
+    expect(
+      shape(await failure(sk.subscriptions.create({ customerId: customer.id, priceId: archived.id }))),
+    ).toEqual(answered(404, Messages.priceNotFound));
+  });
+
+  it('409 for a second customer with the same externalUserId', async () => {
+    const e = await failure(sk.customers.create({ externalUserId: customer.externalUserId }));
+    expect(shape(e)).toEqual(answered(409, Messages.customerExternalIdTaken(customer.externalUserId)));
+  });
+
+  it('400 Price amount must be a positive number, on create and on update', async () => {
+    const product = await sk.products.create({ name: 'Free?' });
+    expect(
+      shape(await failure(sk.prices.create({ productId: product.id, amount: 0, interval: 'weekly' }))),
+    ).toEqual(answered(400, Messages.priceAmountNotPositive));
+    expect(shape(await failure(sk.prices.update(price.id, { amount: -5 })))).toEqual(
+      answered(400, Messages.priceAmountNotPositive),
+    );
+  });
+
+  it('400 and 409 for subscription rules: a trial with no length, resuming a cancelled one, paying its voided invoice', async () => {
+    expect(
+      shape(
+        await failure(sk.subscriptions.create({ customerId: customer.id, priceId: price.id, trial: true })),
+      ),
+    ).toEqual(answered(400, Messages.trialNeedsPeriodOrEnd));
+    const subscription = await sk.subscriptions.create({ customerId: customer.id, priceId: price.id });
+    await sk.subscriptions.cancel(subscription.id);
+    expect(shape(await failure(sk.subscriptions.resume(subscription.id)))).toEqual(
+      answered(409, Messages.subscriptionCannotBeResumed('cancelled')),
+    );
+    // Its invoice was voided: it can no longer be paid.
+    const [invoice] = (await sk.invoices.list({ subscriptionId: subscription.id })).data;
+    expect(invoice.status).toBe('void');
+    const [sedad] = (await pk.paymentMethods.list()).filter((m) => m.type === 'sedad');
+    const e = await failure(
+      pk.payments.pay({ transactionId: invoice.id, phoneNumber: '22123456', paymentMethodId: sedad.id }),
+    );
+    expect(shape(e)).toEqual(answered(409, Messages.paymentRequestVoid));
+  });
+
+  it('422 for a wrong type or shape: the validation body parsed, the first issue as message', async () => {
+    const product = await sk.products.create({ name: 'Plan' });
+    const e = await failure(
+      sk.prices.create({ productId: product.id, amount: 10, interval: 'daily' as never }),
+    );
+    expect(e).toMatchObject({ status: 422, code: 'unknown' });
+    expect(e.validation).toMatchObject({ type: 'validation', on: 'body', property: '/interval' });
+    expect(e.message).toBe(e.validation!.errors[0].message);
+    const params = await failure(sk.subscriptions.get('not-a-uuid'));
+    expect(params).toMatchObject({ status: 422, code: 'unknown' });
+    expect(params.validation).toMatchObject({ on: 'params', property: '/id' });
+  });
+
+  it('403 for a publishable key on the billing routes; 400 for a Production billing run', async () => {
+    expect(shape(await failure(pk.subscriptions.list()))).toEqual(answered(403, Messages.unauthorizedAccess));
+    expect(shape(await failure(pk.sandbox.runBilling()))).toEqual(answered(403, Messages.unauthorizedAccess));
+    const live = client(baseUrlOf(t), org.production.secretKey, noWait);
+    expect(shape(await failure(live.sandbox.runBilling()))).toEqual(
+      answered(400, Messages.billingRunsSandboxOnly),
+    );
+  });
+});
+
 describe('no answer', () => {
   it('connection_error when nothing listens: no status, isConnectionError', async () => {
     const nowhere = `http://127.0.0.1:${await freePort()}/api/v1`;

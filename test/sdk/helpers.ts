@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, request, Server, ServerResponse } from '
 import type { AddressInfo } from 'node:net';
 import { Khoums, type ClientOptions } from '../../sdk/src';
 import type { TestApp } from '../helpers/app';
-import { OpenApiDocument, OpenApiSchema, refName, routesOf } from './openapi-types';
+import { OpenApiDocument, OpenApiSchema, refName, routesOf, typeName } from './openapi-types';
 
 /** The API's base URL for the client library (`{base_url}`). */
 export function baseUrlOf(t: TestApp): string {
@@ -87,6 +87,79 @@ export function schemaProblems(
   }
 }
 
+/**
+ * The fields a route's answer may carry, as `Record.field` for the document's named records (by
+ * their names in the library: `Subscription.startedAt`) and
+ * `<route>.path.field` for the inline parts of an answer (the envelope, its pagination).
+ */
+export function declaredFields(doc: OpenApiDocument, route: string): Set<string> {
+  const out = new Set<string>();
+  const visit = (schema: OpenApiSchema, where: string, seen: Set<string>): void => {
+    if (schema.$ref) {
+      const name = refName(schema.$ref);
+      if (seen.has(name)) return;
+      return visit(doc.components!.schemas![name], typeName(name), new Set([...seen, name]));
+    }
+    for (const s of [...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) visit(s, where, seen);
+    if (schema.items) visit(schema.items, `${where}[]`, seen);
+    for (const [k, p] of Object.entries(schema.properties ?? {})) {
+      out.add(`${where}.${k}`);
+      visit(p, `${where}.${k}`, seen);
+    }
+  };
+  const schema = routesOf(doc).get(route)?.responses?.['200']?.content?.['application/json']?.schema;
+  if (schema) visit(schema, route, new Set());
+  return out;
+}
+
+/** The fields an answer carries, named as `declaredFields` names them (adds them to `out`). */
+export function presentFields(
+  doc: OpenApiDocument,
+  value: unknown,
+  schema: OpenApiSchema,
+  where: string,
+  out: Set<string>,
+): void {
+  if (value === null || value === undefined) return;
+  if (schema.$ref) {
+    const name = refName(schema.$ref);
+    return presentFields(doc, value, doc.components!.schemas![name], typeName(name), out);
+  }
+  if (schema.oneOf) {
+    const fit = schema.oneOf.find((s) => schemaProblems(value, s, doc).length === 0);
+    if (fit) presentFields(doc, value, fit, where, out);
+    return;
+  }
+  for (const s of schema.allOf ?? []) presentFields(doc, value, s, where, out);
+  if (schema.items && Array.isArray(value))
+    for (const item of value) presentFields(doc, item, schema.items, `${where}[]`, out);
+  if (!schema.properties || typeof value !== 'object' || Array.isArray(value)) return;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(k in schema.properties)) continue;
+    out.add(`${where}.${k}`);
+    presentFields(doc, v, schema.properties[k], `${where}.${k}`, out);
+  }
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  status: number;
+  /** The parsed body of a 2xx answer. */
+  body?: unknown;
+}
+
+/** A fetch that records every request it sends, with the answer's status (and body, when 2xx). */
+export function tracingFetch(exchanges: Exchange[]): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const exchange: Exchange = { method: init?.method ?? 'GET', url: res.url, status: res.status };
+    if (res.ok) exchange.body = JSON.parse(await res.clone().text());
+    exchanges.push(exchange);
+    return res;
+  };
+}
+
 /** The document's route for a request (`GET /payment-request/{id}`), the most literal one first. */
 export function routeOf(doc: OpenApiDocument, method: string, url: string): string | undefined {
   const path = new URL(url).pathname.replace(/^\/api\/v1/, '');
@@ -114,13 +187,15 @@ export interface ProxiedRequest {
   method: string;
   url: string;
   idempotencyKey?: string;
+  /** The service's answer, once it came (also when the proxy then dropped it). */
+  answer?: { status: number; replayed: boolean };
 }
 
 /** What the proxy does with a request it matches, instead of passing it on untouched. */
 export type Fault =
   | { kind: 'drop-before' }
   | { kind: 'drop-after' }
-  | { kind: 'answer'; status: number; body: string; contentType?: string }
+  | { kind: 'answer'; status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { kind: 'delay'; ms: number };
 
 interface Rule {
@@ -183,7 +258,10 @@ export class FaultyProxy {
     req.on('end', () => {
       if (fault?.kind === 'drop-before') return void req.socket.destroy();
       if (fault?.kind === 'answer') {
-        res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/plain; charset=utf-8' });
+        res.writeHead(fault.status, {
+          'content-type': fault.contentType ?? 'text/plain; charset=utf-8',
+          ...fault.headers,
+        });
         return void res.end(fault.body);
       }
       const url = new URL(this.target);
@@ -193,6 +271,10 @@ export class FaultyProxy {
           const body: Buffer[] = [];
           answer.on('data', (c: Buffer) => body.push(c));
           answer.on('end', () => {
+            seen.answer = {
+              status: answer.statusCode ?? 0,
+              replayed: answer.headers['idempotent-replayed'] === 'true',
+            };
             if (fault?.kind === 'drop-after') return void req.socket.destroy();
             const send = () => {
               if (res.destroyed) return;

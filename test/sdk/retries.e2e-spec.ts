@@ -1,32 +1,50 @@
 import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import { isAppException, type ClientOptions, type Khoums } from '../../sdk/src';
+import { Clock } from '../../src/common/clock';
+import { Messages } from '../../src/common/errors/messages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { baseUrlOf, client, FaultyProxy, orderId, ProxiedRequest } from './helpers';
+import { BanksService } from '../../src/payments/banks/banks.service';
+import { BankSimulator, startBankSimulator } from '../../src/payments/banks/simulator/bank-simulator';
+import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
+import { waitFor } from '../webhooks/receiver';
+import { baseUrlOf, client, Exchange, FaultyProxy, orderId, ProxiedRequest, tracingFetch } from './helpers';
 
 /**
- * SPEC.md "Retry rules" through a local proxy that drops connections, answers 5xx or delays
- * answers in front of the real service. Retries wait through an injected sleep that records the
- * backoff instead of waiting it.
+ * SPEC.md "Retry rules" and CONTRACT.md's idempotent retries through a local proxy that drops
+ * connections, answers 5xx or delays answers in front of the real service; 429 against the real
+ * rate limiter. Retries wait through an injected sleep that records the backoff instead of
+ * waiting it.
  */
 
 let t: TestApp;
+let sim: BankSimulator;
 let org: CreatedOrganization;
 let proxy: FaultyProxy;
 let proxied: string;
 let methods: Record<string, string>;
+let liveMethods: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startTestApp({ SANDBOX_BANK_TIMEOUT_MS: '300' });
+  // Production pays through the bank simulator, which counts every charge that reaches it.
+  sim = await startBankSimulator();
+  t = await startTestApp({
+    SANDBOX_BANK_TIMEOUT_MS: '300',
+    BANK_TIMEOUT_MS: '10000',
+    BANK_MASRIVI_URL: sim.url,
+  });
   org = await newTenant(t);
   proxy = new FaultyProxy(`http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`);
   proxied = await proxy.start();
-  const list = await client(baseUrlOf(t), org.sandbox.publishableKey).paymentMethods.list();
-  methods = Object.fromEntries(list.map((m) => [m.type, m.id]));
+  const methodsOf = async (key: string) =>
+    Object.fromEntries((await client(baseUrlOf(t), key).paymentMethods.list()).map((m) => [m.type, m.id]));
+  methods = await methodsOf(org.sandbox.publishableKey);
+  liveMethods = await methodsOf(org.production.publishableKey);
 });
 afterAll(async () => {
   await proxy.stop();
   await t.close();
+  await sim.close();
 });
 
 /** A client through the proxy whose retries record their wait instead of waiting. */
@@ -288,4 +306,317 @@ describe('pay and other POSTs', () => {
     expect(sent).toHaveLength(2);
     expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
   });
+});
+
+describe('idempotent retries (CONTRACT.md): the service answers a retry with the first answer', () => {
+  const posts = (p: string) => proxy.requests.filter((r) => r.method === 'POST' && r.url === path(p));
+  const sk = () => client(baseUrlOf(t), org.sandbox.secretKey);
+
+  it('a pay whose answer is lost after the service charged comes back, on the retry with the same key, as the same payment: one charge', async () => {
+    const pr = await sk().paymentRequests.create({ transactionId: orderId('lost-pay'), amount: 600 });
+    const charges = jest.spyOn(t.app.get(BanksService), 'charge');
+    try {
+      const before = posts('/payment').length;
+      proxy.fault({ kind: 'drop-after' }, on('POST', '/payment'));
+      const { k, waits } = through(org.sandbox.publishableKey);
+      const payment = await k.payments.pay({
+        transactionId: pr.transactionId,
+        phoneNumber: '22222222',
+        paymentMethodId: methods.sedad,
+      });
+      expect(payment).toMatchObject({ transactionId: pr.transactionId, status: 'completed' });
+      expect(waits).toEqual([1000]);
+      const [first, retry] = posts('/payment').slice(before);
+      expect(retry.idempotencyKey).toBe(first.idempotencyKey);
+      expect([first.answer, retry.answer]).toEqual([
+        { status: 200, replayed: false },
+        { status: 200, replayed: true },
+      ]);
+      expect(charges).toHaveBeenCalledTimes(1);
+      expect(await t.query('SELECT id, status FROM payments WHERE payment_request_id = $1', [pr.id])).toEqual(
+        [{ id: payment.id, status: 'completed' }],
+      );
+    } finally {
+      charges.mockRestore();
+    }
+  });
+
+  it('a pay the bank holds as pending, whose answer is lost, comes back pending on the retry: one charge at the Production bank', async () => {
+    sim.reset();
+    sim.setMode('pending');
+    const live = client(baseUrlOf(t), org.production.secretKey);
+    const pr = await live.paymentRequests.create({ transactionId: orderId('live'), amount: 800 });
+    proxy.fault({ kind: 'drop-after' }, on('POST', '/payment'));
+    const { k } = through(org.production.publishableKey);
+    const payment = await k.payments.pay({
+      transactionId: pr.transactionId,
+      phoneNumber: '22222222',
+      paymentMethodId: liveMethods.masrivi,
+    });
+    expect(payment.status).toBe('pending');
+    expect(sim.stats()).toMatchObject({ chargeRequests: 1, charges: 1 });
+    expect(sim.charge(payment.id)).toMatchObject({ amount: 800, status: 'pending' });
+    sim.setMode('normal');
+  });
+
+  it('a pay that timed out while the bank still works gets the pending payment on the retry; the same key later gets it completed', async () => {
+    sim.reset();
+    // The Production bank charges at once and answers 1.5 s later.
+    sim.setMode('slow', 1500);
+    const live = client(baseUrlOf(t), org.production.secretKey);
+    const pr = await live.paymentRequests.create({ transactionId: orderId('slow-live'), amount: 900 });
+    const idempotencyKey = `pay-${pr.transactionId}`;
+    const params = {
+      transactionId: pr.transactionId,
+      phoneNumber: '22222222',
+      paymentMethodId: liveMethods.masrivi,
+    };
+    const { k, waits } = through(org.production.publishableKey, { timeout: 300 });
+    const pending = await k.payments.pay(params, { idempotencyKey });
+    expect(pending).toMatchObject({ transactionId: pr.transactionId, status: 'pending' });
+    expect(waits).toEqual([1000]);
+
+    // Once the bank has answered, a retry with the caller's key gets the same payment, completed.
+    await waitFor(
+      async () => (await live.paymentRequests.get(pr.id)).status === 'paid',
+      'the bank to answer',
+    );
+    const later = await k.payments.pay(params, { idempotencyKey });
+    expect(later).toMatchObject({ id: pending.id, status: 'completed' });
+    expect(sim.stats()).toMatchObject({ chargeRequests: 1, charges: 1 });
+    expect(posts('/payment').filter((r) => r.idempotencyKey === idempotencyKey)).toHaveLength(3);
+    sim.setMode('normal');
+  });
+
+  it('a create whose answer is lost is replayed rather than failing with 409: one customer, one subscription', async () => {
+    const externalUserId = orderId('user');
+    proxy.fault({ kind: 'drop-after' }, on('POST', '/customers'));
+    const { k, waits } = through();
+    const customer = await k.customers.create({ externalUserId, phone: '22123456' });
+    expect(customer.externalUserId).toBe(externalUserId);
+    expect(waits).toEqual([1000]);
+    expect(
+      posts('/customers')
+        .slice(-2)
+        .map((r) => r.answer),
+    ).toEqual([
+      { status: 200, replayed: false },
+      { status: 200, replayed: true },
+    ]);
+    expect((await sk().customers.list({ externalUserId })).data).toEqual([customer]);
+
+    // Without a key, the retry of a subscription's creation would subscribe the user twice.
+    const product = await sk().products.create({ name: 'Plan' });
+    const price = await sk().prices.create({ productId: product.id, amount: 1000, interval: 'monthly' });
+    proxy.fault({ kind: 'drop-after' }, on('POST', '/subscriptions/by-external-user'));
+    const subscription = await k.subscriptions.createByExternalUser({ externalUserId, priceId: price.id });
+    const rows = await t.query('SELECT id FROM subscriptions WHERE customer_id = $1', [customer.id]);
+    expect(rows).toEqual([{ id: subscription.id }]);
+    expect((await sk().invoices.list({ subscriptionId: subscription.id })).pagination.total).toBe(1);
+  });
+
+  it('a POST met by 409 `A request with this idempotency key is in progress` is retried after a wait, and then gets the replay', async () => {
+    const customer = await sk().customers.create({ externalUserId: orderId('user') });
+    const product = await sk().products.create({ name: 'Plan' });
+    const price = await sk().prices.create({ productId: product.id, amount: 1000, interval: 'monthly' });
+    const subscription = await sk().subscriptions.create({ customerId: customer.id, priceId: price.id });
+
+    // The test holds the subscription's row: the first pause runs (holding its key) but waits.
+    const holder = new Client({ connectionString: testDatabaseUrl() });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM subscriptions WHERE id = $1 FOR UPDATE', [subscription.id]);
+    const route = `/subscriptions/${subscription.id}/pause`;
+    const waits: number[] = [];
+    const k = client(proxied, org.sandbox.secretKey, {
+      timeout: 300,
+      sleep: async (ms) => {
+        waits.push(ms);
+        if (waits.length < 2) return;
+        // After the 409: the first request may finish now; the retry comes once it has.
+        await holder.query('ROLLBACK');
+        await waitFor(
+          async () => (await sk().subscriptions.get(subscription.id)).status === 'paused',
+          'the first pause to finish',
+        );
+      },
+    });
+    try {
+      const paused = await k.subscriptions.pause(subscription.id);
+      expect(paused).toMatchObject({ id: subscription.id, status: 'paused' });
+    } finally {
+      await holder.end();
+    }
+    expect(waits).toEqual([1000, 2000]);
+    const sent = posts(route);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((r) => r.idempotencyKey)).size).toBe(1);
+    // The first answered after the client had given up (time-out); then 409; then the replay.
+    expect(sent.map((r) => r.answer)).toEqual([
+      { status: 200, replayed: false },
+      { status: 409, replayed: false },
+      { status: 200, replayed: true },
+    ]);
+    const pauses = await t.query(
+      `SELECT count(*)::int AS n FROM events WHERE kind = 'subscription-updated'
+          AND data->>'id' = $1 AND data->>'status' = 'paused'`,
+      [subscription.id],
+    );
+    expect(pauses).toEqual([{ n: 1 }]);
+  });
+
+  it("a caller's key ties calls together across clients (a process that restarted): the second call gets the first one's answer", async () => {
+    const externalUserId = orderId('user');
+    const idempotencyKey = `signup-${externalUserId}`;
+    const first = await through().k.customers.create({ externalUserId }, { idempotencyKey });
+    const again = await through().k.customers.create({ externalUserId }, { idempotencyKey });
+    expect(again).toEqual(first);
+    expect(posts('/customers').slice(-2)).toEqual([
+      expect.objectContaining({ idempotencyKey, answer: { status: 200, replayed: false } }),
+      expect.objectContaining({ idempotencyKey, answer: { status: 200, replayed: true } }),
+    ]);
+  });
+
+  it('the key with another body is 400 `Idempotency key reused with different parameters`, not retried', async () => {
+    const idempotencyKey = `product-${orderId()}`;
+    const { k, waits } = through();
+    await k.products.create({ name: 'Gold' }, { idempotencyKey });
+    const e = await failure(k.products.create({ name: 'Silver' }, { idempotencyKey }));
+    expect({ status: e.status, message: e.message }).toEqual({
+      status: 400,
+      message: Messages.idempotencyKeyReused,
+    });
+    expect(waits).toEqual([]);
+  });
+});
+
+describe('429 Too many requests (the real rate limiter, RATE_LIMIT_PER_KEY=1: bursts of 2)', () => {
+  let limited: TestApp;
+  let tenant: CreatedOrganization;
+  let advance: (ms: number) => void;
+
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_PER_KEY: '1' });
+    let now = Date.now();
+    jest.spyOn(limited.app.get(Clock), 'now').mockImplementation(() => now);
+    advance = (ms) => (now += ms);
+    tenant = await newTenant(limited);
+  });
+  afterAll(() => limited.close());
+
+  /** A client whose waits move the limiter's clock (`moves: false`: waits that let no time pass). */
+  function limitedClient(options: ClientOptions & { moves?: boolean } = {}) {
+    const waits: number[] = [];
+    const exchanges: Exchange[] = [];
+    const { moves = true, ...rest } = options;
+    const k = client(baseUrlOf(limited), tenant.sandbox.secretKey, {
+      fetch: tracingFetch(exchanges),
+      sleep: (ms) => {
+        waits.push(ms);
+        if (moves) advance(ms);
+        return Promise.resolve();
+      },
+      ...rest,
+    });
+    return { k, waits, statuses: () => exchanges.map((e) => e.status) };
+  }
+
+  /** Spends the key's burst: its next request is refused for about a second. */
+  async function exhaust(): Promise<void> {
+    advance(60_000);
+    for (let i = 0; i < 2; i++)
+      await limited.http
+        .get('/api/v1/payment-methods')
+        .set('Authorization', tenant.sandbox.secretKey)
+        .expect(200);
+  }
+
+  it('a read refused with 429 is retried after its Retry-After, and succeeds', async () => {
+    await exhaust();
+    const { k, waits, statuses } = limitedClient();
+    expect(await k.paymentMethods.list()).toHaveLength(3);
+    expect(waits).toEqual([1000]);
+    expect(statuses()).toEqual([429, 200]);
+  });
+
+  it('the wait is at least Retry-After, whatever the backoff says', async () => {
+    await exhaust();
+    const { k, waits, statuses } = limitedClient({ retryDelays: [10] });
+    await k.products.list();
+    expect(waits).toEqual([1000]);
+    expect(statuses()).toEqual([429, 200]);
+  });
+
+  it('a POST refused with 429 ran nothing: it is sent again and runs once, with or without a key', async () => {
+    for (const idempotency of [true, false]) {
+      await exhaust();
+      const { k, statuses } = limitedClient({ idempotency });
+      const externalUserId = orderId('limited');
+      await k.customers.create({ externalUserId });
+      expect(statuses()).toEqual([429, 200]);
+      const rows = await limited.query('SELECT 1 FROM customers WHERE external_user_id = $1', [
+        externalUserId,
+      ]);
+      expect(rows).toHaveLength(1);
+    }
+  });
+
+  it('retries are bounded: after maxRetries the 429 is thrown, with its retryAfter', async () => {
+    await exhaust();
+    const { k, waits, statuses } = limitedClient({ moves: false });
+    const e = await failure(k.paymentMethods.list());
+    expect({ status: e.status, message: e.message, retryAfter: e.retryAfter }).toEqual({
+      status: 429,
+      message: Messages.tooManyRequests,
+      retryAfter: 1,
+    });
+    expect(waits).toEqual([1000, 2000, 4000]);
+    expect(statuses()).toEqual([429, 429, 429, 429]);
+  });
+
+  it('a Retry-After longer than maxRetryAfter is thrown at once', async () => {
+    await exhaust();
+    const { k, waits, statuses } = limitedClient({ maxRetryAfter: 500 });
+    expect((await failure(k.paymentMethods.list())).retryAfter).toBe(1);
+    expect(waits).toEqual([]);
+    expect(statuses()).toEqual([429]);
+  });
+});
+
+it('a 429 from something in front of the service: Retry-After as an HTTP date is honoured; without one, the backoff', async () => {
+  const id = '00000000-0000-4000-8000-000000000429';
+  const match = on('GET', `/payment/${id}`);
+  const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
+  proxy.fault(
+    { kind: 'answer', status: 429, body: 'Too many requests', headers: { 'retry-after': inThreeSeconds } },
+    match,
+  );
+  proxy.fault({ kind: 'answer', status: 429, body: 'Too many requests' }, match);
+  const { k, waits } = through();
+  expect((await failure(k.payments.get(id))).status).toBe(404);
+  expect(waits).toHaveLength(2);
+  expect(waits[0]).toBeGreaterThanOrEqual(2000);
+  expect(waits[0]).toBeLessThanOrEqual(3000);
+  expect(waits[1]).toBe(2000);
+});
+
+it('the pay-attempt limit (5 failed payments in 15 minutes) is thrown at once: its Retry-After is minutes', async () => {
+  const pr = await client(baseUrlOf(t), org.sandbox.secretKey).paymentRequests.create({
+    transactionId: orderId('declined'),
+    amount: 400,
+  });
+  const { k, waits } = through(org.sandbox.publishableKey);
+  const pay = () =>
+    k.payments.pay({
+      transactionId: pr.transactionId,
+      phoneNumber: '22229001',
+      paymentMethodId: methods.sedad,
+    });
+  const before = proxy.count('POST', path('/payment'));
+  for (let i = 0; i < 5; i++) expect((await failure(pay())).status).toBe(502);
+  const limitedPay = await failure(pay());
+  expect(limitedPay).toMatchObject({ status: 429, message: Messages.tooManyRequests });
+  expect(limitedPay.retryAfter).toBeGreaterThan(800);
+  expect(waits).toEqual([]);
+  expect(proxy.count('POST', path('/payment')) - before).toBe(6);
 });

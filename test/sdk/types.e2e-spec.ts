@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as ts from 'typescript';
 
@@ -37,6 +38,15 @@ function compile(snippets: Record<string, string>): Record<string, string[]> {
   return errors;
 }
 
+/** The first TypeScript example under a heading of sdk/README.md. */
+function readmeExample(heading: string): string {
+  const readme = readFileSync(join(SDK, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const match = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error(`no example under ${heading}`);
+  return match[1];
+}
+
 let errors: Record<string, string[]>;
 
 beforeAll(() => {
@@ -65,6 +75,20 @@ beforeAll(() => {
       const page = await k.payments.list({ limit: 5 });
       return [ids, page.pagination.totalPages, page.data[0]?.configurationId];`,
     listWithUnknownStatus: `return k.paymentRequests.list({ status: 'refunded' });`,
+    billingRecords: `
+      const sub = await k.subscriptions.get('id');
+      const started: string = sub.startedAt; // never null
+      const overdue: boolean = sub.status === 'past_due'; // computed by the service when read
+      const invoice = await k.invoices.get('id');
+      const subscriptionId: string = invoice.subscriptionId;
+      const pages = k.subscriptions.list({ status: 'past_due' });
+      return [started, overdue, subscriptionId, pages];`,
+    readmeSubscriptions: `
+      const khoums = k;
+      const user = { id: 'user_1', phone: '22123456' };
+      const notify = (to: typeof user, url: string) => [to, url];
+      ${readmeExample('## Subscriptions')}
+      return hasAccess;`,
   });
 });
 
@@ -99,5 +123,13 @@ describe('other types', () => {
 
   it('a list is a page when awaited and an async iterable of items', () => {
     expect(errors.iterateList).toEqual([]);
+  });
+
+  it("billing records as the service sends them: a subscription's startedAt is a string, past_due a status, an invoice's subscriptionId", () => {
+    expect(errors.billingRecords).toEqual([]);
+  });
+
+  it("the README's subscriptions example compiles against the library's types", () => {
+    expect(errors.readmeSubscriptions).toEqual([]);
   });
 });

@@ -96,6 +96,76 @@ it('constructEvent verifies real deliveries and returns typed events whose data 
   );
 });
 
+it('constructEvent types the billing and checkout events of real deliveries as the records of the document', async () => {
+  const endpoint = await sk.webhookEndpoints.create({
+    url: receiver.url,
+    events: [
+      'subscription-created',
+      'subscription-updated',
+      'invoice-created',
+      'invoice-paid',
+      'checkout-session-completed',
+    ],
+  });
+  const product = await sk.products.create({ name: 'Plan' });
+  const price = await sk.prices.create({ productId: product.id, amount: 2500, interval: 'monthly' });
+  const subscription = await sk.subscriptions.createByExternalUser({
+    externalUserId: orderId('user'),
+    phone: '22123456',
+    priceId: price.id,
+  });
+  const [invoice] = (await sk.invoices.list({ subscriptionId: subscription.id })).data;
+  const [sedad] = (await sk.paymentMethods.list()).filter((m) => m.type === 'sedad');
+  await sk.payments.pay({ transactionId: invoice.id, phoneNumber: '22123456', paymentMethodId: sedad.id });
+  const { data: session } = await sk.checkoutSessions.create({
+    transactionId: orderId('hook'),
+    amount: 300,
+    phoneNumber: '22123456',
+    successUrl: 'https://shop.example/ok',
+    cancelUrl: 'https://shop.example/ko',
+    expiresInMinutes: 30,
+  });
+  const pr = await sk.paymentRequests.get(session.paymentRequestId);
+  await sk.payments.pay({
+    transactionId: pr.transactionId,
+    phoneNumber: '22123456',
+    paymentMethodId: sedad.id,
+  });
+
+  /** The verified event of a kind about an object (only this endpoint receives these kinds). */
+  async function verified(kind: string, id: string): Promise<WebhookEvent> {
+    const hit = await waitFor(
+      () => receiver.hits.find((h) => h.body.event === kind && h.body.data.id === id),
+      `${kind} for ${id}`,
+    );
+    return constructEvent(hit.raw, hit.headers, endpoint.secret!);
+  }
+
+  const created = await verified('subscription-created', subscription.id);
+  if (created.event !== 'subscription-created') throw new Error('narrowing');
+  expect(created.data).toMatchObject({
+    id: subscription.id,
+    status: 'active',
+    startedAt: subscription.startedAt,
+  });
+  expect(schemaProblems(created.data, schema('SubscriptionJson'), doc)).toEqual([]);
+
+  const billed = await verified('invoice-created', invoice.id);
+  if (billed.event !== 'invoice-created') throw new Error('narrowing');
+  expect(billed.data).toMatchObject({ id: invoice.id, subscriptionId: subscription.id, status: 'pending' });
+  expect(schemaProblems(billed.data, schema('InvoiceJson'), doc)).toEqual([]);
+
+  const paid = await verified('invoice-paid', invoice.id);
+  if (paid.event !== 'invoice-paid') throw new Error('narrowing');
+  expect(paid.data).toMatchObject({ id: invoice.id, status: 'paid', amount: '2500.00' });
+  expect(schemaProblems(paid.data, schema('InvoiceJson'), doc)).toEqual([]);
+
+  const completed = await verified('checkout-session-completed', session.id);
+  if (completed.event !== 'checkout-session-completed') throw new Error('narrowing');
+  expect(completed.data).toMatchObject({ id: session.id, status: 'completed' });
+  expect(schemaProblems(completed.data, schema('CheckoutSessionJson'), doc)).toEqual([]);
+});
+
 describe('rejections (WebhookSignatureError)', () => {
   const body = JSON.stringify({
     id: '5b3f2d9e-8a41-4c1e-9b7a-0f6d2c1e4a55',

@@ -50,6 +50,8 @@ export const Messages = {
   customerExternalIdTaken: (externalUserId: string) =>
     `A customer with externalUserId "${externalUserId}" already exists`,
   paymentRequestAlreadyPaid: 'Payment request is already paid',
+  /** Not in SPEC.md/CONTRACT.md: paying (or opening checkout for) the request of a voided invoice. */
+  paymentRequestVoid: 'Payment request is void: its invoice was voided',
   checkoutSessionNotOpen: 'Checkout session is not open',
   /** Not in SPEC.md/CONTRACT.md: a second pay while the bank is still answering the first (docs/bank-gateway.md). */
   paymentInProgress: 'A payment for this payment request is already in progress',

@@ -6,6 +6,8 @@ import { ServerSecrets1763777150000 } from './1763777150000-ServerSecrets';
 import { Billing1763777200000 } from './1763777200000-Billing';
 import { Idempotency1763777300000 } from './1763777300000-Idempotency';
 import { Dashboard1763777400000 } from './1763777400000-Dashboard';
+
+import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -18,5 +20,6 @@ export const migrations = [
   Billing1763777200000,
   Idempotency1763777300000,
   Dashboard1763777400000,
+  VoidPaymentRequests1763777500000,
   DashboardBilling1763777600000,
 ];
