@@ -175,6 +175,27 @@ describe('the invoice page (checkoutUrl)', () => {
     expect(await invoiceStatus(invoice.id)).toBe('pending');
   });
 
+  it('shows the pay-attempt limit in the customer’s language (429, Retry-After), with the form', async () => {
+    const { invoice } = await newInvoice();
+    const a = agent();
+    const post = async (lang: string, phoneNumber: string) => {
+      const csrf = csrfOf((await a.get(`${path(invoice.checkoutUrl)}?lang=${lang}`)).text);
+      return a
+        .post(`${path(invoice.checkoutUrl)}/pay`)
+        .type('form')
+        .send({ _csrf: csrf, paymentMethodId: methods.masrivi, phoneNumber });
+    };
+    for (let i = 0; i < 5; i++) expect((await post('en', '22229001')).status).toBe(502);
+    const sixth = await post('fr', '22123456');
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sixth.text).toContain(
+      'Trop de tentatives de paiement ont échoué. Veuillez réessayer dans quelques minutes.',
+    );
+    expect(sixth.text).toContain(`action="/checkout/invoices/${invoice.id}/pay"`);
+    expect(await invoiceStatus(invoice.id)).toBe('pending');
+  });
+
   it('waits for a payment pending at the bank: the pending page and its status route, then paid', async () => {
     const { invoice } = await newInvoice();
     const { a, res } = await payThroughPage(invoice, { phoneNumber: '22229003' });

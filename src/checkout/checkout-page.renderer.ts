@@ -1,21 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { PageRequest } from '../common/http/pages';
 import { API } from '../common/http/routes';
 import { Views } from '../common/http/views';
-import { CHECKOUT_TEXTS, CheckoutTexts } from '../common/i18n/checkout-texts';
-import { direction, formatMru, LANGUAGES } from '../common/i18n/languages';
+import { formatMru } from '../common/i18n/languages';
 import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
 import { PageSession, successRedirect } from './checkout-sessions.service';
+import { checkoutTexts, FormState, payFormLocals, renderHostedPage } from './hosted-page';
 
 export const checkoutPageUrl = (id: string) => `/checkout/${id}`;
-
-/** The form as the customer filled it, with what went wrong. */
-export interface FormState {
-  phoneNumber: string;
-  methodId?: string;
-  error?: string;
-}
 
 /** Renders the hosted page's views (views/checkout/*, in layouts/checkout) for a session in any state. */
 @Injectable()
@@ -27,13 +19,9 @@ export class CheckoutPageRenderer {
     private readonly payments: CheckoutPayments,
   ) {}
 
-  texts(page: PageRequest): CheckoutTexts {
-    return CHECKOUT_TEXTS[page.lang];
-  }
-
   /** Whatever the session is now: closed, waiting for the bank, or the form. */
   async session(page: PageRequest, session: PageSession, status: number): Promise<void> {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     if (session.status !== 'open') return this.closed(page, session, status);
     if (session.paymentStatus === 'pending') return this.pending(page, session, status);
     // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling):
@@ -44,7 +32,7 @@ export class CheckoutPageRenderer {
 
   /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
   pending(page: PageRequest, session: PageSession, status: number): void {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     this.render(page, 'checkout/pending', status, {
       pageTitle: t.pendingTitle,
       merchantName: session.merchantName,
@@ -55,7 +43,7 @@ export class CheckoutPageRenderer {
   }
 
   async form(page: PageRequest, session: PageSession, status: number, input: FormState): Promise<void> {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     const methods = await this.methods(session);
     const amountText = formatMru(session.amount, page.lang);
     this.render(page, 'checkout/open', status, {
@@ -64,23 +52,15 @@ export class CheckoutPageRenderer {
       amountText,
       transactionId: session.transactionId,
       testMode: session.environment === 'sandbox',
-      methods: methods?.map((m, i) => ({
-        ...m,
-        checked: input.methodId ? m.id === input.methodId : i === 0,
-      })),
-      phoneNumber: input.phoneNumber,
-      error: input.error,
+      ...payFormLocals(page, session.id, methods, input),
       payLabel: t.pay.replace('{amount}', amountText),
       payAction: `${checkoutPageUrl(session.id)}/pay`,
       cancelAction: `${checkoutPageUrl(session.id)}/cancel`,
-      csrf: page.csrfToken(session.id),
-      // Each rendered form is one payment attempt: submitting it again never pays twice.
-      idempotencyKey: randomBytes(18).toString('base64url'),
     });
   }
 
   notFound(page: PageRequest): void {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     this.render(page, 'checkout/state', 404, {
       pageTitle: t.notFoundTitle,
       state: 'not-found',
@@ -90,7 +70,7 @@ export class CheckoutPageRenderer {
   }
 
   private closed(page: PageRequest, session: PageSession, status: number): void {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     switch (session.status) {
       case 'completed':
         return this.render(page, 'checkout/receipt', status, {
@@ -138,24 +118,6 @@ export class CheckoutPageRenderer {
   }
 
   private render(page: PageRequest, view: string, status: number, locals: Record<string, unknown>): void {
-    const path = page.req.url.split('?')[0].replace(/\/(pay|cancel)\/?$/, '');
-    const html = this.views.render(
-      view,
-      {
-        ...locals,
-        lang: page.lang,
-        dir: direction(page.lang),
-        t: this.texts(page),
-        nonce: page.nonce,
-        languages: LANGUAGES.map((code) => ({
-          code,
-          name: CHECKOUT_TEXTS[code].languageName,
-          href: `${path}?lang=${code}`,
-          current: code === page.lang,
-        })),
-      },
-      'layouts/checkout',
-    );
-    page.send(status, html);
+    renderHostedPage(this.views, page, view, status, locals);
   }
 }

@@ -1,19 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { PageRequest } from '../common/http/pages';
 import { Views } from '../common/http/views';
-import { CHECKOUT_TEXTS, CheckoutTexts } from '../common/i18n/checkout-texts';
-import { direction, formatDate, formatMru, LANGUAGES } from '../common/i18n/languages';
+import { formatDate, formatMru } from '../common/i18n/languages';
+import type { PaymentMethodChoice } from '../checkout/checkout-payments';
+import { checkoutTexts, FormState, payFormLocals, renderHostedPage } from '../checkout/hosted-page';
 import { invoicePagePath } from './invoice';
-import { InvoicePageService, PaymentMethodChoice } from './invoice-page.service';
+import { InvoicePageService } from './invoice-page.service';
 import type { InvoicePageRow } from './invoices.repository';
-
-/** The form as the customer filled it, with what went wrong. */
-export interface InvoiceFormState {
-  phoneNumber: string;
-  methodId?: string;
-  error?: string;
-}
 
 /**
  * Renders an invoice's page in the hosted checkout's look (views/checkout/invoice.hbs in
@@ -29,13 +22,9 @@ export class InvoicePageRenderer {
     private readonly service: InvoicePageService,
   ) {}
 
-  texts(page: PageRequest): CheckoutTexts {
-    return CHECKOUT_TEXTS[page.lang];
-  }
-
   /** Whatever the invoice is now: paid, void, refunded, waiting for the bank, or the form. */
   async invoice(page: PageRequest, invoice: InvoicePageRow, status: number): Promise<void> {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     switch (invoice.status) {
       case 'paid':
         return this.closed(page, invoice, status, t.invoicePaidTitle, t.invoicePaidBody, true);
@@ -55,7 +44,7 @@ export class InvoicePageRenderer {
 
   /** The bank has the payment: the script polls the status route; the link reloads without it. */
   pending(page: PageRequest, invoice: InvoicePageRow, status: number): void {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     this.render(page, 'checkout/pending', status, {
       pageTitle: t.pendingTitle,
       merchantName: invoice.merchantName,
@@ -65,13 +54,8 @@ export class InvoicePageRenderer {
     });
   }
 
-  async form(
-    page: PageRequest,
-    invoice: InvoicePageRow,
-    status: number,
-    input: InvoiceFormState,
-  ): Promise<void> {
-    const t = this.texts(page);
+  async form(page: PageRequest, invoice: InvoicePageRow, status: number, input: FormState): Promise<void> {
+    const t = checkoutTexts(page);
     const methods = await this.methods(invoice);
     const amountText = formatMru(invoice.amount, page.lang);
     this.render(page, 'checkout/invoice', status, {
@@ -81,22 +65,14 @@ export class InvoicePageRenderer {
       heading: t.invoiceTitle,
       payable: true,
       testMode: invoice.environment === 'sandbox',
-      methods: methods?.map((m, i) => ({
-        ...m,
-        checked: input.methodId ? m.id === input.methodId : i === 0,
-      })),
-      phoneNumber: input.phoneNumber,
-      error: input.error,
+      ...payFormLocals(page, invoice.id, methods, input),
       payLabel: t.pay.replace('{amount}', amountText),
       payAction: `${invoicePagePath(invoice.id)}/pay`,
-      csrf: page.csrfToken(invoice.id),
-      // One key per rendered form: submitting it twice (a double click, a reload) pays once.
-      idempotencyKey: randomBytes(18).toString('base64url'),
     });
   }
 
   notFound(page: PageRequest): void {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     this.render(page, 'checkout/state', 404, {
       pageTitle: t.notFoundTitle,
       state: 'not-found',
@@ -124,7 +100,7 @@ export class InvoicePageRenderer {
   }
 
   private summary(page: PageRequest, invoice: InvoicePageRow) {
-    const t = this.texts(page);
+    const t = checkoutTexts(page);
     return {
       merchantName: invoice.merchantName,
       productName: invoice.productName,
@@ -147,24 +123,6 @@ export class InvoicePageRenderer {
   }
 
   private render(page: PageRequest, view: string, status: number, locals: Record<string, unknown>): void {
-    const path = page.req.url.split('?')[0].replace(/\/pay\/?$/, '');
-    const html = this.views.render(
-      view,
-      {
-        ...locals,
-        lang: page.lang,
-        dir: direction(page.lang),
-        t: this.texts(page),
-        nonce: page.nonce,
-        languages: LANGUAGES.map((code) => ({
-          code,
-          name: CHECKOUT_TEXTS[code].languageName,
-          href: `${path}?lang=${code}`,
-          current: code === page.lang,
-        })),
-      },
-      'layouts/checkout',
-    );
-    page.send(status, html);
+    renderHostedPage(this.views, page, view, status, locals);
   }
 }

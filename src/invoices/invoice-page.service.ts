@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CheckoutPayInput, PaymentMethodChoice } from '../checkout/checkout-payments';
 import type { Tenant } from '../auth/tenant';
 import { RequestKey } from '../idempotency/request-key';
 import { PayService } from '../payments/pay.service';
@@ -7,24 +8,6 @@ import { PaymentMethodsService } from '../payments/payment-methods.service';
 import { invoicePagePath } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicePageRow, InvoicesRepository } from './invoices.repository';
-
-/** A bank app the page offers. */
-export interface PaymentMethodChoice {
-  id: string;
-  type: string;
-  name: string;
-  requiresPassCode: boolean;
-}
-
-export interface InvoicePayInput {
-  paymentMethodId: string;
-  /** Already normalised to the 8 digits. */
-  phoneNumber: string;
-  /** `''` for the methods that take none. */
-  passCode: string;
-  /** The rendered form's own key: the same form submitted again never pays twice. */
-  idempotencyKey?: string;
-}
 
 /**
  * The invoice's page (its `checkoutUrl`): what it shows, and paying the invoice's payment request
@@ -51,7 +34,7 @@ export class InvoicePageService {
    */
   async pay(
     invoice: InvoicePageRow,
-    input: InvoicePayInput,
+    input: CheckoutPayInput,
   ): Promise<{ paymentId: string; status: PaymentStatus }> {
     // The customer on the page acts for the invoice's environment, like a publishable key.
     const tenant: Tenant = {
