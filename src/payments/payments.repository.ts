@@ -148,8 +148,8 @@ export function lookUpStatement(
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request${keyed}`;
-  // With a key, prepared: the key's part would otherwise cost more to plan than to run.
-  return key ? prepared(statement) : statement;
+  // Prepared: planning it costs about as much as running it (more with a key's part).
+  return prepared(statement);
 }
 
 /** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
@@ -238,8 +238,8 @@ export function openStatement(input: {
               (SELECT CASE WHEN n >= ${MAX_FAILED_PAYMENTS} THEN greatest(1, ceil(extract(epoch FROM
                         oldest + make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES}) - now())))::int END
                  FROM failures) AS retry_after`;
-  // With a key, prepared (as the read).
-  return { payment, statement: input.key ? prepared(statement) : statement };
+  // Prepared, as the read: planning the CTEs costs more than running them.
+  return { payment, statement: prepared(statement) };
 }
 
 /**
@@ -285,7 +285,7 @@ export function settleStatement(
     extensions.map((e) => sql`, ${e.ctes(context)}`),
     empty,
   );
-  return sql`WITH req AS (
+  const statement = sql`WITH req AS (
          SELECT id FROM payment_requests WHERE id = ${request.id} FOR UPDATE
        ), settled AS (
          UPDATE payments
@@ -299,8 +299,16 @@ export function settleStatement(
           WHERE id = ${request.id} AND status = 'pending' AND ${completed}::boolean AND EXISTS (SELECT 1 FROM settled)
          RETURNING id
        ), paid_event AS (${requestEvent})${more}
-       SELECT settled.*, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
+       SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
+  // Prepared: with the extensions' CTEs, planning this statement costs more than running it.
+  return prepared(statement);
 }
+
+/** A settled payment's columns, named (a prepared statement's result must not follow the table). */
+const SETTLED_COLUMNS = raw(
+  'id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, ' +
+    'failure_reason, completed_at, next_check_at, created_at, updated_at',
+);
 
 const PAYMENT_COLUMNS = raw('p.*, pr.transaction_id');
 const PAYMENT_FROM = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');
