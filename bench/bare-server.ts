@@ -37,9 +37,9 @@ const EXTENSIONS = [
   { name: 'billing', ctes: (ctx: SettlementContext) => billingSettlementCtes(ctx, 'http://localhost') },
 ];
 
+/** As Khoums's Db runs it (prepared when the statement is). */
 async function rows<T extends object>(statement: Sql): Promise<T[]> {
-  const { text, values } = statement.compile();
-  return (await pool.query(text, values)).rows as T[];
+  return (await pool.query(statement.query())).rows as T[];
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
-import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Sql } from './sql';
 
 /**
@@ -63,27 +62,13 @@ export class Db {
   }
 
   private run<T extends QueryResultRow>(statement: Sql) {
-    const { text, values } = statement.compile();
-    const query: QueryConfig = statement.prepare
-      ? { name: preparedName(text), text, values }
-      : { text, values };
+    const query = statement.query();
     const tx = this.context.getStore();
     if (!tx) return this.pool.query<T>(query);
     // A statement started from work that outlived its transaction would run on a released connection.
     if (!tx.open) throw new Error('a statement was run after its transaction ended');
     return tx.client.query<T>(query);
   }
-}
-
-/** A prepared statement's name: one per text, so two texts never share one on a connection. */
-const names = new Map<string, string>();
-function preparedName(text: string): string {
-  let name = names.get(text);
-  if (!name) {
-    name = `khoums_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
-    names.set(text, name);
-  }
-  return name;
 }
 
 interface Transaction {

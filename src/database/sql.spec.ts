@@ -1,4 +1,4 @@
-import { and, empty, join, raw, sql } from './sql';
+import { and, empty, join, prepared, raw, sql } from './sql';
 
 describe('the sql tag', () => {
   it('numbers every value as a placeholder, in order', () => {
@@ -48,5 +48,17 @@ describe('the sql tag', () => {
   it('passes arrays, nulls and dates as values, never as text', () => {
     const at = new Date(0);
     expect(sql`${[1, 2]} ${null} ${at}`.compile().values).toEqual([[1, 2], null, at]);
+  });
+
+  it('names a prepared statement by its text: the same text one name, another text another', () => {
+    const a = (n: number) => prepared(sql`SELECT ${n}::int AS n`).query();
+    expect(a(1)).toEqual({
+      name: expect.stringMatching(/^khoums_/),
+      text: 'SELECT $1::int AS n',
+      values: [1],
+    });
+    expect(a(2).name).toBe(a(1).name);
+    expect(prepared(sql`SELECT ${1}::int AS m`).query().name).not.toBe(a(1).name);
+    expect(sql`SELECT ${1}::int AS n`.query()).toEqual({ text: 'SELECT $1::int AS n', values: [1] });
   });
 });

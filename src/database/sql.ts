@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * A parameterised SQL statement written as a tagged template:
  *
@@ -22,6 +24,12 @@ export class Sql {
     const values: unknown[] = [];
     const text = this.write(values);
     return { text, values };
+  }
+
+  /** As `pg` runs it: with a name when prepared (one per text, so two texts never share one). */
+  query(): { name?: string; text: string; values: unknown[] } {
+    const compiled = this.compile();
+    return this.prepare ? { name: preparedName(compiled.text), ...compiled } : compiled;
   }
 
   private write(values: unknown[]): string {
@@ -85,4 +93,14 @@ export function isoUtc(expression: string): Sql {
  */
 export function prepared(statement: Sql): Sql {
   return new Sql(statement.strings, statement.values, true);
+}
+
+const names = new Map<string, string>();
+function preparedName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `khoums_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
+    names.set(text, name);
+  }
+  return name;
 }
