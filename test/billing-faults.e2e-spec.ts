@@ -1,6 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import request from 'supertest';
 import { BillingRun } from '../src/billing/billing-run';
 import { BillingScheduler } from '../src/billing/billing.scheduler';
@@ -9,6 +8,7 @@ import { periodsStartedBy } from '../src/subscriptions/periods';
 import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app';
 import { billingState, catalog, DAY, seedDueSubscriptions } from './helpers/billing';
 import { waitFor } from './webhooks/receiver';
+import { serviceProcess as startServiceProcess } from './helpers/service-process';
 
 /*
  * The billing run across processes, on a database of its own (so that these runs, which bill
@@ -40,39 +40,14 @@ async function instance(env: Record<string, string> = {}): Promise<TestApp> {
 
 /** A service instance in a child process, which the test can SIGKILL. */
 async function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const fixtures = join(__dirname, 'webhooks/fixtures');
-  const child = spawn(process.execPath, [join(fixtures, 'run-ts.js'), join(fixtures, 'service-process.ts')], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      WEBHOOK_WORKER: 'false',
-      RECONCILE_INTERVAL_MS: '0',
-      BILLING_SCHEDULER: 'false',
-      KHOUMS_TEST_DATABASE_URL: db.url,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = await startServiceProcess(db.url, {
+    WEBHOOK_WORKER: 'false',
+    RECONCILE_INTERVAL_MS: '0',
+    BILLING_SCHEDULER: 'false',
+    ...env,
   });
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const port = await waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      return line ? (JSON.parse(line) as { port: number }).port : undefined;
-    },
-    'the service process to listen',
-    60_000,
-  );
-  return { child, port };
+  cleanup.push(started.stop);
+  return started;
 }
 
 /** An organization with `n` weekly subscriptions due since `weeks` weeks and a bit, nothing billed. */

@@ -1,11 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import request from 'supertest';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
+import { serviceProcess as startServiceProcess } from '../helpers/service-process';
 
 // A database of their own: the only workers on it are the instances these tests start and kill.
 let db: { url: string; drop(): Promise<void> };
@@ -38,34 +38,9 @@ async function instance(env: Record<string, string> = {}): Promise<TestApp> {
 
 /** A service instance in a child process, which the test can SIGKILL. */
 async function serviceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    [join(__dirname, 'fixtures/run-ts.js'), join(__dirname, 'fixtures/service-process.ts')],
-    {
-      env: { ...process.env, ...WORKER_ENV, LOG_LEVEL: 'warn', KHOUMS_TEST_DATABASE_URL: db.url, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const port = await waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      return line ? (JSON.parse(line) as { port: number }).port : undefined;
-    },
-    'the service process to listen',
-    60_000,
-  );
-  return { child, port };
+  const started = await startServiceProcess(db.url, { ...WORKER_ENV, ...env });
+  cleanup.push(started.stop);
+  return started;
 }
 
 async function sigkill(child: ChildProcess): Promise<void> {

@@ -1,0 +1,45 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { waitFor } from '../webhooks/receiver';
+
+const FIXTURES = join(__dirname, '../webhooks/fixtures');
+
+/**
+ * A service instance in a child process on `databaseUrl`, which a test can SIGKILL: its port, once
+ * it listens, and `stop` (SIGKILL unless it has already exited), for the suite's cleanup.
+ */
+export async function serviceProcess(
+  databaseUrl: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(FIXTURES, 'run-ts.js'), join(FIXTURES, 'service-process.ts')], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, KHOUMS_TEST_DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  };
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  try {
+    const port = await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`service process exited: ${err}`);
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        return line ? (JSON.parse(line) as { port: number }).port : undefined;
+      },
+      'the service process to listen',
+      60_000,
+    );
+    return { child, port, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
