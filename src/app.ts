@@ -18,6 +18,9 @@ import { KeyedRequests } from './idempotency/keyed-requests';
 import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
+/** The probes' paths (src/health/). */
+const HEALTH_PATHS = new Set(['/health', '/health/', '/health/ready', '/health/ready/']);
+
 export interface AppOptions {
   config: AppConfig;
   databaseUrl: string;
@@ -62,9 +65,11 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
   fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
-  // One line per request, written after the response; never headers (so never an API key).
+  // One line per request, written after the response; never headers (so never an API key). Health
+  // probes (every few seconds from a load balancer) are logged at debug, not to drown the rest.
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info(
+    const level = HEALTH_PATHS.has(req.url.split('?')[0]) ? 'debug' : 'info';
+    req.log[level](
       {
         method: req.method,
         url: loggableUrl(req.url),
