@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
+import { registerFavicon } from './common/http/favicon';
 import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { loggableUrl } from './common/http/loggable-url';
@@ -58,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
   registerCors(fastify);
+  registerFavicon(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
