@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
+import { registerFavicon } from './common/http/favicon';
 import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { loggableUrl } from './common/http/loggable-url';
@@ -17,6 +18,9 @@ import { createLogger, NestPinoLogger } from './common/logging/logger';
 import { KeyedRequests } from './idempotency/keyed-requests';
 import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
+
+/** The probes' paths (src/health/). */
+const HEALTH_PATHS = new Set(['/health', '/health/', '/health/ready', '/health/ready/']);
 
 export interface AppOptions {
   config: AppConfig;
@@ -55,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
   registerCors(fastify);
+  registerFavicon(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -62,9 +67,11 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   });
   // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
   fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
-  // One line per request, written after the response; never headers (so never an API key).
+  // One line per request, written after the response; never headers (so never an API key). Health
+  // probes (every few seconds from a load balancer) are logged at debug, not to drown the rest.
   fastify.addHook('onResponse', (req, reply, done) => {
-    req.log.info(
+    const level = HEALTH_PATHS.has(req.url.split('?')[0]) ? 'debug' : 'info';
+    req.log[level](
       {
         method: req.method,
         url: loggableUrl(req.url),

@@ -1,29 +1,11 @@
 import 'reflect-metadata';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createApp } from './app';
+import { StartUpBanner, startUpBanner } from './banner';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
-import { CreatedOrganization, OrganizationsService } from './organizations/organizations.service';
-
-function demoLines(demo: CreatedOrganization, savedTo?: string): string[] {
-  return [
-    'Demo organization created (shown once; keep these):',
-    `  Sandbox secret key:       ${demo.sandbox.secretKey}`,
-    `  Sandbox publishable key:  ${demo.sandbox.publishableKey}`,
-    `  Dashboard login:          ${demo.email} / ${demo.password}`,
-    ...(savedTo ? [`  Also saved to ${savedTo} (local development only).`] : []),
-  ];
-}
-
-/** The start-up banner in a box between blank lines, so it stands out from the log lines around it. */
-function printBanner(sections: string[][]): void {
-  const lines = sections.flatMap((section, i) => (i === 0 ? section : ['', ...section]));
-  const width = Math.max(...lines.map((l) => l.length));
-  const rule = '─'.repeat(width + 2);
-  const boxed = [`┌${rule}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${rule}┘`];
-  process.stdout.write(['', ...boxed, ''].join('\n') + '\n');
-}
+import { OrganizationsService } from './organizations/organizations.service';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -63,28 +45,25 @@ async function main(): Promise<void> {
 
   await app.listen(config.PORT);
 
-  const database = config.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.DATA_DIR}`;
-  const sections = [
-    [
-      `Khoums is listening on ${config.publicUrl} (${database}${applied.length ? `, applied ${applied.length} migration(s)` : ''})`,
-      `  API:       ${config.publicUrl}/api/v1`,
-      `  API docs:  ${config.publicUrl}/api/docs`,
-      `  Dashboard: ${config.publicUrl}/dashboard`,
-    ],
-  ];
   const organizations = app.get(OrganizationsService);
+  const credentialsFile = config.DATABASE_URL ? undefined : embeddedDataFile(config, 'demo-credentials.json');
+  let demo: StartUpBanner['demo'];
   if (config.DEMO_ORG && (await organizations.count()) === 0) {
-    const demo = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
-    let savedTo: string | undefined;
-    if (!config.DATABASE_URL) {
-      savedTo = embeddedDataFile(config, 'demo-credentials.json');
-      writeFileSync(savedTo, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
-    }
-    sections.push(demoLines(demo, savedTo));
-  } else if (!config.DATABASE_URL && existsSync(embeddedDataFile(config, 'demo-credentials.json'))) {
-    sections.push([`Demo credentials: ${embeddedDataFile(config, 'demo-credentials.json')}`]);
+    const created = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
+    if (credentialsFile)
+      writeFileSync(credentialsFile, JSON.stringify(created, null, 2) + '\n', { mode: 0o600 });
+    demo = { created, savedTo: credentialsFile };
+  } else if (credentialsFile && existsSync(credentialsFile)) {
+    demo = { savedTo: credentialsFile };
   }
-  printBanner(sections);
+  // Written directly to stdout between blank lines, so it stands out from the log lines around it.
+  const banner = startUpBanner({
+    publicUrl: config.publicUrl,
+    database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.DATA_DIR}`,
+    migrationsApplied: applied.length,
+    demo,
+  });
+  process.stdout.write(['', ...banner, ''].join('\n') + '\n');
 }
 
 main().catch((err) => {

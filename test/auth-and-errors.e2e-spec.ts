@@ -6,6 +6,7 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import type { Response } from 'supertest';
 import { expectText } from './helpers/http';
+import { waitFor } from './webhooks/receiver';
 
 let t: TestApp;
 let org: CreatedOrganization;
@@ -217,6 +218,22 @@ describe('health and documentation', () => {
     const ready = await t.http.get('/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready' });
+  });
+
+  it('logs health probes at debug: at info level a /health request writes nothing, other requests still do', async () => {
+    const probe = `probe-${Date.now()}`;
+    await t.http.get('/health').set('x-request-id', `${probe}-live`).expect(200);
+    await t.http.get('/health/ready').set('x-request-id', `${probe}-ready`).expect(200);
+    await t.http.get('/health?from=lb').set('x-request-id', `${probe}-query`).expect(200);
+    await t.http.get('/api/docs-json').set('x-request-id', `${probe}-docs`).expect(200);
+    // Lines are written in order after each response: once the last request's line is there, a
+    // health probe's line would be too.
+    const lines = () => t.logs.map((l) => JSON.parse(l) as { requestId?: string; url?: string; msg: string });
+    await waitFor(() => lines().some((l) => l.requestId === `${probe}-docs`), 'the docs request’s log line');
+    expect(lines().filter((l) => l.requestId?.startsWith(probe))).toEqual([
+      expect.objectContaining({ requestId: `${probe}-docs`, url: '/api/docs-json', msg: 'request' }),
+    ]);
+    expect(lines().filter((l) => l.url?.startsWith('/health'))).toEqual([]);
   });
 
   it('serves the OpenAPI document generated from the DTOs, and its UI', async () => {

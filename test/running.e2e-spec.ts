@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { displayWidth } from '../src/banner';
 import { freePort } from '../src/common/net';
 import { privateDatabase } from './helpers/app';
 
@@ -137,6 +138,10 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
   expect(saved.sandbox.secretKey).toBe(secretKey);
   expect(first.output()).toContain(`http://localhost:${port}/dashboard`);
+  // The banner fits an 80-column terminal.
+  const banner = first.output().slice(first.output().indexOf('┌'), first.output().indexOf('┘') + 1);
+  expect(banner.split('\n').length).toBeGreaterThan(8);
+  for (const line of banner.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
   await expectDashboardLogin(saved.email, saved.password);
 
   const created = await api('/payment-request', secretKey!, {
@@ -229,7 +234,8 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
       ...extra,
     });
     expect((await fetch(`http://127.0.0.1:${serverPort}/health`)).status).toBe(200);
-    await until(() => server.output().includes('/health'), 'the request log line');
+    expect((await fetch(`http://127.0.0.1:${serverPort}/api/v1/payment-request`)).status).toBe(401);
+    await until(() => server.output().includes('/api/v1/payment-request'), 'the request log line');
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     return server.output().split('\n');
@@ -241,18 +247,22 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
     const json = info
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { level: number; msg: string; url?: string });
-    expect(json.find((l) => l.url === '/health')).toMatchObject({
+    expect(json.find((l) => l.url === '/api/v1/payment-request')).toMatchObject({
       level: 30,
       msg: 'request',
-      statusCode: 200,
+      statusCode: 401,
     });
+    // Health probes are logged at debug only.
+    expect(json.filter((l) => l.url === '/health')).toEqual([]);
     for (const line of json) expect(line.level).toBeGreaterThanOrEqual(30);
     const banner = info.findIndex((l) => l.startsWith('┌'));
     expect(info[banner - 1]).toBe('');
-    expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ \(DATABASE_URL\) +│$/);
+    expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ +│$/);
+    expect(info[banner + 2]).toMatch(/^│ {3}Database: {2}DATABASE_URL +│$/);
 
     // The table is still there for whoever asks for debug, here in the readable format.
     const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
+    expect(debug.some((l) => / DEBUG request .*url=\/health /.test(l))).toBe(true);
     const routes = debug.filter((l) => l.includes('Mapped {'));
     expect(routes.length).toBeGreaterThan(20);
     for (const line of routes)

@@ -221,6 +221,29 @@ describe('creating a subscription', () => {
     expect(await invoicesOf(t, sk, s.id)).toHaveLength(started);
   });
 
+  it('announces the periods billed at creation by subscription-created alone, and each period billed later by subscription-updated', async () => {
+    const startedAt = new Date(Date.now() - 75 * DAY);
+    const s = (await subscribe({ startedAt: startedAt.toISOString() })).body.data;
+    const atCreation = await invoicesOf(t, sk, s.id);
+    expect(atCreation.length).toBeGreaterThan(1);
+    expect(await eventsAbout('subscription-created', s.id)).toEqual([{ data: s }]);
+    expect(await eventsAbout('subscription-updated', s.id)).toEqual([]);
+    for (const invoice of atCreation)
+      expect(await eventsAbout('invoice-created', invoice.id)).toHaveLength(1);
+
+    // A month later, the run bills the periods started since.
+    await timeTravel(t, s.id, 31 * DAY);
+    await runBilling(t, sk);
+    const billedLater = periodsStartedBy(new Date(startedAt.getTime() - 31 * DAY), 'monthly', new Date());
+    const renewed = (await invoicesOf(t, sk, s.id)).filter((i) => !atCreation.some((a) => a.id === i.id));
+    expect(renewed).toHaveLength(billedLater - atCreation.length);
+    expect(renewed.length).toBeGreaterThan(0);
+    const updates = (await eventsAbout('subscription-updated', s.id)).map((e) => e.data);
+    expect(updates.map((u) => [u.id, u.currentPeriodStart]).sort()).toEqual(
+      renewed.map((i) => [s.id, i.periodStart]).sort(),
+    );
+  });
+
   it('starts later when startedAt is in the future: no invoice until then', async () => {
     const startedAt = new Date(Date.now() + 3 * DAY).toISOString();
     const s = (await subscribe({ startedAt })).body.data;

@@ -7,7 +7,7 @@ import { openDatabase } from '../database/open';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 
 const USAGE = `Usage:
-  npm run cli -- org:create --name "<name>" --email <email> [--json]
+  npm run -s cli -- org:create --name "<name>" --email <email> [--json]
 `;
 
 async function orgCreate(args: string[]): Promise<number> {

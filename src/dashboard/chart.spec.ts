@@ -34,4 +34,16 @@ describe('the overview bar chart', () => {
     ]);
     for (const bar of chart.bars) expect(bar.x + bar.width).toBeLessThanOrEqual(chart.width);
   });
+
+  it('labels each guide just above its line from the plot’s left edge, with room above the top one', () => {
+    const chart = barChart(
+      days([9_876_543, 1]),
+      (n) => `${n} MRU`,
+      (d) => d,
+    );
+    expect(chart.labelX).toBe(chart.left);
+    for (const guide of chart.guides) expect(guide.labelY).toBeLessThan(guide.y);
+    // The top label's line of text (up to 20 units tall on a phone) stays inside the chart.
+    expect(Math.min(...chart.guides.map((g) => g.labelY))).toBeGreaterThanOrEqual(20);
+  });
 });

@@ -22,23 +22,30 @@ export interface BarChart {
   width: number;
   height: number;
   bars: ChartBar[];
-  /** Horizontal guides: top (the largest day), middle, bottom (zero). */
-  guides: { y: number; label: string }[];
+  /**
+   * Horizontal guides: top (the largest day), middle, bottom (zero), each labelled with its amount
+   * just above the line, from the plot's left edge: however long the amount and however narrow the
+   * screen, the label stays inside the chart (beside the plot, it was cut at 360 px).
+   */
+  guides: { y: number; labelY: number; label: string }[];
   /** Day labels under the first, middle and last bars (the outer ones aligned inwards). */
   ticks: { x: number; label: string; anchor: 'start' | 'middle' | 'end' }[];
   baseline: number;
-  /** The plot's left and right edges, and where the amounts end (right-aligned before the plot). */
+  /** The plot's left and right edges, and where the amounts start. */
   left: number;
   right: number;
   labelX: number;
 }
 
 const WIDTH = 600;
-const HEIGHT = 210;
-const LEFT = 100;
-const RIGHT = 8;
-const TOP = 12;
+const HEIGHT = 220;
+const LEFT = 4;
+const RIGHT = 4;
+/** Room above the top guide for its label, at the largest font the chart's text gets (20 units on a phone). */
+const TOP = 30;
 const BOTTOM = 28;
+/** A guide's label sits this far above its line. */
+const LABEL_GAP = 6;
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -76,18 +83,18 @@ export function barChart(
     height: HEIGHT,
     bars,
     // Nothing paid: only the zero line (three "0 MRU" would say nothing more).
-    guides:
-      max === 0
-        ? [{ y: baseline, label: formatAmount(0) }]
-        : [
-            { y: TOP, label: formatAmount(max) },
-            { y: round(TOP + plotHeight / 2), label: formatAmount(Math.round(max / 2)) },
-            { y: baseline, label: formatAmount(0) },
-          ],
+    guides: (max === 0
+      ? [{ y: baseline, label: formatAmount(0) }]
+      : [
+          { y: TOP, label: formatAmount(max) },
+          { y: round(TOP + plotHeight / 2), label: formatAmount(Math.round(max / 2)) },
+          { y: baseline, label: formatAmount(0) },
+        ]
+    ).map((guide) => ({ ...guide, labelY: guide.y - LABEL_GAP })),
     ticks,
     baseline,
     left: LEFT,
     right: WIDTH - RIGHT,
-    labelX: LEFT - 6,
+    labelX: LEFT,
   };
 }

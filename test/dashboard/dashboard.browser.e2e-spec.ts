@@ -1,10 +1,11 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { DASHBOARD_TEXTS, DashboardTexts } from '../../src/common/i18n/dashboard-texts';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { startWorkerApp, TestApp } from '../helpers/app';
 import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
-import { DASHBOARD_ENV } from '../helpers/dashboard';
+import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
 
 /*
@@ -347,5 +348,114 @@ it('shows a month of payments on the overview, its chart and rates, usable at 36
   expect(stops.filter((s) => !s.startsWith('BODY') && s.endsWith('no-outline'))).toEqual([]);
   expect(stops.some((s) => s.startsWith('BUTTON:Production'))).toBe(true);
   expect(stops.some((s) => s.startsWith('A:Demandes de paiement'))).toBe(true);
+  await context.close();
+});
+
+/** The labels (in `texts`) of the columns whose values are short and must never wrap. */
+const shortColumns = (texts: DashboardTexts) =>
+  [
+    texts.status,
+    texts.type,
+    texts.amount,
+    texts.created,
+    texts.lastUsed,
+    texts.expires,
+    texts.expiresAt,
+    texts.completedAt,
+    texts.dueDate,
+    texts.nextBilling,
+    texts.attemptAt,
+  ].filter((label, i, all) => all.indexOf(label) === i);
+
+/**
+ * The short cells of the page's tables, each with the number of lines its content takes (its
+ * content's height over the cell's line height), and whether any table is cut off at its right.
+ */
+async function shortCells(page: Page, labels: string[]) {
+  return page.evaluate((labels) => {
+    const cells = [...document.querySelectorAll<HTMLElement>('td[data-label]')].filter((td) =>
+      labels.includes(td.getAttribute('data-label') ?? ''),
+    );
+    return {
+      cells: cells.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        const lineHeight = parseFloat(getComputedStyle(td).lineHeight);
+        return {
+          text: `${td.dataset.label}: ${td.textContent!.trim()}`,
+          lines: Math.round(range.getBoundingClientRect().height / lineHeight),
+        };
+      }),
+      cutOff: [...document.querySelectorAll('.table')].filter((t) => t.scrollWidth > t.clientWidth).length,
+    };
+  }, labels);
+}
+
+it('keeps short cells on one line at 1280 px, fits the chart’s labels in its box at 360 px, and serves a favicon', async () => {
+  const org = await t.app
+    .get(OrganizationsService)
+    .create({ name: 'Quincaillerie Moderne de Nouadhibou', email: 'sidi@quincaillerie-ndb.mr' });
+  await seedMonth(org.sandbox.environmentId);
+  // A record day: the chart's amount labels at their longest.
+  await t.query(
+    `INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, status, paid_at, created_at, updated_at)
+     VALUES (gen_random_uuid(), $1, 'record-day', 9876543, '22123456', 'paid', now(), now(), now())`,
+    [org.sandbox.environmentId],
+  );
+  await billingData(t, org);
+
+  const context = await b.browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
+  await page.goto(`${base}/dashboard/login`);
+  await page.fill('#email', org.email);
+  await page.fill('#password', org.password);
+  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]')]);
+
+  // 1280 px: no short cell wraps, and no table is cut off for it.
+  const labels = shortColumns(DASHBOARD_TEXTS.fr);
+  for (const path of ['keys', 'payment-requests', 'payments', 'subscriptions', 'invoices', 'customers']) {
+    await page.goto(`${base}/dashboard/${path}`);
+    const { cells, cutOff } = await shortCells(page, labels);
+    expect({ path, checked: cells.length > 0 }).toEqual({ path, checked: true });
+    expect({ path, wrapped: cells.filter((c) => c.lines !== 1).map((c) => c.text) }).toEqual({
+      path,
+      wrapped: [],
+    });
+    expect({ path, cutOff }).toEqual({ path, cutOff: 0 });
+  }
+  await page.goto(`${base}/dashboard/keys`);
+  const types = await page.locator('[data-testid=key] td[data-label=Type]').allTextContents();
+  expect(types.sort()).toEqual([DASHBOARD_TEXTS.fr.keyKind_publishable, DASHBOARD_TEXTS.fr.keyKind_secret]);
+
+  // 360 px: every label of the chart inside the chart's box.
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`${base}/dashboard`);
+  const outside = await page.evaluate(() => {
+    const chart = document.querySelector('[data-testid=chart]')!.getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid=chart] text')]
+      .map((text) => ({ text: text.textContent, box: text.getBoundingClientRect() }))
+      .filter(
+        ({ box }) =>
+          box.left < chart.left - 0.5 ||
+          box.right > chart.right + 0.5 ||
+          box.top < chart.top - 0.5 ||
+          box.bottom > chart.bottom + 0.5,
+      )
+      .map(({ text, box }) => `${text} at ${Math.round(box.left)}..${Math.round(box.right)}`);
+  });
+  expect(outside).toEqual([]);
+  expect(await page.locator('[data-testid=chart] text').count()).toBeGreaterThan(3);
+
+  // A favicon, linked from the page and served: no page load logs a 404.
+  const icon = await page.getAttribute('link[rel=icon]', 'href');
+  expect(icon).toBe('/favicon.ico');
+  const res = await t.http.get('/favicon.ico');
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^image\//);
+  expect(failed).toEqual([]);
   await context.close();
 });
