@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, sql } from '../database/sql';
+import { raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind, KeyKind } from './tenant';
 import type { Invitation, Role, User } from './users';
 
@@ -30,6 +30,11 @@ const USER_COLUMNS = raw(`id, organization_id AS "organizationId", email, role, 
 const INVITATION_COLUMNS =
   raw(`id, organization_id AS "organizationId", email, role, invited_by AS "invitedBy",
   created_at AS "createdAt", expires_at AS "expiresAt"`);
+
+/** SQL: the organization of an environment (`environmentId`, SQL naming it), for other modules' statements. */
+export function organizationOfEnvironment(environmentId: Sql): Sql {
+  return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
+}
 
 /** Organizations, their environments, dashboard users and API keys. */
 @Injectable()
