@@ -36,6 +36,15 @@ export function organizationOfEnvironment(environmentId: Sql): Sql {
   return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
 }
 
+/**
+ * SQL after FROM (in parentheses): users `u` with their organization `o` and its environments `e`,
+ * for a statement that joins its own rows to a user and one of its environments (the dashboard's
+ * session, read on every page in one statement).
+ */
+export const USERS_WITH_ENVIRONMENTS = raw(`users u
+  JOIN organizations o ON o.id = u.organization_id
+  JOIN environments e ON e.organization_id = u.organization_id`);
+
 /** Organizations, their environments, dashboard users and API keys. */
 @Injectable()
 export class OrganizationsRepository {

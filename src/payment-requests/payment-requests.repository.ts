@@ -177,6 +177,17 @@ export class PaymentRequestsRepository {
     );
     return { items: rows.map(fromRow), total };
   }
+
+  /** Payment requests created in [from, to), per UTC day: an index-only range scan. */
+  createdDays(environmentId: string, from: Date, to: Date | null): Promise<{ day: string; count: number }[]> {
+    return this.db.many(sql`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
+        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
+          FROM payment_requests
+         WHERE environment_id = ${environmentId} AND created_at >= ${from}
+           AND created_at < COALESCE(${to}::timestamptz, 'infinity')
+         GROUP BY 1) days`);
+  }
 }
 
 /** `payment-request-created`, recorded when the CTE `created` inserted the request. */

@@ -29,6 +29,15 @@ import {
   toPaymentJson,
 } from './payment';
 
+/** Payments of one day, one bank app and one status. */
+export interface PaymentDayRow {
+  day: string;
+  methodId: string;
+  status: PaymentStatus;
+  count: number;
+  amount: number;
+}
+
 /** A pending payment with what reconciliation needs to ask its bank and settle it. */
 export interface PendingPayment {
   payment: Payment;
@@ -220,5 +229,20 @@ export class PaymentsRepository {
       INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
       SELECT ${environmentId}, m.type, m.name, m.requires_pass_code, m.type, m.position
         FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)`);
+  }
+
+  /**
+   * The environment's settled payments (completed or failed) made in [from, to), per UTC day, bank
+   * app and status: one range scan of payments_list_idx.
+   */
+  settledDays(environmentId: string, from: Date, to: Date | null): Promise<PaymentDayRow[]> {
+    return this.db.many<PaymentDayRow>(sql`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (
+        SELECT date_trunc('day', p.created_at AT TIME ZONE 'UTC') AS day, p.payment_method_id AS "methodId", p.status,
+               count(*)::int AS count, sum(p.amount)::float8 AS amount
+          FROM payments p
+         WHERE p.environment_id = ${environmentId} AND p.created_at >= ${from}
+           AND p.created_at < COALESCE(${to}::timestamptz, 'infinity') AND p.status <> 'pending'
+         GROUP BY 1, 2, 3) days`);
   }
 }
