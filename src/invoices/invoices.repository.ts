@@ -5,6 +5,7 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
+import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
@@ -139,8 +140,7 @@ function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: str
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
       RETURNING i.*
     ), ${raw(name)}_requests AS (
-      UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
-       WHERE pr.id IN (SELECT payment_request_id FROM ${raw(name)}) AND pr.status = 'pending'
+      ${voidRequestsIn(sql`SELECT payment_request_id FROM ${raw(name)}`, at)}
     ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-voided', at, publicUrl)})`;
 }
 

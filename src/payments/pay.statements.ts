@@ -12,6 +12,12 @@ import {
   PaymentRequestRow,
   toPaymentRequestJson,
 } from '../payment-requests/payment-request';
+import {
+  lockPayableRequest,
+  lockRequest,
+  markPaidWhen,
+  requestJsonByTransaction,
+} from '../payment-requests/payment-requests.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
 import type { Settlement, SettlementExtension } from './settlement';
@@ -68,8 +74,7 @@ export function lookUpStatement(
   const statement = sql`SELECT
     (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
-    (SELECT row_to_json(pr) FROM payment_requests pr
-      WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId}) AS request${keyed}`;
+    ${requestJsonByTransaction(environmentId, transactionId)} AS request${keyed}`;
   // Prepared: planning it costs about as much as running it (more with a key's part).
   return prepared(statement);
 }
@@ -148,7 +153,7 @@ export function openStatement(input: {
     createdAt: now,
   });
   const statement = sql`WITH req AS (
-         SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' AND voided_at IS NULL FOR UPDATE
+         ${lockPayableRequest(request.id)}
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
           WHERE payment_request_id = ${request.id} AND status = 'failed'
@@ -214,7 +219,7 @@ export function settleStatement(
     empty,
   );
   const statement = sql`WITH req AS (
-         SELECT id FROM payment_requests WHERE id = ${request.id} FOR UPDATE
+         ${lockRequest(request.id)}
        ), settled AS (
          UPDATE payments
             SET status = ${expected.status}, reference_id = COALESCE(${expected.referenceId}, reference_id),
@@ -223,9 +228,7 @@ export function settleStatement(
          RETURNING *
        ), event AS (${paymentEvent}),
        paid AS (
-         UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at}
-          WHERE id = ${request.id} AND status = 'pending' AND ${completed}::boolean AND EXISTS (SELECT 1 FROM settled)
-         RETURNING id
+         ${markPaidWhen(request.id, at, sql`${completed}::boolean AND EXISTS (SELECT 1 FROM settled)`)}
        ), paid_event AS (${requestEvent})${more}
        SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
   // Prepared: with the extensions' CTEs, planning this statement costs more than running it.
