@@ -106,13 +106,20 @@ export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
 /**
  * The billing part of a payment that failed: the pending invoice of a cancelled subscription that
  * was waiting for it becomes void (as cancelling would have made it). `settled` names the CTE
- * of the settling statement returning the settled payment.
+ * of the settling statement returning the settled payment; `cancelledSubscriptions` selects the
+ * ids of the cancelled subscriptions (a fragment of the subscriptions module, which owns them).
  */
-export function voidAfterFailureCtes(name: string, settled: string, at: Date, publicUrl: string): Sql {
+export function voidAfterFailureCtes(
+  name: string,
+  settled: string,
+  cancelledSubscriptions: Sql,
+  at: Date,
+  publicUrl: string,
+): Sql {
   return voidInvoicesCtes(
     name,
     sql`i.payment_request_id IN (SELECT payment_request_id FROM ${raw(settled)} WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')`,
+        AND i.subscription_id IN (${cancelledSubscriptions})`,
     at,
     publicUrl,
   );

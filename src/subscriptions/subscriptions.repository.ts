@@ -108,6 +108,9 @@ const isCurrent = raw(
     .join(', ')})`,
 );
 
+/** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
+export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
+
 /**
  * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
  * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
