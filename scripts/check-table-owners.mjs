@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// One owner per table (docs/architecture.md, "Data access"): every table belongs to one module, and
-// only that module's code names it in SQL. The owners are read from the table of
-// docs/architecture.md (the only list); this scans the string literals and template texts of every
-// .ts file of src/ (migrations aside: they write the whole schema) for a table named after FROM,
-// JOIN, INTO, UPDATE, USING, REFERENCES, TABLE or TRUNCATE, and fails on one named outside its
-// owner's folder, and on a table missing from the list.
+// One owner per table (docs/architecture.md, "Table owners"): every table belongs to one module, and
+// only that module writes it (INSERT INTO, UPDATE, DELETE FROM, TRUNCATE). Another module reads it
+// (FROM, JOIN, USING, REFERENCES) only where the list says so, in its "also read by" column: each
+// such read is named there, for a reviewer to see and for the list to shrink. Other modules compose
+// the owner's exported fragments instead (as settlement composes the outbox's insertEvent).
+// The owners are read from the table of docs/architecture.md, the only list. This scans the string
+// literals and template texts of every .ts file of src/ (migrations aside: they write the whole
+// schema) and fails on a table named outside its owner's folder and not declared, on a write by
+// any other module, and on a table of the migrations missing from the list.
 // usage: node scripts/check-table-owners.mjs [SRC_DIR] [OWNERS_DOC]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,13 +15,20 @@ import path from 'node:path';
 const src = path.resolve(process.argv[2] ?? 'src');
 const doc = path.resolve(process.argv[3] ?? 'docs/architecture.md');
 
-/** The rows `| \`table\` | \`module\` | ... |` of the doc's "### Table owners" section. */
-export function readOwners(text) {
+/**
+ * The rows `| \`table\` | \`owner\` | \`reader\`, ... |` of the doc's "### Table owners" section:
+ * table -> { owner, readers }.
+ */
+function readOwners(text) {
   const start = text.indexOf('### Table owners');
   if (start < 0) return null;
-  const section = text.slice(start).split(/\n#{1,3} /)[0];
+  const section = text.slice(start + 1).split(/\n#{1,3} /)[0];
   const owners = new Map();
-  for (const m of section.matchAll(/^\|\s*`([a-z_][a-z0-9_]*)`\s*\|\s*`([a-z-]+)\/?`\s*\|/gm)) owners.set(m[1], m[2]);
+  for (const m of section.matchAll(/^\|\s*`([a-z_][a-z0-9_]*)`\s*\|\s*`([a-z-]+)\/?`\s*\|([^\n]*)\|\s*$/gm))
+    owners.set(m[1], {
+      owner: m[2],
+      readers: new Set([...m[3].matchAll(/`([a-z-]+)\/?`/g)].map((r) => r[1])),
+    });
   return owners;
 }
 
@@ -77,9 +87,11 @@ function stringsOf(code) {
   return out;
 }
 
-const TABLE = /\b(?:from|join|into|update|using|references|table|truncate)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)\b/gi;
+const TABLE =
+  /\b(insert\s+into|update|delete\s+from|truncate(?:\s+table)?|from|join|using|references)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)\b/gi;
+const WRITES = /^(insert|update|delete|truncate)/i;
 
-export function check(srcDir, owners) {
+function check(srcDir, owners) {
   const problems = [];
   const files = [];
   (function walk(d) {
@@ -95,24 +107,37 @@ export function check(srcDir, owners) {
     const module = rel.split(path.sep).length > 1 ? rel.split(path.sep)[0] : null;
     for (const { text, line } of stringsOf(fs.readFileSync(file, 'utf8'))) {
       for (const m of text.matchAll(TABLE)) {
-        const table = m[1].toLowerCase();
-        const owner = owners.get(table);
-        if (owner === undefined || owner === module) continue;
-        problems.push(`src/${rel}:${line} names ${table} (owned by ${owner}): ask ${owner}'s repository`);
+        const table = m[2].toLowerCase();
+        const entry = owners.get(table);
+        if (entry === undefined || entry.owner === module) continue;
+        const at = `src/${rel}:${line + (text.slice(0, m.index).match(/\n/g)?.length ?? 0)}`;
+        const verb = m[1].toUpperCase().replace(/\s+/g, ' ');
+        if (WRITES.test(m[1]))
+          problems.push(
+            `${at}: ${verb} ${table}: only ${entry.owner} writes it; use a fragment its repository exports`,
+          );
+        else if (!entry.readers.has(module ?? ''))
+          problems.push(
+            `${at}: ${verb} ${table} (owned by ${entry.owner}): ask ${entry.owner}'s repository or compose its fragment`,
+          );
       }
     }
   }
   const migrations = path.join(srcDir, 'database', 'migrations');
   if (fs.existsSync(migrations))
     for (const f of fs.readdirSync(migrations))
-      for (const m of fs.readFileSync(path.join(migrations, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)/gi))
-        if (!owners.has(m[1].toLowerCase())) problems.push(`table ${m[1]} (src/database/migrations/${f}) has no owner in the list`);
-  for (const [table, owner] of owners)
-    if (!fs.existsSync(path.join(srcDir, owner))) problems.push(`the owner of ${table}, ${owner}, is not a folder of src/`);
+      for (const m of fs
+        .readFileSync(path.join(migrations, f), 'utf8')
+        .matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)/gi))
+        if (!owners.has(m[1].toLowerCase()))
+          problems.push(`table ${m[1]} (src/database/migrations/${f}) has no owner in the list`);
+  for (const [table, { owner }] of owners)
+    if (!fs.existsSync(path.join(srcDir, owner)))
+      problems.push(`the owner of ${table}, ${owner}, is not a folder of src/`);
   return problems;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+{
   const owners = readOwners(fs.readFileSync(doc, 'utf8'));
   if (!owners || owners.size === 0) {
     console.error(`${path.relative(process.cwd(), doc)} has no "### Table owners" table`);
@@ -125,5 +150,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
     process.exit(1);
   }
-  console.log(`table owners: ${owners.size} tables, each named only by its owner`);
+  console.log(
+    `table owners: ${owners.size} tables, each written only by its owner and read elsewhere only where declared`,
+  );
 }
