@@ -11,7 +11,7 @@ import {
   requestOfLookUp,
   SettledRow,
   settleStatement,
-} from '../src/payments/payments.repository';
+} from '../src/payments/pay.statements';
 import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
 import type { Sql } from '../src/database/sql';
 import type { SettlementContext } from '../src/payments/settlement';

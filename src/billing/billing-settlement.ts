@@ -3,7 +3,7 @@ import { AppConfig } from '../config/config';
 import { raw, Sql, sql } from '../database/sql';
 import { payInvoiceCtes, voidAfterFailureCtes } from '../invoices/invoices.repository';
 import { SettlementContext, SettlementExtensions } from '../payments/settlement';
-import { reactivationEventCte } from '../subscriptions/subscriptions.repository';
+import { CANCELLED_SUBSCRIPTION_IDS, reactivationEventCte } from '../subscriptions/subscriptions.repository';
 
 /**
  * The billing part of settling a payment: the paid request's pending invoice becomes `paid`
@@ -17,7 +17,13 @@ export function billingSettlementCtes(ctx: SettlementContext, publicUrl: string)
     'billing_reactivated',
     raw('billing_invoice_paid'),
     ctx.at,
-  )}, ${voidAfterFailureCtes('billing_voided_after_failure', ctx.settled, ctx.at, publicUrl)}`;
+  )}, ${voidAfterFailureCtes(
+    'billing_voided_after_failure',
+    ctx.settled,
+    CANCELLED_SUBSCRIPTION_IDS,
+    ctx.at,
+    publicUrl,
+  )}`;
 }
 
 /** Paying an invoice's payment request, by any route, pays the invoice in the payment's own statement. */

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
+import { organizationOfEnvironment } from '../organizations/organizations.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
+import type { EventKind } from '../webhooks/event-kinds';
+import { insertEventPerRow } from '../webhooks/outbox';
 import type { PayableSession } from './checkout-payments';
 import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
 
@@ -46,6 +49,17 @@ export const sessionJsonSql = (s: string) =>
   'environmentId', ${s}.environment_id, 'selectedConfigurationId', ${s}.selected_configuration_id,
   'completedAt', ${iso(`${s}.completed_at`)}, 'createdAt', ${iso(`${s}.created_at`)}, 'updatedAt', ${iso(`${s}.updated_at`)})`);
 
+/** The outbox's insert of an event per session of `from` (alias `s`). */
+function sessionEvents(from: Sql, kind: EventKind, at: Date | Sql): Sql {
+  return insertEventPerRow(from, {
+    organizationId: organizationOfEnvironment(raw('s.environment_id')),
+    environmentId: raw('s.environment_id'),
+    kind,
+    data: sessionJsonSql('s'),
+    createdAt: at,
+  });
+}
+
 /**
  * The checkout extension of settlement: CTEs completing the open session of the payment request
  * the statement pays and recording `checkout-session-completed`, so the payment, the request and
@@ -59,11 +73,7 @@ export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
              selected_configuration_id = COALESCE(${ctx.paymentMethodId}::uuid, s.selected_configuration_id)
        WHERE s.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND s.status = 'open'
       RETURNING s.*
-    ), checkout_completed_event AS (
-      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-      SELECT gen_random_uuid(), e.organization_id, s.environment_id, 'checkout-session-completed', ${sessionJsonSql('s')}, ${ctx.at}
-        FROM checkout_completed s JOIN environments e ON e.id = s.environment_id
-    )`;
+    ), checkout_completed_event AS (${sessionEvents(raw('checkout_completed s'), 'checkout-session-completed', ctx.at)})`;
 }
 
 @Injectable()
@@ -153,11 +163,7 @@ export class CheckoutSessionsRepository {
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
          WHERE s.status = 'open' AND ${condition}
         RETURNING s.*
-      ), event AS (
-        INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-        SELECT gen_random_uuid(), e.organization_id, s.environment_id, 'checkout-session-expired', ${sessionJsonSql('s')}, now()
-          FROM expired s JOIN environments e ON e.id = s.environment_id
-      )
+      ), event AS (${sessionEvents(raw('expired s'), 'checkout-session-expired', raw('now()'))})
       SELECT ${SESSION_COLUMNS} FROM expired s`);
   }
 

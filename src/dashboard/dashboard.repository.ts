@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { sql } from '../database/sql';
+import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { Role } from '../organizations/users';
-import type { PaymentStatus } from '../payments/payment';
 
 /** Who a live session belongs to, and the environment it shows. */
 export interface SessionRow {
@@ -18,16 +18,7 @@ export interface SessionRow {
   environmentId: string;
 }
 
-/** Payments of one day, one bank app and one status. */
-export interface PaymentDayRow {
-  day: string;
-  methodId: string;
-  status: PaymentStatus;
-  count: number;
-  amount: number;
-}
-
-/** Sessions, sign-in attempts and the dashboard's reporting queries. */
+/** The dashboard's own tables: sessions and sign-in attempts. */
 @Injectable()
 export class DashboardRepository {
   constructor(private readonly db: Db) {}
@@ -54,9 +45,7 @@ export class DashboardRepository {
         SELECT s.id, s.last_seen_at, s.environment, u.id AS user_id, u.email, u.role, u.organization_id,
                o.name AS organization_name, e.id AS environment_id
           FROM dashboard_sessions s
-          JOIN users u ON u.id = s.user_id
-          JOIN organizations o ON o.id = u.organization_id
-          JOIN environments e ON e.organization_id = u.organization_id AND e.kind = s.environment
+          JOIN (${USERS_WITH_ENVIRONMENTS}) ON u.id = s.user_id AND e.kind = s.environment
          WHERE s.token_hash = ${tokenHash} AND s.expires_at > now()
       ), touched AS (
         UPDATE dashboard_sessions d
@@ -123,31 +112,5 @@ export class DashboardRepository {
   /** A successful sign-in does not count against the limit. */
   async signInSucceeded(attemptId: string): Promise<void> {
     await this.db.exec(sql`UPDATE login_attempts SET succeeded = true WHERE id = ${attemptId}`);
-  }
-
-  /**
-   * The environment's settled payments (completed or failed) made in [from, to), per UTC day, bank
-   * app and status: one range scan of payments_list_idx.
-   */
-  paymentDays(environmentId: string, from: Date, to: Date | null): Promise<PaymentDayRow[]> {
-    return this.db.many<PaymentDayRow>(sql`
-      SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (
-        SELECT date_trunc('day', p.created_at AT TIME ZONE 'UTC') AS day, p.payment_method_id AS "methodId", p.status,
-               count(*)::int AS count, sum(p.amount)::float8 AS amount
-          FROM payments p
-         WHERE p.environment_id = ${environmentId} AND p.created_at >= ${from}
-           AND p.created_at < COALESCE(${to}::timestamptz, 'infinity') AND p.status <> 'pending'
-         GROUP BY 1, 2, 3) days`);
-  }
-
-  /** Payment requests created in [from, to), per UTC day: an index-only range scan. */
-  requestDays(environmentId: string, from: Date, to: Date | null): Promise<{ day: string; count: number }[]> {
-    return this.db.many(sql`
-      SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
-        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
-          FROM payment_requests
-         WHERE environment_id = ${environmentId} AND created_at >= ${from}
-           AND created_at < COALESCE(${to}::timestamptz, 'infinity')
-         GROUP BY 1) days`);
   }
 }

@@ -5,7 +5,7 @@ import type { Customer } from '../customers/customer';
 import { invoicePagePath } from '../invoices/invoice';
 import type { InvoiceListItem } from '../invoices/invoices.repository';
 import type { PaymentRequest } from '../payment-requests/payment-request';
-import type { PaymentListItem } from '../payments/payments.repository';
+import type { PaymentListItem } from '../payments/payment-search';
 import type { Price, PriceInterval } from '../prices/price';
 import type { Product } from '../products/product';
 import { subscriptionStatus } from '../subscriptions/subscription';

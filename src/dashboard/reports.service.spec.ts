@@ -1,5 +1,5 @@
-import type { PaymentsRepository } from '../payments/payments.repository';
-import type { DashboardRepository, PaymentDayRow } from './dashboard.repository';
+import type { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import type { PaymentDayRow, PaymentsRepository } from '../payments/payments.repository';
 import { ReportsService } from './reports.service';
 
 const METHOD = { id: 'm1', name: 'Masrivi', type: 'masrivi', enabled: true } as const;
@@ -9,16 +9,18 @@ function fakes(payments: PaymentDayRow[], requests: { day: string; count: number
   const calls: string[] = [];
   const inRange = (day: string, from: Date, to: Date | null) =>
     day >= from.toISOString().slice(0, 10) && (to === null || day < to.toISOString().slice(0, 10));
-  const repo = {
-    paymentDays: async (_e: string, from: Date, to: Date | null) => {
+  const paymentsRepo = {
+    methods: async () => [METHOD],
+    settledDays: async (_e: string, from: Date, to: Date | null) => {
       calls.push(`payments ${from.toISOString().slice(0, 10)}..${to?.toISOString().slice(0, 10) ?? ''}`);
       return payments.filter((p) => inRange(p.day, from, to));
     },
-    requestDays: async (_e: string, from: Date, to: Date | null) =>
+  } as unknown as PaymentsRepository;
+  const paymentRequests = {
+    createdDays: async (_e: string, from: Date, to: Date | null) =>
       requests.filter((r) => inRange(r.day, from, to)),
-  } as unknown as DashboardRepository;
-  const methods = { methods: async () => [METHOD] } as unknown as PaymentsRepository;
-  return { service: new ReportsService(repo, methods), calls };
+  } as unknown as PaymentRequestsRepository;
+  return { service: new ReportsService(paymentsRepo, paymentRequests), calls };
 }
 
 const row = (day: string, status: 'completed' | 'failed', count: number, amount: number): PaymentDayRow => ({

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EnvironmentScope } from '../organizations/tenant';
 import type { PaymentMethod } from '../payments/payment';
-import { PaymentsRepository } from '../payments/payments.repository';
-import { DashboardRepository, PaymentDayRow } from './dashboard.repository';
+import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { PaymentDayRow, PaymentsRepository } from '../payments/payments.repository';
 import { utcDay } from './format';
 
 export const WINDOWS = ['today', 'last7Days', 'last30Days'] as const;
@@ -53,8 +53,8 @@ export class ReportsService {
   private readonly settledDays = new Map<string, Rows & { key: string }>();
 
   constructor(
-    private readonly repo: DashboardRepository,
     private readonly payments: PaymentsRepository,
+    private readonly requests: PaymentRequestsRepository,
   ) {}
 
   async overview(scope: EnvironmentScope, now = new Date()): Promise<Overview> {
@@ -68,8 +68,8 @@ export class ReportsService {
     const [past, live, methods] = await Promise.all([
       this.pastRows(scope.environmentId, start(days[0]), liveFrom),
       Promise.all([
-        this.repo.paymentDays(scope.environmentId, liveFrom, null),
-        this.repo.requestDays(scope.environmentId, liveFrom, null),
+        this.payments.settledDays(scope.environmentId, liveFrom, null),
+        this.requests.createdDays(scope.environmentId, liveFrom, null),
       ]),
       this.payments.methods(scope.environmentId),
     ]);
@@ -125,8 +125,8 @@ export class ReportsService {
     const kept = this.settledDays.get(environmentId);
     if (kept?.key === key) return kept;
     const [payments, requests] = await Promise.all([
-      this.repo.paymentDays(environmentId, from, to),
-      this.repo.requestDays(environmentId, from, to),
+      this.payments.settledDays(environmentId, from, to),
+      this.requests.createdDays(environmentId, from, to),
     ]);
     this.settledDays.delete(environmentId);
     if (this.settledDays.size >= CACHED_ENVIRONMENTS)

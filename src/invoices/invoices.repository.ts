@@ -5,8 +5,11 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
+import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
+import type { EventKind } from '../webhooks/event-kinds';
+import { insertEventPerRow } from '../webhooks/outbox';
 import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
@@ -103,16 +106,34 @@ export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
 /**
  * The billing part of a payment that failed: the pending invoice of a cancelled subscription that
  * was waiting for it becomes void (as cancelling would have made it). `settled` names the CTE
- * of the settling statement returning the settled payment.
+ * of the settling statement returning the settled payment; `cancelledSubscriptions` selects the
+ * ids of the cancelled subscriptions (a fragment of the subscriptions module, which owns them).
  */
-export function voidAfterFailureCtes(name: string, settled: string, at: Date, publicUrl: string): Sql {
+export function voidAfterFailureCtes(
+  name: string,
+  settled: string,
+  cancelledSubscriptions: Sql,
+  at: Date,
+  publicUrl: string,
+): Sql {
   return voidInvoicesCtes(
     name,
     sql`i.payment_request_id IN (SELECT payment_request_id FROM ${raw(settled)} WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')`,
+        AND i.subscription_id IN (${cancelledSubscriptions})`,
     at,
     publicUrl,
   );
+}
+
+/** The outbox's insert of an event per invoice of `from` (alias `i`). */
+function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string): Sql {
+  return insertEventPerRow(from, {
+    organizationId: raw('i.organization_id'),
+    environmentId: raw('i.environment_id'),
+    kind,
+    data: invoiceJsonSql(publicUrl),
+    createdAt: at,
+  });
 }
 
 /** Voids the pending invoices matching `condition` (on `i`, the invoice, and `pr`, its request). */
@@ -126,13 +147,8 @@ function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: str
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
       RETURNING i.*
     ), ${raw(name)}_requests AS (
-      UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
-       WHERE pr.id IN (SELECT payment_request_id FROM ${raw(name)}) AND pr.status = 'pending'
-    ), ${raw(name)}_event AS (
-      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-      SELECT gen_random_uuid(), i.organization_id, i.environment_id, 'invoice-voided', ${invoiceJsonSql(publicUrl)}, ${at}
-        FROM ${raw(name)} i
-    )`;
+      ${voidRequestsIn(sql`SELECT payment_request_id FROM ${raw(name)}`, at)}
+    ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-voided', at, publicUrl)})`;
 }
 
 /**
@@ -145,11 +161,7 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
       UPDATE invoices i SET status = 'paid', paid_at = ${ctx.at}, updated_at = ${ctx.at}
        WHERE i.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND i.status = 'pending'
       RETURNING i.*
-    ), ${raw(name)}_event AS (
-      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-      SELECT gen_random_uuid(), i.organization_id, i.environment_id, 'invoice-paid', ${invoiceJsonSql(publicUrl)}, ${ctx.at}
-        FROM ${raw(name)} i
-    )`;
+    ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-paid', ctx.at, publicUrl)})`;
 }
 
 const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');

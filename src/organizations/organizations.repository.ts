@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, sql } from '../database/sql';
+import { raw, Sql, sql } from '../database/sql';
 import type { EnvironmentKind, KeyKind } from './tenant';
 import type { Invitation, Role, User } from './users';
 
@@ -30,6 +30,20 @@ const USER_COLUMNS = raw(`id, organization_id AS "organizationId", email, role, 
 const INVITATION_COLUMNS =
   raw(`id, organization_id AS "organizationId", email, role, invited_by AS "invitedBy",
   created_at AS "createdAt", expires_at AS "expiresAt"`);
+
+/** SQL: the organization of an environment (`environmentId`, SQL naming it), for other modules' statements. */
+export function organizationOfEnvironment(environmentId: Sql): Sql {
+  return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
+}
+
+/**
+ * SQL after FROM (in parentheses): users `u` with their organization `o` and its environments `e`,
+ * for a statement that joins its own rows to a user and one of its environments (the dashboard's
+ * session, read on every page in one statement).
+ */
+export const USERS_WITH_ENVIRONMENTS = raw(`users u
+  JOIN organizations o ON o.id = u.organization_id
+  JOIN environments e ON e.organization_id = u.organization_id`);
 
 /** Organizations, their environments, dashboard users and API keys. */
 @Injectable()

@@ -75,6 +75,40 @@ export function insertRequestsFrom(source: Sql): Sql {
     RETURNING id`;
 }
 
+/*
+ * Parts of other modules' statements (pay and settlement in payments, voiding in invoices): the
+ * payment_requests side of a statement that spans both, so one round trip stays one.
+ */
+
+/** SQL: the request with this transactionId as row_to_json (its timestamps as text), or null. */
+export function requestJsonByTransaction(environmentId: string, transactionId: string): Sql {
+  return sql`(SELECT row_to_json(pr) FROM payment_requests pr
+      WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId})`;
+}
+
+/** A SELECT locking the request (`FOR UPDATE`) when it can still be paid: pending and not void. */
+export function lockPayableRequest(id: string): Sql {
+  return sql`SELECT id FROM payment_requests WHERE id = ${id} AND status = 'pending' AND voided_at IS NULL FOR UPDATE`;
+}
+
+/** A SELECT locking the request (`FOR UPDATE`), the first lock of every change to its payments. */
+export function lockRequest(id: string): Sql {
+  return sql`SELECT id FROM payment_requests WHERE id = ${id} FOR UPDATE`;
+}
+
+/** A data-modifying CTE body marking the pending request paid when `condition` holds; returns its id. */
+export function markPaidWhen(id: string, at: Date, condition: Sql): Sql {
+  return sql`UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at}
+          WHERE id = ${id} AND status = 'pending' AND ${condition}
+         RETURNING id`;
+}
+
+/** A data-modifying CTE body making the pending requests whose ids `ids` selects unpayable (`voided_at`). */
+export function voidRequestsIn(ids: Sql, at: Date): Sql {
+  return sql`UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
+       WHERE pr.id IN (${ids}) AND pr.status = 'pending'`;
+}
+
 @Injectable()
 export class PaymentRequestsRepository {
   constructor(private readonly db: Db) {}
@@ -176,6 +210,17 @@ export class PaymentRequestsRepository {
       page,
     );
     return { items: rows.map(fromRow), total };
+  }
+
+  /** Payment requests created in [from, to), per UTC day: an index-only range scan. */
+  createdDays(environmentId: string, from: Date, to: Date | null): Promise<{ day: string; count: number }[]> {
+    return this.db.many(sql`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
+        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
+          FROM payment_requests
+         WHERE environment_id = ${environmentId} AND created_at >= ${from}
+           AND created_at < COALESCE(${to}::timestamptz, 'infinity')
+         GROUP BY 1) days`);
   }
 }
 

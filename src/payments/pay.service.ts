@@ -14,7 +14,8 @@ import { BanksService } from './banks/banks.service';
 import type { PayDto } from './dto/payment.dto';
 import { Payment, PaymentJson, toPaymentJson } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
-import { keyedPaymentJson, openStatement, PaymentsRepository } from './payments.repository';
+import { keyedPaymentJson, openStatement } from './pay.statements';
+import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
 
 /**

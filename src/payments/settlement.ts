@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Sql } from '../database/sql';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
-import { PaymentsRepository, settleStatement } from './payments.repository';
+import { settleStatement } from './pay.statements';
+import { PaymentsRepository } from './payments.repository';
 
 /** How a payment ends: the bank took the money, or it did not. */
 export type Settlement =

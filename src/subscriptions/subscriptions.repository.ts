@@ -7,7 +7,7 @@ import { and, empty, raw, Sql, sql } from '../database/sql';
 import { insertInvoicesFrom, lockPendingRequestsOf, voidPendingCtes } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
 import type { PriceInterval } from '../prices/price';
-import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
   CURRENT_STATUSES,
@@ -108,6 +108,9 @@ const isCurrent = raw(
     .join(', ')})`,
 );
 
+/** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
+export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
+
 /**
  * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
  * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
@@ -116,15 +119,17 @@ const isCurrent = raw(
  * all that changes.
  */
 export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
-  return sql`${raw(name)} AS (
-      INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-      SELECT gen_random_uuid(), s.organization_id, s.environment_id, 'subscription-updated',
-             ${subscriptionJsonSql(sql`'active'`)}, ${at}
-        FROM ${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
+  const reactivated = sql`${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= ${at}
          AND NOT EXISTS (SELECT 1 FROM invoices o
-                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at} AND o.id <> paid.id)
-    )`;
+                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at} AND o.id <> paid.id)`;
+  return sql`${raw(name)} AS (${insertEventPerRow(reactivated, {
+    organizationId: raw('s.organization_id'),
+    environmentId: raw('s.environment_id'),
+    kind: 'subscription-updated',
+    data: subscriptionJsonSql(sql`'active'`),
+    createdAt: at,
+  })})`;
 }
 
 /**

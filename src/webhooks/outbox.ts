@@ -36,6 +36,34 @@ export function insertEventWhen(source: string, event: NewEvent): Sql {
       FROM ${raw(source)}`;
 }
 
+/** An event's columns as SQL on the rows of a statement (see `insertEventPerRow`). */
+export interface EventPerRow {
+  organizationId: Sql;
+  environmentId: Sql;
+  kind: EventKind;
+  /** jsonb: the object concerned, as the webhook body's `data` will carry it. */
+  data: Sql;
+  createdAt: Date | Sql;
+}
+
+/**
+ * One event per row of `from` (SQL after FROM: a CTE of the changed rows with its alias, a join, a
+ * WHERE), each with a new id, as a data-modifying CTE body: a statement that changes many rows
+ * records their events in the same round trip.
+ */
+export function insertEventPerRow(from: Sql, event: EventPerRow): Sql {
+  return sql`INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${event.data}, ${event.createdAt}
+      FROM ${from}`;
+}
+
+/** An event addressed to one endpoint only (a test delivery): the fan-out trigger skips the others. */
+export function insertEventFor(endpointId: string, event: NewEvent & { id: string }): Sql {
+  return sql`INSERT INTO events (id, organization_id, environment_id, kind, data, created_at, endpoint_id)
+    VALUES (${event.id}, ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${JSON.stringify(event.data)},
+            ${event.createdAt ?? new Date()}, ${endpointId})`;
+}
+
 /**
  * Many events at once, as a statement or data-modifying CTE body: one per row of `source` (SQL
  * after FROM, e.g. a recordset with a WHERE), whose columns are id, organization_id,

@@ -6,6 +6,7 @@ import { pageRows } from '../database/paging';
 import { and, join, raw, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { EventKind } from './event-kinds';
+import { insertEventFor } from './outbox';
 import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook';
 
 /** NOTIFY channel the fan-out trigger uses; the workers LISTEN on it. */
@@ -155,10 +156,7 @@ export class WebhooksRepository {
     },
   ): Promise<WebhookDelivery> {
     return this.db.transaction(async () => {
-      await this.db.exec(sql`
-        INSERT INTO events (id, organization_id, environment_id, kind, data, created_at, endpoint_id)
-        VALUES (${event.id}, ${event.organizationId}, ${event.environmentId}, ${event.kind}, ${JSON.stringify(event.data)},
-                ${event.createdAt}, ${endpointId})`);
+      await this.db.exec(insertEventFor(endpointId, event));
       return (await this.db.one<WebhookDelivery>(
         sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE event_id = ${event.id} AND endpoint_id = ${endpointId}`,
       ))!;

@@ -1,0 +1,62 @@
+-- The SQL of src/invoices/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
+
+-- InvoicesRepository.byId
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt" FROM invoices i WHERE i.id = $1 AND i.organization_id = $2;
+
+-- InvoicesRepository.list
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt"
+          FROM (SELECT i.id FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
+        WHERE c.organization_id = $4 AND c.external_user_id = $5)
+                 ORDER BY i.created_at DESC, i.period_start DESC, i.id DESC LIMIT $6 OFFSET $7) page
+          JOIN invoices i ON i.id = page.id
+         ORDER BY i.created_at DESC, i.period_start DESC, i.id DESC;
+
+-- InvoicesRepository.list
+SELECT count(*)::int AS total FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
+        WHERE c.organization_id = $4 AND c.external_user_id = $5);
+
+-- InvoicesRepository.lockStatus
+SELECT status FROM invoices WHERE id = $1 FOR UPDATE;
+
+-- InvoicesRepository.forPage
+SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
+             i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
+             o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
+             pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
+             (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
+               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
+        FROM invoices i
+        JOIN payment_requests pr ON pr.id = i.payment_request_id
+        JOIN environments e ON e.id = i.environment_id
+        JOIN organizations o ON o.id = i.organization_id
+        JOIN subscriptions s ON s.id = i.subscription_id
+        JOIN prices price ON price.id = s.price_id
+        JOIN products p ON p.id = price.product_id
+       WHERE i.id = $1;
+
+-- InvoicesRepository.search
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
+  c.phone AS "customerPhone", p.name AS "productName", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor
+        FROM (SELECT i.id FROM invoices i WHERE i.environment_id = $1 AND i.status = $2 AND i.customer_id = $3 AND i.subscription_id = $4
+               ORDER BY i.created_at DESC, i.id DESC LIMIT $5) page
+        JOIN invoices i ON i.id = page.id JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
+   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+       ORDER BY i.created_at DESC, i.id DESC;
+
+-- InvoicesRepository.detail
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
+  c.phone AS "customerPhone", p.name AS "productName" FROM invoices i JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
+   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+       WHERE i.id = $1 AND i.environment_id = $2;

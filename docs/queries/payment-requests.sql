@@ -1,0 +1,55 @@
+-- The SQL of src/payment-requests/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
+
+-- PaymentRequestsRepository.insert
+WITH created AS (
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (environment_id, transaction_id) DO NOTHING
+        RETURNING id
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $9, $10, $11, $12, $13, $14
+      FROM created)
+      SELECT id FROM created;
+
+-- PaymentRequestsRepository.insertKeyed (prepared)
+WITH $1, created AS (
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+        SELECT $2, $3, $4, $5, $6, $7, $8, $9
+          $10
+        ON CONFLICT (environment_id, transaction_id) DO NOTHING
+        RETURNING id
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $11, $12, $13, $14, $15, $16
+      FROM created), $17
+      SELECT (SELECT id FROM created) AS id, $18;
+
+-- PaymentRequestsRepository.byId
+SELECT * FROM payment_requests WHERE id = $1 AND environment_id = $2;
+
+-- PaymentRequestsRepository.byIdAnywhere
+SELECT * FROM payment_requests WHERE id = $1;
+
+-- PaymentRequestsRepository.byTransactionId
+SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2;
+
+-- PaymentRequestsRepository.lock
+SELECT id, status, voided_at IS NOT NULL AS voided FROM payment_requests
+          WHERE id = $1 AND environment_id = $2 FOR UPDATE;
+
+-- PaymentRequestsRepository.search
+SELECT pr.*, to_char(pr.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || pr.id AS cursor FROM payment_requests pr
+    WHERE pr.environment_id = $1 AND pr.transaction_id = $2 AND pr.status = $3 AND pr.transaction_id = $4 AND pr.phone_number = $5 AND pr.created_at >= $6 AND pr.created_at < $7 AND pr.amount >= $8 AND pr.amount <= $9 ORDER BY pr.created_at DESC, pr.id DESC LIMIT $10;
+
+-- PaymentRequestsRepository.list
+SELECT * FROM payment_requests WHERE environment_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4;
+
+-- PaymentRequestsRepository.list
+SELECT count(*)::int AS total FROM payment_requests WHERE environment_id = $1 AND status = $2;
+
+-- PaymentRequestsRepository.createdDays
+SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
+        SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count
+          FROM payment_requests
+         WHERE environment_id = $1 AND created_at >= $2
+           AND created_at < COALESCE($3::timestamptz, 'infinity')
+         GROUP BY 1) days;

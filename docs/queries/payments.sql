@@ -1,0 +1,239 @@
+-- The SQL of src/payments/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
+
+-- pay: lookUpStatement (prepared)
+SELECT
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+       FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
+    (SELECT row_to_json(pr) FROM payment_requests pr
+      WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request;
+
+-- pay: lookUpStatement with an Idempotency-Key (prepared)
+SELECT
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+       FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
+    (SELECT row_to_json(pr) FROM payment_requests pr
+      WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+
+-- pay: openStatement (prepared)
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
+       ), failures AS (
+         SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
+          WHERE payment_request_id = $2 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $3)
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT $4, $5, req.id, $6, $7,
+                $8, 'pending', $9, $10, $11
+           FROM req WHERE (SELECT n FROM failures) < $12
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $13, $14, $15, $16, $17, $18
+      FROM created)
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
+              (SELECT CASE WHEN n >= $19 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $20) - now())))::int END
+                 FROM failures) AS retry_after;
+
+-- pay: openStatement with an Idempotency-Key (prepared)
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
+       ), failures AS (
+         SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
+          WHERE payment_request_id = $2 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $3)
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT $4, $5, req.id, $6, $7,
+                $8, 'pending', $9, $10, $11
+           FROM req WHERE (SELECT n FROM failures) < $12
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $13, $14, $15, $16, $17, $18
+      FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
+    SELECT $19, $20, $21, $22, s.id FROM created s)
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
+              (SELECT CASE WHEN n >= $23 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $24) - now())))::int END
+                 FROM failures) AS retry_after;
+
+-- pay: keyedStatement
+SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+
+-- pay: settleStatement, with the checkout and billing settlement extensions (prepared)
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE
+       ), settled AS (
+         UPDATE payments
+            SET status = $2, reference_id = COALESCE($3, reference_id),
+                failure_reason = $4, completed_at = $5, updated_at = $6
+          WHERE id = $7 AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+         RETURNING *
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $8, $9, $10, $11, $12, $13
+      FROM settled),
+       paid AS (
+         UPDATE payment_requests SET status = 'paid', paid_at = $14, updated_at = $15
+          WHERE id = $16 AND status = 'pending' AND $17::boolean AND EXISTS (SELECT 1 FROM settled)
+         RETURNING id
+       ), paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $18, $19, $20, $21, $22, $23
+      FROM paid), checkout_completed AS (
+      UPDATE checkout_sessions s
+         SET status = 'completed', completed_at = $24, updated_at = $25,
+             selected_configuration_id = COALESCE($26::uuid, s.selected_configuration_id)
+       WHERE s.payment_request_id IN (SELECT id FROM paid) AND s.status = 'open'
+      RETURNING s.*
+    ), checkout_completed_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $27, jsonb_build_object(
+  'id', s.id, 'paymentRequestId', s.payment_request_id, 'status', s.status,
+  'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
+  'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $28
+      FROM checkout_completed s), billing_invoice_paid AS (
+      UPDATE invoices i SET status = 'paid', paid_at = $29, updated_at = $30
+       WHERE i.payment_request_id IN (SELECT id FROM paid) AND i.status = 'pending'
+      RETURNING i.*
+    ), billing_invoice_paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $31, jsonb_build_object(
+    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $32::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $33
+      FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), s.organization_id, s.environment_id, $34, jsonb_build_object(
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'status', 'active',
+    'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'environmentId', s.environment_id,
+    'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $35
+      FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
+       WHERE s.status = 'active' AND paid.due_date <= $36
+         AND NOT EXISTS (SELECT 1 FROM invoices o
+                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
+      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
+       WHERE i.status = 'pending' AND pr.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')
+       FOR UPDATE OF pr
+    ), billing_voided_after_failure AS (
+      UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
+       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
+      RETURNING i.*
+    ), billing_voided_after_failure_requests AS (
+      UPDATE payment_requests pr SET voided_at = $40, updated_at = $41
+       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
+    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $42, jsonb_build_object(
+    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $43::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
+      FROM billing_voided_after_failure i)
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
+
+-- PaymentsRepository.lookUp (prepared)
+SELECT
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+       FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
+    (SELECT row_to_json(pr) FROM payment_requests pr
+      WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+
+-- PaymentsRepository.keyed
+SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+
+-- PaymentsRepository.open (prepared)
+x;
+
+-- PaymentsRepository.settle (prepared)
+x;
+
+-- PaymentsRepository.setReference
+UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
+
+-- PaymentsRepository.byId
+SELECT * FROM payments WHERE id = $1;
+
+-- PaymentsRepository.json
+SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.id = $1 AND p.environment_id = $2;
+
+-- PaymentsRepository.list
+SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4 ORDER BY p.created_at DESC, p.id DESC LIMIT $5 OFFSET $6;
+
+-- PaymentsRepository.list
+SELECT count(*)::int AS total FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4;
+
+-- PaymentsRepository.search
+SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor
+    FROM payments p
+    JOIN payment_requests pr ON pr.id = p.payment_request_id
+    JOIN payment_methods pm ON pm.id = p.payment_method_id
+    WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 ORDER BY p.created_at DESC, p.id DESC LIMIT $13;
+
+-- PaymentsRepository.ofRequest
+SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
+        FROM payments p
+        JOIN payment_requests pr ON pr.id = p.payment_request_id
+        JOIN payment_methods pm ON pm.id = p.payment_method_id
+       WHERE p.payment_request_id = $1 AND p.environment_id = $2
+       ORDER BY p.created_at DESC, p.id DESC;
+
+-- PaymentsRepository.methods
+SELECT * FROM payment_methods WHERE environment_id = $1 ORDER BY position, name;
+
+-- PaymentsRepository.claimForReconciliation
+WITH due AS (
+        SELECT id FROM payments
+         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
+         ORDER BY next_check_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE payments p SET next_check_at = now() + $3::int * interval '1 millisecond'
+        FROM due WHERE p.id = due.id
+      RETURNING p.id;
+
+-- PaymentsRepository.pending
+SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+        FROM payments p
+        JOIN payment_methods pm ON pm.id = p.payment_method_id
+        JOIN environments e ON e.id = p.environment_id
+       WHERE p.status = 'pending' AND p.id = ANY($1::uuid[])
+       ORDER BY p.created_at;
+
+-- PaymentsRepository.requestOf
+SELECT * FROM payment_requests WHERE id = $1;
+
+-- PaymentsRepository.enabledMethods
+SELECT * FROM payment_methods WHERE environment_id = $1 AND enabled ORDER BY position, name;
+
+-- PaymentsRepository.enabledMethod
+SELECT * FROM payment_methods WHERE id = $1 AND environment_id = $2 AND enabled;
+
+-- PaymentsRepository.insertDefaultMethods
+INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
+      SELECT $1, m.type, m.name, m.requires_pass_code, m.type, m.position
+        FROM jsonb_to_recordset($2::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer);
+
+-- PaymentsRepository.settledDays
+SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (
+        SELECT date_trunc('day', p.created_at AT TIME ZONE 'UTC') AS day, p.payment_method_id AS "methodId", p.status,
+               count(*)::int AS count, sum(p.amount)::float8 AS amount
+          FROM payments p
+         WHERE p.environment_id = $1 AND p.created_at >= $2
+           AND p.created_at < COALESCE($3::timestamptz, 'infinity') AND p.status <> 'pending'
+         GROUP BY 1, 2, 3) days;

@@ -1,0 +1,226 @@
+-- The SQL of src/subscriptions/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
+
+-- SubscriptionsRepository.insert
+WITH created AS (
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+                                   billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
+                                   next_billing_date, expires_at, cancelled_at, paused_at, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7,
+                $8, $9, $10, $11, $12,
+                $13, $14, $15, $16, $17,
+                $18, $19)
+        RETURNING id
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $20, $21, $22, $23, $24, $25
+      FROM created)
+      SELECT 1;
+
+-- SubscriptionsRepository.byId
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= now()) AS overdue
+        FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2;
+
+-- SubscriptionsRepository.byExternalUser
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= now()) AS overdue
+        FROM subscriptions s
+       WHERE s.environment_id = $1
+         AND s.customer_id = (SELECT c.id FROM customers c
+                               WHERE c.organization_id = $2 AND c.external_user_id = $3)
+       ORDER BY s.status IN ('trialing', 'active', 'paused', 'pending_cancellation') DESC, s.created_at DESC, s.id DESC
+       LIMIT 1;
+
+-- SubscriptionsRepository.list
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= now()) AS overdue
+          FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2
+                 ORDER BY s.created_at DESC, s.id DESC LIMIT $3 OFFSET $4) page
+          JOIN subscriptions s ON s.id = page.id
+         ORDER BY s.created_at DESC, s.id DESC;
+
+-- SubscriptionsRepository.list
+SELECT (SELECT count(*) FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2)::int AS total;
+
+-- SubscriptionsRepository.lockForRenewal
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+  c.phone AS "customerPhone",
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id
+       WHERE s.id = $1 AND s.environment_id = $2
+       FOR UPDATE OF s;
+
+-- SubscriptionsRepository.claimDue
+WITH claimed AS (
+        SELECT id FROM subscriptions
+         WHERE due_at <= $1 AND environment_id = $2
+         ORDER BY due_at
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED
+      )
+      SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+  c.phone AS "customerPhone",
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
+
+-- SubscriptionsRepository.write
+SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
+              WHERE i.subscription_id = ANY($1::uuid[]) AND i.status = 'pending' AND pr.status = 'pending'
+              ORDER BY pr.id FOR UPDATE OF pr;
+
+-- SubscriptionsRepository.write
+WITH new_invoices AS (
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
+          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
+          phone_number text, created_at timestamptz)
+      ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
+           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
+    ON CONFLICT (subscription_id, period_start) DO NOTHING
+    RETURNING id
+      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM (
+          SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
+                 n.id AS invoice_id, n.created_at
+            FROM new_invoices n JOIN invoices_created USING (id)) r
+    RETURNING id
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+      ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
+          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
+      ), changes AS (
+        SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
+          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
+          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
+          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+      ), updated AS (
+        UPDATE subscriptions s
+           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+               next_period = u.next_period, current_period_start = u.current_period_start,
+               current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
+        RETURNING s.id
+      ), voided_locked AS (
+      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
+       WHERE i.status = 'pending' AND pr.status = 'pending' AND i.subscription_id IN (SELECT unnest($5::uuid[]))
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = pr.id AND p.status = 'pending')
+       FOR UPDATE OF pr
+    ), voided AS (
+      UPDATE invoices i SET status = 'void', voided_at = $6, updated_at = $7
+       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
+      RETURNING i.*
+    ), voided_requests AS (
+      UPDATE payment_requests pr SET voided_at = $8, updated_at = $9
+       WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
+    ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $10, jsonb_build_object(
+    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $11::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $12
+      FROM voided i)
+      SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
+
+-- SubscriptionsRepository.writeStatement
+WITH new_invoices AS (
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
+          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
+          phone_number text, created_at timestamptz)
+      ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
+           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
+    ON CONFLICT (subscription_id, period_start) DO NOTHING
+    RETURNING id
+      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM (
+          SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
+                 n.id AS invoice_id, n.created_at
+            FROM new_invoices n JOIN invoices_created USING (id)) r
+    RETURNING id
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+      ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
+          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
+      ), changes AS (
+        SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
+          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
+          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
+          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+      ), updated AS (
+        UPDATE subscriptions s
+           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+               next_period = u.next_period, current_period_start = u.current_period_start,
+               current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
+        RETURNING s.id
+      )$5
+      SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
+
+-- SubscriptionsRepository.search
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
+  c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
+  p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
+  pr.active AS "priceActive", to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || s.id AS cursor
+        FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2 AND s.customer_id = $3
+               ORDER BY s.created_at DESC, s.id DESC LIMIT $4) page
+        JOIN subscriptions s ON s.id = page.id JOIN customers c ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+       ORDER BY s.created_at DESC, s.id DESC;
+
+-- SubscriptionsRepository.detail
+SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
+   s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
+   s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
+   s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+                        AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
+  c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
+  p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
+  pr.active AS "priceActive" FROM subscriptions s JOIN customers c ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+       WHERE s.id = $1 AND s.environment_id = $2;

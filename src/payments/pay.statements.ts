@@ -1,0 +1,242 @@
+/*
+ * Pay's statements (the read, opening a payment, settling it) as builders with no framework in them:
+ * PaymentsRepository runs them, and the benchmark's bare ceiling server runs the very same ones.
+ */
+import { randomUUID } from 'node:crypto';
+import { empty, join, prepared, raw, Sql, sql } from '../database/sql';
+import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.repository';
+import type { RequestKey } from '../idempotency/request-key';
+import {
+  fromRow,
+  PaymentRequest,
+  PaymentRequestRow,
+  toPaymentRequestJson,
+} from '../payment-requests/payment-request';
+import {
+  lockPayableRequest,
+  lockRequest,
+  markPaidWhen,
+  requestJsonByTransaction,
+} from '../payment-requests/payment-requests.repository';
+import { insertEventWhen } from '../webhooks/outbox';
+import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
+import type { Settlement, SettlementExtension } from './settlement';
+
+/** What pay needs of the chosen payment method. */
+export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
+
+export interface LookUpRow {
+  method: PayMethod | null;
+  /** With an Idempotency-Key: its record, with the payment it opened as `extra` (row_to_json). */
+  keyed?: KeyRecord | null;
+  /** row_to_json: timestamps arrive as strings. */
+  request:
+    | (Omit<PaymentRequestRow, 'paid_at' | 'voided_at' | 'created_at' | 'updated_at'> & {
+        paid_at: string | null;
+        voided_at: string | null;
+        created_at: string;
+        updated_at: string;
+      })
+    | null;
+}
+
+export interface OpenFlags {
+  /** The request was still unpaid under its lock. */
+  payable: number;
+  /** The pending payment was recorded (no other one was pending). */
+  opened: number;
+  /** Set when the pay-attempt limit refused the payment: seconds until an attempt is allowed again. */
+  retry_after: number | null;
+}
+
+/** CONTRACT.md "Rate limits": at most this many failed payments per payment request ... */
+export const MAX_FAILED_PAYMENTS = 5;
+/** ... in this window (minutes). */
+export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
+
+export type SettledRow = Record<string, unknown> & { paid: number };
+
+/** SQL on a key's record (alias `k`): the payment it opened with its transactionId (row_to_json). */
+const KEYED_PAYMENT = raw(`(SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
+    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)`);
+
+/**
+ * Pay's read, one statement: the enabled method and the payment request (unlocked; opening rechecks
+ * under the lock) and, with an Idempotency-Key, the key's record and the payment it opened.
+ */
+export function lookUpStatement(
+  environmentId: string,
+  methodId: string,
+  transactionId: string,
+  key?: RequestKey,
+): Sql {
+  const keyed = key ? sql`, ${recordOf(key, KEYED_PAYMENT)} AS keyed` : empty;
+  const statement = sql`SELECT
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+       FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
+    ${requestJsonByTransaction(environmentId, transactionId)} AS request${keyed}`;
+  // Prepared: planning it costs about as much as running it (more with a key's part).
+  return prepared(statement);
+}
+
+/** An Idempotency-Key's record with the payment it opened, alone (see `keyedPaymentJson`). */
+export function keyedStatement(key: RequestKey): Sql {
+  return sql`SELECT ${recordOf(key, KEYED_PAYMENT)} AS keyed`;
+}
+
+/** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
+export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- row_to_json of payments + transaction_id
+  const r = record.extra as Record<string, any> | null | undefined;
+  if (!r) return null;
+  const date = (v: string | null) => (v === null ? null : new Date(v));
+  const row = {
+    ...r,
+    completed_at: date(r.completed_at),
+    next_check_at: date(r.next_check_at),
+    created_at: date(r.created_at),
+    updated_at: date(r.updated_at),
+  };
+  return toPaymentJson(paymentFromRow(row), r.transaction_id as string);
+}
+
+/** The request of a look-up row (row_to_json gave its timestamps as text). */
+export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRequest {
+  return fromRow({
+    ...r,
+    paid_at: r.paid_at === null ? null : new Date(r.paid_at),
+    voided_at: r.voided_at === null ? null : new Date(r.voided_at),
+    created_at: new Date(r.created_at),
+    updated_at: new Date(r.updated_at),
+  });
+}
+
+/**
+ * Opening a payment, one statement: lock the request and recheck it is unpaid, check the
+ * pay-attempt limit, insert a new `pending` payment (a partial unique index allows one per
+ * request) and its `payment-created` event and, with an Idempotency-Key, record the key with the
+ * payment. Returns the payment it records.
+ *
+ * The limit counts the request's payments that failed in the window, as of the statement's
+ * snapshot: a payment settled as failed while this statement waited for the request's lock is not
+ * counted, so in that race one attempt more than the limit can reach the bank.
+ */
+export function openStatement(input: {
+  request: PaymentRequest;
+  methodId: string;
+  phoneNumber: string;
+  organizationId: string;
+  key?: RequestKey;
+}): { statement: Sql; payment: Payment } {
+  const { request } = input;
+  const now = new Date();
+  const payment: Payment = {
+    id: randomUUID(),
+    environmentId: request.environmentId,
+    paymentRequestId: request.id,
+    paymentMethodId: input.methodId,
+    amount: request.amount,
+    phoneNumber: input.phoneNumber,
+    status: 'pending',
+    referenceId: null,
+    failureReason: null,
+    completedAt: null,
+    nextCheckAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const event = insertEventWhen('created', {
+    organizationId: input.organizationId,
+    environmentId: request.environmentId,
+    kind: 'payment-created',
+    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+    createdAt: now,
+  });
+  const statement = sql`WITH req AS (
+         ${lockPayableRequest(request.id)}
+       ), failures AS (
+         SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
+          WHERE payment_request_id = ${request.id} AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
+                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}
+           FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), event AS (${event})${input.key ? sql`, keyed AS (${recordPaymentWhen('created', input.key)})` : empty}
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
+              (SELECT CASE WHEN n >= ${MAX_FAILED_PAYMENTS} THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES}) - now())))::int END
+                 FROM failures) AS retry_after`;
+  // Prepared, as the read: planning the CTEs costs more than running them.
+  return { payment, statement: prepared(statement) };
+}
+
+/**
+ * Settling a payment, one statement: lock the request (first, as pay does), move the payment out
+ * of `pending` with `payment-updated`; when it completed, mark the request paid with
+ * `payment-request-updated` and run the registered settlement extensions (the checkout session,
+ * the invoice). No row when the payment was no longer pending. `request` is the request as read
+ * before the bank call (only its status can change, and only here).
+ */
+export function settleStatement(
+  payment: Payment,
+  request: PaymentRequest,
+  organizationId: string,
+  outcome: Settlement,
+  extensions: readonly SettlementExtension[],
+): Sql {
+  const at = new Date();
+  const completed = outcome.status === 'completed';
+  const paidRequest: PaymentRequest = completed
+    ? { ...request, status: 'paid', paidAt: at, updatedAt: at }
+    : request;
+  const expected: Payment = {
+    ...payment,
+    status: outcome.status,
+    referenceId: (completed ? outcome.bankReference : null) ?? payment.referenceId,
+    failureReason: outcome.status === 'failed' ? outcome.reason : null,
+    completedAt: completed ? at : null,
+    updatedAt: at,
+  };
+  const base = { organizationId, environmentId: payment.environmentId, createdAt: at };
+  const paymentEvent = insertEventWhen('settled', {
+    ...base,
+    kind: 'payment-updated',
+    data: { ...toPaymentJson(expected, request.transactionId), request: toPaymentRequestJson(paidRequest) },
+  });
+  const requestEvent = insertEventWhen('paid', {
+    ...base,
+    kind: 'payment-request-updated',
+    data: toPaymentRequestJson(paidRequest),
+  });
+  const context = { paid: 'paid', settled: 'settled', at, paymentMethodId: expected.paymentMethodId };
+  const more = join(
+    extensions.map((e) => sql`, ${e.ctes(context)}`),
+    empty,
+  );
+  const statement = sql`WITH req AS (
+         ${lockRequest(request.id)}
+       ), settled AS (
+         UPDATE payments
+            SET status = ${expected.status}, reference_id = COALESCE(${expected.referenceId}, reference_id),
+                failure_reason = ${expected.failureReason}, completed_at = ${expected.completedAt}, updated_at = ${at}
+          WHERE id = ${expected.id} AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+         RETURNING *
+       ), event AS (${paymentEvent}),
+       paid AS (
+         ${markPaidWhen(request.id, at, sql`${completed}::boolean AND EXISTS (SELECT 1 FROM settled)`)}
+       ), paid_event AS (${requestEvent})${more}
+       SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
+  // Prepared: with the extensions' CTEs, planning this statement costs more than running it.
+  return prepared(statement);
+}
+
+/** A settled payment's columns, named (a prepared statement's result must not follow the table). */
+const SETTLED_COLUMNS = raw(
+  'id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, ' +
+    'failure_reason, completed_at, next_check_at, created_at, updated_at',
+);

@@ -1,0 +1,216 @@
+import { billingSettlementCtes } from '../../src/billing/billing-settlement';
+import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
+import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
+import { CustomersRepository } from '../../src/customers/customers.repository';
+import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
+import type { Db } from '../../src/database/db';
+import { ServerSecrets } from '../../src/database/server-secrets.repository';
+import { Sql } from '../../src/database/sql';
+import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
+import { RequestKey } from '../../src/idempotency/request-key';
+import { InvoicesRepository } from '../../src/invoices/invoices.repository';
+import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
+import type { PaymentRequest } from '../../src/payment-requests/payment-request';
+import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
+import {
+  keyedStatement,
+  lookUpStatement,
+  openStatement,
+  settleStatement,
+} from '../../src/payments/pay.statements';
+import type { Payment } from '../../src/payments/payment';
+import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PricesRepository } from '../../src/prices/prices.repository';
+import { ProductsRepository } from '../../src/products/products.repository';
+import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+
+/**
+ * The SQL each repository sends, as text, for docs/queries/<module>.sql (docs/architecture.md,
+ * "Table owners"). Every method of every repository is called once against a Db that records
+ * the statements instead of running them, with placeholder arguments: every optional filter
+ * present, a row-shaped placeholder for each row read. Values never reach the text (they are `$n`
+ * placeholders), so the files change only when a statement does. Pay's statements, which the pay
+ * service builds, are built here with the settlement extensions the application registers
+ * (checkout's, then billing's), as PostgreSQL receives them.
+ */
+
+const PUBLIC_URL = 'https://khoums.example';
+
+interface Recorded {
+  name: string;
+  statements: { text: string; prepared: boolean }[];
+}
+
+/** A value standing for any argument or row: every property is one, calling it gives one. */
+function placeholder(): unknown {
+  const target = function () {};
+  const proxy: unknown = new Proxy(target, {
+    get(_t, prop) {
+      if (prop === Symbol.toPrimitive) return () => 'x';
+      if (prop === Symbol.iterator) return function* () {};
+      if (prop === 'then' || prop === 'toJSON') return undefined;
+      if (prop === 'length') return 1;
+      return proxy;
+    },
+    apply: () => proxy,
+    has: () => true,
+  });
+  return proxy;
+}
+
+class RecordingDb {
+  statements: { text: string; prepared: boolean }[] = [];
+  readonly inTransaction = false;
+  private record(statement: Sql) {
+    this.statements.push({ text: statement.compile().text, prepared: statement.prepare });
+  }
+  async many(statement: Sql) {
+    this.record(statement);
+    return [];
+  }
+  async one(statement: Sql) {
+    this.record(statement);
+    return placeholder();
+  }
+  async exec(statement: Sql) {
+    this.record(statement);
+    return 1;
+  }
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+}
+
+type RepositoryClass = new (db: Db, config: { publicUrl: string }) => object;
+
+/** Module folder -> its repositories. */
+const REPOSITORIES: Record<string, RepositoryClass[]> = {
+  organizations: [OrganizationsRepository as RepositoryClass],
+  database: [ServerSecrets as RepositoryClass],
+  webhooks: [WebhooksRepository as RepositoryClass],
+  idempotency: [IdempotencyRepository as RepositoryClass],
+  'payment-requests': [PaymentRequestsRepository as RepositoryClass],
+  payments: [PaymentsRepository as RepositoryClass],
+  checkout: [CheckoutSessionsRepository as RepositoryClass],
+  prices: [PricesRepository as RepositoryClass],
+  customers: [CustomersRepository as RepositoryClass],
+  products: [ProductsRepository as RepositoryClass],
+  invoices: [InvoicesRepository as RepositoryClass],
+  subscriptions: [SubscriptionsRepository as RepositoryClass],
+  dashboard: [DashboardRepository as RepositoryClass],
+};
+
+async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
+  const out: Recorded[] = [];
+  const names = Object.getOwnPropertyNames(Repository.prototype).filter((n) => n !== 'constructor');
+  for (const name of names) {
+    const db = new RecordingDb();
+    const repository = new Repository(db as unknown as Db, { publicUrl: PUBLIC_URL }) as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
+    const method = repository[name];
+    if (typeof method !== 'function') continue;
+    const args = Array.from({ length: method.length }, placeholder);
+    let result: unknown;
+    try {
+      result = await method.apply(repository, args);
+    } catch {
+      // A placeholder row cannot always be mapped; the statements sent before are what counts.
+    }
+    // A helper building part of a statement: it appears in the statements that use it.
+    if (db.statements.length === 0 && result instanceof Sql) continue;
+    out.push({ name: `${Repository.name}.${name}`, statements: db.statements });
+  }
+  return out;
+}
+
+/** Pay's statements, built as the pay service and settlement build them. */
+function payStatements(): Recorded[] {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const request: PaymentRequest = {
+    id: 'r',
+    environmentId: 'e',
+    transactionId: 't',
+    amount: 1,
+    phoneNumber: null,
+    status: 'pending',
+    paidAt: null,
+    invoiceId: null,
+    voidedAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const payment: Payment = {
+    id: 'p',
+    environmentId: 'e',
+    paymentRequestId: 'r',
+    paymentMethodId: 'm',
+    amount: 1,
+    phoneNumber: '22000000',
+    status: 'pending',
+    referenceId: null,
+    failureReason: null,
+    completedAt: null,
+    nextCheckAt: at,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const key = RequestKey.of({ environmentId: 'e' }, 'k', {
+    method: 'POST',
+    path: '/api/v1/payments',
+    body: '{}',
+  });
+  const open = (k?: RequestKey) =>
+    openStatement({ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o', key: k }).statement;
+  const extensions = [
+    { name: 'checkout', ctes: completeOpenSessionCtes },
+    {
+      name: 'billing',
+      ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) => billingSettlementCtes(ctx, PUBLIC_URL),
+    },
+  ];
+  const one = (name: string, statement: Sql): Recorded => ({
+    name,
+    statements: [{ text: statement.compile().text, prepared: statement.prepare }],
+  });
+  return [
+    one('pay: lookUpStatement', lookUpStatement('e', 'm', 't')),
+    one('pay: lookUpStatement with an Idempotency-Key', lookUpStatement('e', 'm', 't', key)),
+    one('pay: openStatement', open()),
+    one('pay: openStatement with an Idempotency-Key', open(key)),
+    one('pay: keyedStatement', keyedStatement(key)),
+    one(
+      'pay: settleStatement, with the checkout and billing settlement extensions',
+      settleStatement(payment, request, 'o', { status: 'completed', bankReference: null }, extensions),
+    ),
+  ];
+}
+
+function render(module: string, recorded: Recorded[]): string {
+  const parts = [
+    `-- The SQL of src/${module}/ as sent to PostgreSQL. Written by \`npm run queries\`: do not edit.\n`,
+  ];
+  for (const r of recorded) {
+    if (r.statements.length === 0) {
+      parts.push(`-- ${r.name}: no statement\n`);
+      continue;
+    }
+    for (const s of r.statements)
+      parts.push(`-- ${r.name}${s.prepared ? ' (prepared)' : ''}\n${s.text.trim()};\n`);
+  }
+  return parts.join('\n');
+}
+
+/** File name (docs/queries/<module>.sql) -> its text. */
+export async function recordedQueries(): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const [module, repositories] of Object.entries(REPOSITORIES)) {
+    const recorded: Recorded[] = [];
+    if (module === 'payments') recorded.push(...payStatements());
+    for (const Repository of repositories) recorded.push(...(await recordMethods(Repository)));
+    files[`${module}.sql`] = render(module, recorded);
+  }
+  return files;
+}
