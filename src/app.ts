@@ -61,8 +61,10 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   registerCors(fastify);
   registerFavicon(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
+  // Every response names its request, and no browser sniffs a body into another type than it says
+  // (an error's text, a redirect's, a probe's JSON): set once here rather than on each kind of answer.
   fastify.addHook('onRequest', (req, reply, done) => {
-    void reply.header('x-request-id', req.id);
+    void reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff');
     done();
   });
   // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).

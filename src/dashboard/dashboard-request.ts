@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { PageRequest } from '../common/http/pages';
 import type { Language } from '../common/i18n/languages';
 import { DASHBOARD_TEXTS, DashboardTexts } from '../common/i18n/dashboard-texts';
+import { isStorableText } from '../common/validation/storable';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import type { SignedIn } from './sessions.service';
@@ -66,17 +67,20 @@ export class DashboardRequest {
     return this.page.csrfToken(this.csrfScope);
   }
 
-  /** A form field as a string ('' when absent or not a string). */
+  /**
+   * A form field as a string ('' when absent or not a string). A value PostgreSQL cannot store (a
+   * NUL character) is 400 `The form was not filled in as expected`, whichever form reads it.
+   */
   field(name: string): string {
     const value = (this.page.req.body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : '';
+    return typeof value === 'string' ? storable(value) : '';
   }
 
-  /** A form field that may repeat (checkboxes), as strings. */
+  /** A form field that may repeat (checkboxes), as strings; checked like `field`. */
   fields(name: string): string[] {
     const value = (this.page.req.body as Record<string, unknown> | undefined)?.[name];
     const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    return values.filter((v): v is string => typeof v === 'string');
+    return values.filter((v): v is string => typeof v === 'string').map(storable);
   }
 
   /** A query parameter as a string (the first, when repeated), or undefined. */
@@ -95,6 +99,11 @@ export class DashboardRequest {
   get path(): string {
     return this.page.req.url.split('?')[0];
   }
+}
+
+function storable(value: string): string {
+  if (!isStorableText(value)) throw dashboardError(DashboardError.InvalidForm);
+  return value;
 }
 
 /** The request's DashboardRequest (set by DashboardGuard). */

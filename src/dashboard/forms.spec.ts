@@ -1,4 +1,4 @@
-import { parseAmount, parseChoice, parseDay, queryString, safeReturn } from './forms';
+import { parseAmount, parseChoice, parseDay, parseText, queryString, safeReturn } from './forms';
 
 describe('dashboard form values', () => {
   it('comes back only inside the dashboard', () => {
@@ -38,5 +38,13 @@ describe('dashboard form values', () => {
   it('keeps only the filters that are set in links', () => {
     expect(queryString({ q: 'a b', status: undefined, from: '' })).toBe('?q=a+b');
     expect(queryString({})).toBe('');
+  });
+});
+
+describe('parseText', () => {
+  it('leaves out a search text PostgreSQL cannot store, as any other that does not parse', () => {
+    expect(parseText(' tamr ')).toBe('tamr');
+    expect(parseText('a\u0000b')).toBeUndefined();
+    expect(parseText('x'.repeat(129))).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_AMOUNT } from '../common/validation/rules';
+import { isStorableText } from '../common/validation/storable';
 
 /*
  * Reading the dashboard's forms and filter links: what the browser sent is only ever a string, and
@@ -36,10 +37,10 @@ export function parseChoice<T extends string>(
   return value !== undefined && (options as readonly string[]).includes(value) ? (value as T) : undefined;
 }
 
-/** A trimmed, non-empty search text of at most 128 characters, or undefined. */
+/** A trimmed, non-empty search text of at most 128 characters that PostgreSQL can store, or undefined. */
 export function parseText(value: string | undefined, max = 128): string | undefined {
   const text = value?.trim();
-  return text && text.length <= max ? text : undefined;
+  return text && text.length <= max && isStorableText(text) ? text : undefined;
 }
 
 /** A query string of the non-empty values (links keep the filters). */

@@ -1,3 +1,5 @@
+import { CommonError } from '../common/errors/common-errors';
+import { Messages } from '../common/errors/messages';
 import { decodeCursor, encodeCursor, keysetClauses, keysetPage } from './keyset';
 
 const ID = '0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001';
@@ -19,7 +21,33 @@ describe('keyset pagination', () => {
     'not base64 at all!',
     encodeCursor('2025-11-23,abc'),
     encodeCursor(`${AT},${ID},x`),
-  ])('ignores a cursor it did not write: %p', (c) => expect(decodeCursor(c)).toBeNull());
+    encodeCursor(`2025-02-30T10:00:00.000000Z,${ID}`),
+    encodeCursor(`2025-11-23T24:00:00.000000Z,${ID}`),
+    encodeCursor(`0000-01-01T00:00:00.000000Z,${ID}`),
+  ])('reads no position from a cursor it did not write, or one naming an impossible time: %p', (c) =>
+    expect(decodeCursor(c)).toBeNull(),
+  );
+
+  it('refuses a page after or before a cursor it did not write with 400 Invalid cursor', () => {
+    for (const q of [
+      { after: 'forged' },
+      { before: 'forged' },
+      { after: encodeCursor(`2025-02-30T10:00:00.000000Z,${ID}`) },
+    ]) {
+      expect(() => keysetClauses('p', { ...q, limit: 2 })).toThrow(
+        expect.objectContaining({
+          code: CommonError.InvalidCursor,
+          status: 400,
+          message: Messages.invalidCursor,
+        }),
+      );
+    }
+  });
+
+  it('reads the first page when no cursor, or an empty one, is given', () => {
+    expect(keysetClauses('p', { after: '', limit: 2 }).where).toEqual([]);
+    expect(keysetClauses('p', { limit: 2 }).where).toEqual([]);
+  });
 
   it('reads the page after a cursor newest first, one row more than the page', () => {
     const { where, orderBy, limit } = keysetClauses('pr', { after: cursor, limit: 25 });

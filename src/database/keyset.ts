@@ -1,3 +1,4 @@
+import { CommonError, commonError } from '../common/errors/common-errors';
 import { raw, Sql, sql } from './sql';
 
 /**
@@ -35,13 +36,27 @@ export function encodeCursor(position: string): string {
   return Buffer.from(position).toString('base64url');
 }
 
-/** The position a cursor names, or null when it is not one of ours. */
+/**
+ * The position a cursor names, or null when it is not one of ours: also a well-formed one naming
+ * a time no row can have (February 30th, hour 24, year 0), which PostgreSQL would refuse.
+ */
 export function decodeCursor(cursor: unknown): Position | null {
   if (typeof cursor !== 'string' || cursor.length > 200) return null;
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split(',');
   if (rest.length > 0 || !at || !id || !ISO_MICROS.test(at) || !UUID.test(id)) return null;
-  if (Number.isNaN(Date.parse(at))) return null;
+  const time = new Date(at);
+  if (Number.isNaN(time.getTime()) || time.getUTCFullYear() < 1) return null;
+  // Date reads "2025-02-30" as March 2nd: the time must print back as it was written.
+  if (time.toISOString().slice(0, 23) !== at.slice(0, 23)) return null;
   return { at, id };
+}
+
+/** The position of a cursor the request gave; none given (or empty): null; one not ours: 400 `Invalid cursor`. */
+function positionOf(cursor: string | undefined): Position | null {
+  if (cursor === undefined || cursor === '') return null;
+  const position = decodeCursor(cursor);
+  if (!position) throw commonError(CommonError.InvalidCursor);
+  return position;
 }
 
 /** SQL: the cursor column of a row of `alias` (created_at in UTC to the microsecond, then the id). */
@@ -52,12 +67,13 @@ export function cursorColumn(alias: string): Sql {
 }
 
 /**
- * The condition, order and row count of a page of `alias`. An unreadable cursor is ignored (the
- * first page). One row more than the page is read, to know whether another page follows.
+ * The condition, order and row count of a page of `alias`. A cursor that is not one of ours is
+ * 400 `Invalid cursor` (a forged link, not a page to guess). One row more than the page is read,
+ * to know whether another page follows.
  */
 export function keysetClauses(alias: string, q: KeysetQuery): { where: Sql[]; orderBy: Sql; limit: number } {
-  const before = decodeCursor(q.before);
-  const after = before ? null : decodeCursor(q.after);
+  const before = positionOf(q.before);
+  const after = before ? null : positionOf(q.after);
   const where: Sql[] = [];
   const row = raw(`(${alias}.created_at, ${alias}.id)`);
   if (after) where.push(sql`${row} < (${after.at}::timestamptz, ${after.id}::uuid)`);

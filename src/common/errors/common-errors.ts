@@ -13,6 +13,7 @@ export enum CommonError {
   AmountNotPositive = 'amount_not_positive',
   AmountTooLarge = 'amount_too_large',
   TooManyRequests = 'too_many_requests',
+  InvalidCursor = 'invalid_cursor',
 }
 
 export const commonError = domainErrors<CommonError>({
@@ -26,4 +27,5 @@ export const commonError = domainErrors<CommonError>({
   [CommonError.AmountNotPositive]: [400, Messages.amountNotPositive],
   [CommonError.AmountTooLarge]: [400, Messages.amountTooLarge],
   [CommonError.TooManyRequests]: [429, Messages.tooManyRequests],
+  [CommonError.InvalidCursor]: [400, Messages.invalidCursor],
 });

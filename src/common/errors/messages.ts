@@ -18,6 +18,8 @@ export const Messages = {
   badRequest: 'Bad request',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type',
+  /** A list cursor the service did not write, or naming no possible row (the dashboard's lists). */
+  invalidCursor: 'Invalid cursor',
   internal: 'Internal server error',
 
   paymentRequestNotFound: 'Payment Request not found',

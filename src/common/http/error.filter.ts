@@ -11,6 +11,16 @@ export function sendText(reply: FastifyReply, status: number, body: string): voi
   void reply.status(status).header('content-type', 'text/plain; charset=utf-8').send(body);
 }
 
+/**
+ * A refusal raised by a Fastify plugin rather than by Nest (an `http-errors` error with a 4xx
+ * `statusCode`): the API documentation's static files answer 403 for a path that climbs out of
+ * their folder and 404 for a missing file. Both are a path that names nothing: 404 `Not found`.
+ */
+function pluginRefusal(error: unknown): CommonError | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return status === 403 || status === 404 ? CommonError.NotFound : undefined;
+}
+
 /** Fastify's own 4xx errors (raised before a handler runs, seen here as HttpExceptions), as the API's errors. */
 const FRAMEWORK_ERRORS: Record<number, CommonError> = {
   404: CommonError.NotFound,
@@ -26,10 +36,10 @@ const BEFORE_ROUTING: Record<string, CommonError> = {
 
 /**
  * Fastify's `frameworkErrors`: errors raised before routing, which neither Nest nor the hooks see
- * (so the request id header is set here). Without it Fastify answers them in JSON.
+ * (so the headers every response carries are set here). Without it Fastify answers them in JSON.
  */
 export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  void reply.header('x-request-id', req.id);
+  void reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff');
   const code = BEFORE_ROUTING[error.code];
   if (!code) req.log.error({ err: error, requestId: req.id }, 'error before routing');
   const known = code && commonError(code);
@@ -68,6 +78,8 @@ export class ErrorFilter implements ExceptionFilter {
       if (code) return sendText(reply, status, commonError(code).message);
       if (status < 500) return sendText(reply, status, error.message);
     }
+    const refusal = pluginRefusal(error);
+    if (refusal) return sendText(reply, 404, commonError(refusal).message);
     this.logger.error({ err: error, requestId: req.id }, 'unhandled error');
     sendText(reply, 500, Messages.internal);
   }
@@ -95,6 +107,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : { status: '400 Bad Request', body: Messages.badRequest };
   socket.end(
     `HTTP/1.1 ${answer.status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\n` +
-      `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${answer.body}`,
+      `x-request-id: ${randomUUID()}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${answer.body}`,
   );
 }

@@ -49,6 +49,7 @@ function recordShape(type: string, optional: boolean): PropertyDecorator {
 export const Msg = {
   required: 'Required property',
   expected: (type: string) => `Expected ${type}`,
+  storableText: 'Expected text without NUL characters or unpaired surrogates',
 };
 
 interface FieldOptions {

@@ -64,13 +64,27 @@ function flatten(
   return issues;
 }
 
+/** A string (or object key) PostgreSQL cannot store (see `storable.ts`): its issue. */
+export function unstorableIssue(path: string[], value: unknown): ValidationIssue {
+  const name = path.join('.');
+  return {
+    property: pointer(path),
+    message: Msg.storableText,
+    summary: `Property '${name}' should be ${Msg.storableText.replace(/^Expected /, '')}`,
+    found: SECRET_FIELDS.has(path[path.length - 1]) ? '[redacted]' : value,
+  };
+}
+
 export function buildValidationBody(
   on: ValidationTarget,
   errors: ValidationError[],
   shape: Record<string, string>,
   found: unknown,
+  more: ValidationIssue[] = [],
 ): ValidationBody {
-  const issues = flatten(errors, shape);
+  const listed = flatten(errors, shape);
+  const reported = new Set(listed.map((i) => i.property));
+  const issues = [...listed, ...more.filter((i) => !reported.has(i.property))];
   const first = issues[0];
   return {
     type: 'validation',

@@ -1,6 +1,6 @@
 import { ValidationPipe } from './validation-pipe';
 import { ValidationFailed } from './validation-body';
-import { ExternalIdField, IntegerField, StringField } from './fields';
+import { ExternalIdField, IntegerField, Msg, StringField } from './fields';
 
 class Dto {
   @ExternalIdField() transactionId!: string;
@@ -69,5 +69,27 @@ describe('ValidationPipe', () => {
   it('leaves primitives and untyped parameters alone', () => {
     expect(pipe.transform('x', { type: 'param', metatype: String, data: 'id' })).toBe('x');
     expect(pipe.transform({ a: 1 }, { type: 'custom', metatype: Dto })).toEqual({ a: 1 });
+  });
+
+  it('fails a kept string PostgreSQL cannot store (NUL, lone surrogate), with the other failures', () => {
+    const nul = failure({ transactionId: 'a', amount: 1, passCode: '1\u00002' });
+    expect(nul).toMatchObject({ property: '/passCode', message: Msg.storableText });
+    expect(nul.errors).toEqual([expect.objectContaining({ property: '/passCode', found: '[redacted]' })]);
+    const both = failure({ transactionId: 'a\ud800', amount: 'x' });
+    expect(both.errors.map((e) => [e.property, e.message])).toEqual([
+      ['/amount', 'Expected integer'],
+      ['/transactionId', Msg.storableText],
+    ]);
+  });
+
+  it('reports a property once when its rule and its text both fail', () => {
+    const body = failure({ transactionId: 'a\u0000', amount: 1 });
+    expect(body.errors.map((e) => e.property)).toEqual(['/transactionId']);
+  });
+
+  it('ignores unknown properties, whatever they hold', () => {
+    expect(run({ transactionId: 'a', amount: 1, extra: '\u0000' })).toEqual(
+      Object.assign(new Dto(), { transactionId: 'a', amount: 1 }),
+    );
   });
 });

@@ -2,7 +2,14 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { expectedShape } from './fields';
-import { buildValidationBody, notAnObjectBody, ValidationFailed, ValidationTarget } from './validation-body';
+import { unstorablePaths } from './storable';
+import {
+  buildValidationBody,
+  notAnObjectBody,
+  unstorableIssue,
+  ValidationFailed,
+  ValidationTarget,
+} from './validation-body';
 
 const TARGETS: Partial<Record<ArgumentMetadata['type'], ValidationTarget>> = {
   body: 'body',
@@ -12,8 +19,9 @@ const TARGETS: Partial<Record<ArgumentMetadata['type'], ValidationTarget>> = {
 
 /**
  * Validates every @Body(), @Query() and @Param() whose type is a DTO class, and answers 422 with
- * the validation body of SPEC.md. Unknown properties are dropped (CONTRACT.md: ignored).
- * Values are never coerced, except query integers which DTOs convert explicitly.
+ * the validation body. Unknown properties are dropped (ignored). Values are never coerced, except
+ * query integers which DTOs convert explicitly. A string the DTO keeps that PostgreSQL cannot store
+ * (a NUL character, a lone surrogate) fails here too, for every route at once.
  */
 @Injectable()
 export class ValidationPipe implements PipeTransform {
@@ -39,7 +47,15 @@ export class ValidationPipe implements PipeTransform {
       forbidUnknownValues: false,
       validationError: { target: false },
     });
-    if (errors.length > 0) throw new ValidationFailed(buildValidationBody(on, errors, shape, input));
+    const unstorable = unstorablePaths(instance).map((path) =>
+      unstorableIssue(path, valueAt(instance, path)),
+    );
+    if (errors.length > 0 || unstorable.length > 0)
+      throw new ValidationFailed(buildValidationBody(on, errors, shape, input, unstorable));
     return instance;
   }
+}
+
+function valueAt(root: object, path: string[]): unknown {
+  return path.reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], root);
 }
