@@ -14,7 +14,7 @@ import { answerClientError, answerFrameworkError } from './common/http/error.fil
 import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
-import { KeyedRequests } from './idempotency/keyed-requests';
+import { IdempotencyKeyRunner } from './idempotency/idempotency-key-runner';
 import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
@@ -60,8 +60,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     void reply.header('x-request-id', req.id);
     done();
   });
-  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
-  fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
+  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/idempotency-key-runner.ts).
+  fastify.addHook('preHandler', idempotencyScope(app.get(IdempotencyKeyRunner)));
   // One line per request, written after the response; never headers (so never an API key).
   fastify.addHook('onResponse', (req, reply, done) => {
     req.log.info(
