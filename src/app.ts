@@ -15,7 +15,7 @@ import { answerClientError, answerFrameworkError } from './common/http/error.fil
 import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
-import { KeyedRequests } from './idempotency/keyed-requests';
+import { IdempotencyKeyRunner } from './idempotency/idempotency-key-runner';
 import { documentIdempotencyKey } from './idempotency/openapi';
 import type { AppConfig } from './config/config';
 
@@ -67,8 +67,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     void reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff');
     done();
   });
-  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/keyed-requests.ts).
-  fastify.addHook('preHandler', idempotencyScope(app.get(KeyedRequests)));
+  // A request with an Idempotency-Key runs its POST once per key (src/idempotency/idempotency-key-runner.ts).
+  fastify.addHook('preHandler', idempotencyScope(app.get(IdempotencyKeyRunner)));
   // One line per request, written after the response; never headers (so never an API key). Health
   // probes (every few seconds from a load balancer) are logged at debug, not to drown the rest.
   fastify.addHook('onResponse', (req, reply, done) => {

@@ -6,7 +6,7 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import type { Response } from 'supertest';
 import { expectText } from './helpers/http';
-import { waitFor } from './webhooks/receiver';
+import { waitFor } from './helpers/poll';
 
 let t: TestApp;
 let org: CreatedOrganization;

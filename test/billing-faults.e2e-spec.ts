@@ -7,13 +7,14 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { periodsStartedBy } from '../src/subscriptions/periods';
 import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app';
 import { billingState, catalog, DAY, seedDueSubscriptions } from './helpers/billing';
-import { waitFor } from './webhooks/receiver';
+import { waitFor } from './helpers/poll';
 import { serviceProcess as startServiceProcess } from './helpers/service-process';
 
 /*
- * The billing run across processes, on a database of its own (so that these runs, which bill
- * every environment, are the only ones on it): two service instances at once, a process killed
- * with SIGKILL in the middle of a run, and a shutdown during one.
+ * The billing run across processes, on a database of its own (the scheduler's tick bills every
+ * environment, so its runs must be the only ones on it; the runs a test starts itself are scoped to
+ * its own tenant, like every other suite's): two service instances at once, a process killed with
+ * SIGKILL in the middle of a run, and a shutdown during one.
  */
 jest.setTimeout(180_000);
 
@@ -81,8 +82,8 @@ describe('the billing run across processes', () => {
       await instance({ BILLING_BATCH_SIZE: '100' }),
     ];
     const results = await Promise.all([
-      a.app.get(BillingRun).run(),
-      b.app.get(BillingRun).run(),
+      a.app.get(BillingRun).run({ environmentId: env(org) }),
+      b.app.get(BillingRun).run({ environmentId: env(org) }),
       request(a.app.getHttpServer())
         .post('/api/v1/sandbox/billing/run')
         .set('Authorization', org.sandbox.secretKey),

@@ -32,6 +32,38 @@ it('never points outside the project', () => {
     });
 });
 
+it("describes every folder of src/ in the README's Layout", () => {
+  const readme = read(join(ROOT, 'README.md'));
+  const start = readme.indexOf('## Layout');
+  const next = readme.indexOf('\n## ', start + 1);
+  const layout = readme.slice(start, next < 0 ? undefined : next);
+  const described = new Set([...layout.matchAll(/^- `src\/([\w-]+)\/`: \S/gm)].map((m) => m[1]));
+  const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  expect(folders.filter((f) => !described.has(f)).sort()).toEqual([]);
+  expect([...described].filter((f) => !folders.includes(f)).sort()).toEqual([]);
+});
+
+/** The files of `dir` (recursively), but for installed packages and build output. */
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (['node_modules', 'dist', 'artifacts'].includes(e.name) || e.name.startsWith('.')) return [];
+    const path = join(dir, e.name);
+    return e.isDirectory() ? filesOf(path) : [path];
+  });
+}
+
+it('never cites a document a merchant does not have, in any file of the project', () => {
+  // Built from parts so that this file does not match itself.
+  const outside = new RegExp(['SPEC', 'CONTRACT'].map((name) => `${name}\\.md`).join('|'));
+  const citing = ['src', 'test', 'sdk', 'scripts', 'bench', 'views', 'docs']
+    .flatMap((dir) => filesOf(join(ROOT, dir)))
+    .filter((file) => outside.test(read(file)))
+    .map((file) => file.slice(ROOT.length + 1));
+  expect(citing).toEqual([]);
+});
+
 it('names only files that exist', () => {
   const missing: string[] = [];
   for (const file of DOCS) {

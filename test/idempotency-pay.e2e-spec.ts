@@ -7,6 +7,7 @@ import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulat
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { createSession, txId } from './helpers/checkout';
 import { expectText } from './helpers/http';
+import { waitFor } from './helpers/poll';
 
 /**
  * Pay with an Idempotency-Key never charges twice (CONTRACT.md): a retry, also after a client
@@ -79,15 +80,6 @@ const paymentsOf = (paymentRequestId: string) =>
     [paymentRequestId],
   );
 
-/** Polls (with a deadline) until `check` holds. */
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('POST /payment with an Idempotency-Key', () => {
   it('replays a completed payment: the same answer, marked replayed, one charge', async () => {
     const pr = await newRequest();
@@ -144,7 +136,7 @@ describe('POST /payment with an Idempotency-Key', () => {
       configurationId: methods.masrivi,
     };
     const first = pay(a, key, body).then((r) => r); // the merchant's client gives up on this one
-    await eventually(async () => (await paymentsOf(pr.id)).length === 1);
+    await waitFor(async () => (await paymentsOf(pr.id)).length === 1, 'the payment', 5000);
 
     const retries = await Promise.all(Array.from({ length: 8 }, (_, i) => pay(i % 2 ? a : b, key, body)));
     const paymentId = (await paymentsOf(pr.id))[0].id;
@@ -249,7 +241,7 @@ describe('POST /payment with an Idempotency-Key in Production (the bank simulato
       configurationId: liveMethods.masrivi,
     };
     const first = livePay(a, key, body).then((r) => r);
-    await eventually(async () => (await paymentsOf(pr.id)).length === 1);
+    await waitFor(async () => (await paymentsOf(pr.id)).length === 1, 'the payment', 5000);
     const retries = await Promise.all([livePay(a, key, body), livePay(b, key, body)]);
     for (const r of retries) expect(r.body.data).toMatchObject({ status: 'pending' });
     expect((await first).body.data.status).toBe('completed');
@@ -268,7 +260,7 @@ describe('POST /payment with an Idempotency-Key in Production (the bank simulato
       configurationId: liveMethods.masrivi,
     };
     const first = livePay(a, key, body).then((r) => r);
-    await eventually(async () => (await paymentsOf(pr.id)).length === 1);
+    await waitFor(async () => (await paymentsOf(pr.id)).length === 1, 'the payment', 5000);
     expect((await livePay(b, key, body).expect(200)).body.data.status).toBe('pending');
     expectText(await first, 502, Messages.bankFailure);
     expectText(await livePay(b, key, body), 502, Messages.bankFailure);

@@ -5,6 +5,7 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulator/bank-simulator';
 import { ReconciliationService } from '../src/payments/reconciliation.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
+import { waitFor } from './helpers/poll';
 import { freePort } from '../src/common/net';
 
 /**
@@ -86,16 +87,6 @@ async function paymentsOf(requestId: string): Promise<Array<{ id: string; status
   return t.query('SELECT id, status FROM payments WHERE payment_request_id = $1 ORDER BY created_at', [
     requestId,
   ]);
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('pay through the bank gateway (Production)', () => {
@@ -311,9 +302,10 @@ describe('the reconciliation schedule', () => {
       const res = await pay(pr.transactionId).expect(200);
       sim.settle(res.body.data.id, 'completed');
       await t.query('UPDATE payments SET next_check_at = now() WHERE id = $1', [res.body.data.id]);
-      await until(
-        'the scheduled pass to mark the request paid',
+      await waitFor(
         async () => (await requestStatus(pr.id)) === 'paid',
+        'the scheduled pass to mark the request paid',
+        30_000,
       );
     } finally {
       await scheduled.close();
@@ -350,13 +342,13 @@ describe('a crash between the bank and the commit', () => {
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;
-    await until(
-      'the service to start',
+    await waitFor(
       () =>
         fetch(`${base}/health`).then(
           (r) => r.ok,
           () => false,
         ),
+      'the service to start',
       60_000,
     );
 
@@ -375,7 +367,7 @@ describe('a crash between the bank and the commit', () => {
       (res) => `answered ${res.status}`,
       (err: Error) => err.message,
     );
-    await until('the charge to reach the bank', () => sim.stats().charges === 1);
+    await waitFor(() => sim.stats().charges === 1, 'the charge to reach the bank', 30_000);
     const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGKILL');
     await exited;

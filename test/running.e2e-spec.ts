@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { displayWidth } from '../src/banner';
 import { freePort } from '../src/common/net';
 import { privateDatabase } from './helpers/app';
+import { waitFor } from './helpers/poll';
 
 /**
  * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
@@ -35,12 +36,16 @@ async function startServer(serverEnv = env): Promise<Server> {
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 60_000;
-  while (!/Khoums is listening[^]*└/.test(out)) {
-    // the banner's last line
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`server exited before it listened:\n${out}`);
+      return /Khoums is listening[^]*└/.test(out); // the banner's last line
+    },
+    'the server to start',
+    60_000,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}:\n${out}`);
+  });
   return { child, output: () => out, exited };
 }
 
@@ -94,13 +99,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-async function until(check: () => boolean, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 beforeAll(async () => {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
@@ -191,7 +189,7 @@ it('serves on the embedded database, prints the demo keys once, and survives res
 
   // A stale lock (its server is gone, the file stayed) is recovered.
   process.kill(orphan, 'SIGINT');
-  await until(() => !alive(orphan), 'PostgreSQL to stop');
+  await waitFor(() => !alive(orphan), 'PostgreSQL to stop', 30_000);
   writeFileSync(pidFile(), `999999\n${join(dataDir, 'pg')}\n1700000000\n${env.EMBEDDED_PG_PORT}\n\n\n`);
   const fourth = await startServer();
   expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
@@ -235,7 +233,7 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
     });
     expect((await fetch(`http://127.0.0.1:${serverPort}/health`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${serverPort}/api/v1/payment-request`)).status).toBe(401);
-    await until(() => server.output().includes('/api/v1/payment-request'), 'the request log line');
+    await waitFor(() => server.output().includes('/api/v1/payment-request'), 'the request log line', 30_000);
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     return server.output().split('\n');

@@ -8,13 +8,13 @@ import { PageRequest, PageSurface } from '../common/http/pages';
 import { Post } from '../common/http/routes';
 import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
-import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from '../payments/payments.errors';
 import { CheckoutError } from './checkout.errors';
 import { CheckoutPayments } from './checkout-payments';
 import { checkoutPageUrl, CheckoutPageRenderer } from './checkout-page.renderer';
 import { CheckoutSessionsService, PageSession, successRedirect } from './checkout-sessions.service';
-import { checkoutSurface, checkoutTexts, payFailure, readPayForm } from './hosted-page';
+import { checkoutSurface, checkoutTexts } from './hosted-page';
+import { payFromHostedPage } from './hosted-pay-flow';
 
 /**
  * The hosted payment page at {checkout_url}: server-rendered, usable without JavaScript (plain
@@ -52,31 +52,17 @@ export class CheckoutPageController implements OnModuleInit {
     const page = new PageRequest(this.surface, req, reply);
     const session = await this.find(page, id);
     if (!session) return;
-    if (session.status !== 'open' || session.paymentStatus === 'pending')
-      return this.renderer.session(page, session, 409);
-    const form = readPayForm(page, id);
-    const again = (status: number, error: string) =>
-      this.renderer.form(page, session, status, { ...form.typed, error });
-    if (!('input' in form)) return again(form.status, form.error);
-
-    let result;
-    try {
-      result = await this.payments.pay(session, form.input);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      // Paid, expired or cancelled meanwhile, or a payment already with the bank: show what it is now.
-      if (AppError.is(err, PaymentRequestError.AlreadyPaid, PaymentError.InProgress, CheckoutError.NotOpen))
-        return this.renderer.session(page, await this.sessions.forPage(id), 409);
-      return again(err.status, payFailure(page, err));
-    }
-    switch (result.status) {
-      case 'completed':
-        return page.redirect(successRedirect(session) ?? checkoutPageUrl(id));
-      case 'pending':
-        return this.renderer.pending(page, session, 200);
-      case 'failed':
-        return again(502, checkoutTexts(page).bankFailure);
-    }
+    return payFromHostedPage(page, {
+      id,
+      payable: session.status === 'open' && session.paymentStatus !== 'pending',
+      closedCode: CheckoutError.NotOpen,
+      show: async (status, reload) =>
+        this.renderer.session(page, reload ? await this.sessions.forPage(id) : session, status),
+      showForm: (status, form) => this.renderer.form(page, session, status, form),
+      pay: (input) => this.payments.pay(session, input),
+      completed: () => page.redirect(successRedirect(session) ?? checkoutPageUrl(id)),
+      pending: () => this.renderer.pending(page, session, 200),
+    });
   }
 
   @Post(':id/cancel')

@@ -8,7 +8,7 @@ import { normalizeEmail, passwordProblem } from '../organizations/users';
 import { UsersService } from '../organizations/users.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer, roleLabel } from './dashboard.renderer';
-import { DashboardPages } from './dashboard-controller';
+import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { parseChoice, safeReturn } from './forms';

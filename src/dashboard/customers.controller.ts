@@ -9,7 +9,7 @@ import { CustomersService } from '../customers/customers.service';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill } from './format';
 import { parseText } from './forms';
@@ -73,7 +73,7 @@ export class DashboardCustomersController {
 
   @Get(':id')
   async customer(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const customer = await this.found(d, id);
+    const customer = await this.customerOrNotFoundPage(d, id);
     await this.renderCustomer(d, customer, {
       externalUserId: customer.externalUserId,
       phone: customer.phone ?? '',
@@ -84,7 +84,7 @@ export class DashboardCustomersController {
   /** An empty phone removes the number. */
   @Post(':id')
   async update(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const customer = await this.found(d, id);
+    const customer = await this.customerOrNotFoundPage(d, id);
     const form = customerForm(d);
     if (Object.keys(form.errors).length > 0) return this.renderCustomer(d, customer, form);
     try {
@@ -104,7 +104,7 @@ export class DashboardCustomersController {
   }
 
   /** A customer of the organization (either environment), or the 404 page. */
-  private async found(d: DashboardRequest, id: string): Promise<Customer> {
+  private async customerOrNotFoundPage(d: DashboardRequest, id: string): Promise<Customer> {
     const customer = await this.repo.byId(d.scope.organizationId, idOr404(id));
     if (!customer) throw dashboardError(DashboardError.NotFound);
     return customer;

@@ -6,7 +6,7 @@ import { INVOICE_STATUSES } from '../invoices/invoice';
 import { InvoicesRepository } from '../invoices/invoices.repository';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill } from './format';
 import { parseChoice, parseText } from './forms';

@@ -8,7 +8,7 @@ import { keyPrefix } from '../organizations/secrets';
 import type { KeyKind } from '../organizations/tenant';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { parseChoice } from './forms';

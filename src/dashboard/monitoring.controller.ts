@@ -8,7 +8,7 @@ import { PaymentsRepository } from '../payments/payments.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { barChart } from './chart';
 import { fill, formatDay, formatRate } from './format';

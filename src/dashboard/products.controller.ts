@@ -11,7 +11,7 @@ import { ProductsRepository } from '../products/products.repository';
 import { ProductsService } from '../products/products.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill } from './format';
 import { parseAmount, parseChoice } from './forms';
@@ -102,13 +102,13 @@ export class DashboardProductsController {
 
   @Get('products/:id')
   async product(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const product = await this.found(d, id);
+    const product = await this.productOrNotFoundPage(d, id);
     await this.renderProduct(d, product, {});
   }
 
   @Post('products/:id')
   async update(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const product = await this.found(d, id);
+    const product = await this.productOrNotFoundPage(d, id);
     const form = productForm(d);
     if (!noErrors(form)) return this.renderProduct(d, product, { product: form });
     await this.notFoundAs404(() =>
@@ -126,7 +126,7 @@ export class DashboardProductsController {
 
   @Post('products/:id/prices')
   async addPrice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const product = await this.found(d, id);
+    const product = await this.productOrNotFoundPage(d, id);
     const form = priceForm(d);
     if (!noErrors(form)) return this.renderProduct(d, product, { newPrice: form });
     await this.notFoundAs404(() =>
@@ -142,10 +142,10 @@ export class DashboardProductsController {
   /** In place (its subscriptions pay the new amount from their next invoice), or replaced by a new price. */
   @Post('prices/:id')
   async updatePrice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const price = await this.priceFound(d, id);
+    const price = await this.priceOrNotFoundPage(d, id);
     const form = priceForm(d, price.id);
     if (!noErrors(form)) {
-      const product = await this.found(d, price.productId);
+      const product = await this.productOrNotFoundPage(d, price.productId);
       return this.renderProduct(d, product, { priceEdit: form });
     }
     await this.notFoundAs404(() =>
@@ -162,20 +162,20 @@ export class DashboardProductsController {
   /** No longer offered; subscriptions already on it keep billing. */
   @Post('prices/:id/archive')
   async archivePrice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const price = await this.priceFound(d, id);
+    const price = await this.priceOrNotFoundPage(d, id);
     await this.notFoundAs404(() => this.prices.archive(d.scope, price.id));
     d.page.redirect(`/dashboard/products/${price.productId}?notice=priceArchived`);
   }
 
   /** An active product of the session's environment, or the 404 page. */
-  private async found(d: DashboardRequest, id: string): Promise<Product> {
+  private async productOrNotFoundPage(d: DashboardRequest, id: string): Promise<Product> {
     const product = await this.productsRepo.active(d.scope.environmentId, idOr404(id));
     if (!product) throw dashboardError(DashboardError.NotFound);
     return product;
   }
 
   /** An active price of an active product of the session's environment, or the 404 page. */
-  private async priceFound(d: DashboardRequest, id: string) {
+  private async priceOrNotFoundPage(d: DashboardRequest, id: string) {
     const price = await this.pricesRepo.activeInEnvironment(d.scope.environmentId, idOr404(id));
     if (!price) throw dashboardError(DashboardError.NotFound);
     return price;

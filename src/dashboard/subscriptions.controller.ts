@@ -9,7 +9,7 @@ import { SubscriptionsRepository } from '../subscriptions/subscriptions.reposito
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill } from './format';
 import { parseChoice } from './forms';
@@ -103,25 +103,25 @@ export class DashboardSubscriptionsController {
   @Post(':id/cancel')
   async cancel(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const atPeriodEnd = d.field('atPeriodEnd') === 'true';
-    await this.found(() => this.subscriptions.cancel(d.scope, idOr404(id), atPeriodEnd));
+    await this.orNotFoundPage(() => this.subscriptions.cancel(d.scope, idOr404(id), atPeriodEnd));
     const notice = atPeriodEnd ? 'subscriptionCancelScheduled' : 'subscriptionCancelled';
     d.page.redirect(`/dashboard/subscriptions/${id}?notice=${notice}`);
   }
 
   @Post(':id/pause')
   async pause(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.subscriptions.pause(d.scope, idOr404(id)));
+    await this.orNotFoundPage(() => this.subscriptions.pause(d.scope, idOr404(id)));
     d.page.redirect(`/dashboard/subscriptions/${id}?notice=subscriptionPaused`);
   }
 
   @Post(':id/resume')
   async resume(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.subscriptions.resume(d.scope, idOr404(id)));
+    await this.orNotFoundPage(() => this.subscriptions.resume(d.scope, idOr404(id)));
     d.page.redirect(`/dashboard/subscriptions/${id}?notice=subscriptionResumed`);
   }
 
   /** Another organization's or environment's subscription is not found: the 404 page. */
-  private async found<T>(fn: () => Promise<T>): Promise<T> {
+  private async orNotFoundPage<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {

@@ -8,7 +8,7 @@ import { ROLES, Role } from '../organizations/users';
 import { UsersService } from '../organizations/users.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer, roleLabel } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { parseChoice } from './forms';
@@ -57,7 +57,7 @@ export class DashboardTeamController {
   @Post('invitations/:id/revoke')
   @DashboardAccess('owner')
   async revokeInvitation(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.users.revokeInvitation(d.signedIn.organizationId, idOr404(id)));
+    await this.unlessLastOwner(() => this.users.revokeInvitation(d.signedIn.organizationId, idOr404(id)));
     d.page.redirect('/dashboard/team?notice=invitationRevoked');
   }
 
@@ -66,7 +66,7 @@ export class DashboardTeamController {
   async changeRole(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const role = parseChoice(d.field('role'), ROLES);
     if (!role) throw dashboardError(DashboardError.InvalidForm);
-    const changed = await this.found(() =>
+    const changed = await this.unlessLastOwner(() =>
       this.users.changeRole(d.signedIn.organizationId, idOr404(id), role),
     );
     if (!changed) return this.render(d, { email: '', role: 'developer', error: d.t.lastOwner });
@@ -78,14 +78,14 @@ export class DashboardTeamController {
   @DashboardAccess('owner')
   async remove(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const user = d.signedIn;
-    const removed = await this.found(() => this.users.remove(user.organizationId, idOr404(id)));
+    const removed = await this.unlessLastOwner(() => this.users.remove(user.organizationId, idOr404(id)));
     if (!removed) return this.render(d, { email: '', role: 'developer', error: d.t.lastOwner });
     if (removed.id === user.userId) return d.page.redirect('/dashboard/login');
     d.page.redirect('/dashboard/team?notice=memberRemoved');
   }
 
   /** Null when the organization would lose its last owner; the 404 page for another organization's ids. */
-  private async found<T>(fn: () => Promise<T>): Promise<T | null> {
+  private async unlessLastOwner<T>(fn: () => Promise<T>): Promise<T | null> {
     try {
       return await fn();
     } catch (err) {

@@ -9,7 +9,7 @@ import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-controller';
+import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { parseChoice, safeReturn } from './forms';
@@ -130,20 +130,20 @@ export class DashboardWebhooksController {
   /** Due again now, with the whole retry schedule; back to where the form was. */
   @Post('deliveries/:id/replay')
   async replay(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.webhooks.retryDelivery(d.scope, idOr404(id)));
+    await this.orNotFoundPage(() => this.webhooks.retryDelivery(d.scope, idOr404(id)));
     const back = safeReturn(d.field('return'), `/dashboard/webhooks/deliveries/${id}`);
     d.page.redirect(`${back}${back.includes('?') ? '&' : '?'}notice=replayed`);
   }
 
   @Get(':id')
   async endpoint(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const endpoint = await this.found(() => this.webhooks.get(d.scope, idOr404(id)));
+    const endpoint = await this.orNotFoundPage(() => this.webhooks.get(d.scope, idOr404(id)));
     await this.renderEndpoint(d, endpoint, { url: endpoint.url, events: endpoint.events, errors: {} });
   }
 
   @Post(':id')
   async update(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const endpoint = await this.found(() => this.webhooks.get(d.scope, idOr404(id)));
+    const endpoint = await this.orNotFoundPage(() => this.webhooks.get(d.scope, idOr404(id)));
     const form = endpointForm(d);
     if (Object.keys(form.errors).length > 0) return this.renderEndpoint(d, endpoint, form);
     try {
@@ -157,33 +157,33 @@ export class DashboardWebhooksController {
 
   @Post(':id/enable')
   async enable(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.webhooks.update(d.scope, idOr404(id), { enabled: true }));
+    await this.orNotFoundPage(() => this.webhooks.update(d.scope, idOr404(id), { enabled: true }));
     d.page.redirect(`/dashboard/webhooks/${id}?notice=endpointEnabled`);
   }
 
   @Post(':id/disable')
   async disable(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.webhooks.update(d.scope, idOr404(id), { enabled: false }));
+    await this.orNotFoundPage(() => this.webhooks.update(d.scope, idOr404(id), { enabled: false }));
     d.page.redirect(`/dashboard/webhooks/${id}?notice=endpointDisabled`);
   }
 
   @Post(':id/delete')
   async remove(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    await this.found(() => this.webhooks.remove(d.scope, idOr404(id)));
+    await this.orNotFoundPage(() => this.webhooks.remove(d.scope, idOr404(id)));
     d.page.redirect('/dashboard/webhooks?notice=endpointDeleted');
   }
 
   /** Answers with a page showing the new secret, once; the old one signs for 24 h more. */
   @Post(':id/rotate-secret')
   async rotate(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const rotated = await this.found(() => this.webhooks.rotateSecret(d.scope, idOr404(id)));
+    const rotated = await this.orNotFoundPage(() => this.webhooks.rotateSecret(d.scope, idOr404(id)));
     this.renderSecret(d, rotated.id, rotated.url, rotated.secret!, true);
   }
 
   /** A test event to this endpoint only; shows its delivery. */
   @Post(':id/test')
   async test(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const endpoint = await this.found(() => this.webhooks.get(d.scope, idOr404(id)));
+    const endpoint = await this.orNotFoundPage(() => this.webhooks.get(d.scope, idOr404(id)));
     const event = parseChoice(d.field('event'), endpoint.events);
     if (!event) throw dashboardError(DashboardError.InvalidForm);
     const delivery = await this.webhooks.sendTestEvent(d.scope, endpoint.id, { event });
@@ -191,7 +191,7 @@ export class DashboardWebhooksController {
   }
 
   /** Runs a webhooks call; its "not found" (another organization's or environment's id) is the 404 page. */
-  private async found<T>(fn: () => Promise<T>): Promise<T> {
+  private async orNotFoundPage<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {

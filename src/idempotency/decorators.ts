@@ -16,10 +16,10 @@ export const RECORDS_IDEMPOTENCY_KEY = 'khoums:records-idempotency-key';
 
 /**
  * The route claims and records its Idempotency-Key in its own statements, instead of running in
- * the generic transaction (`KeyedRequests`): a one-statement change that records the key in that
+ * the generic transaction (`IdempotencyKeyRunner`): a one-statement change that records the key in that
  * statement (creating a payment request), or pay, whose bank call must stay outside any
  * transaction. It takes the key with `@IdempotencyKey()` and answers replays through
- * `IdempotentRequests`.
+ * `IdempotencyKeyRecords`.
  */
 export const RecordsIdempotencyKey = () => SetMetadata(RECORDS_IDEMPOTENCY_KEY, true);
 

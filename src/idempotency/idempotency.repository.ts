@@ -82,7 +82,7 @@ export class KeyedWrite {
       RETURNING 1)`;
   }
 
-  /** The select-list items `IdempotentRequests.writeOnce` reads: `idem_locked`, `idem_record`. */
+  /** The select-list items `IdempotencyKeyRecords.writeOnce` reads: `idem_locked`, `idem_record`. */
   readonly outcome = raw(
     '(SELECT locked FROM idem) AS idem_locked, (SELECT record FROM idem) AS idem_record',
   );

@@ -2,7 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
  * Documents the optional Idempotency-Key header on every POST of the API in the OpenAPI document,
- * as `KeyedRequests` covers every one of them (those added later too).
+ * as `IdempotencyKeyRunner` covers every one of them (those added later too).
  */
 export function documentIdempotencyKey(document: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {

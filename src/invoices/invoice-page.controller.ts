@@ -3,14 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators';
-import { checkoutSurface, checkoutTexts, payFailure, readPayForm } from '../checkout/hosted-page';
+import { checkoutSurface } from '../checkout/hosted-page';
+import { payFromHostedPage } from '../checkout/hosted-pay-flow';
 import { AppError } from '../common/errors/app-error';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { Post } from '../common/http/routes';
 import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
-import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
-import { PaymentError } from '../payments/payments.errors';
 import { InvoiceIdParams } from './dto/invoice.dto';
 import { invoicePagePath } from './invoice';
 import { InvoicePageRenderer } from './invoice-page.renderer';
@@ -72,31 +71,17 @@ export class InvoicePageController implements OnModuleInit {
     const page = new PageRequest(this.surface, req, reply);
     const invoice = await this.find(page, id);
     if (!invoice) return;
-    if (invoice.status !== 'pending' || invoice.paymentStatus === 'pending')
-      return this.renderer.invoice(page, invoice, 409);
-    const form = readPayForm(page, id);
-    const again = (status: number, error: string) =>
-      this.renderer.form(page, invoice, status, { ...form.typed, error });
-    if (!('input' in form)) return again(form.status, form.error);
-
-    let result;
-    try {
-      result = await this.service.pay(invoice, form.input);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      // Paid or voided meanwhile, or a payment already with the bank: show what it is now.
-      if (AppError.is(err, PaymentRequestError.AlreadyPaid, PaymentError.InProgress, InvoiceError.NotPending))
-        return this.renderer.invoice(page, await this.service.forPage(id), 409);
-      return again(err.status, payFailure(page, err));
-    }
-    switch (result.status) {
-      case 'completed':
-        return page.redirect(invoicePagePath(id));
-      case 'pending':
-        return this.renderer.pending(page, invoice, 200);
-      case 'failed':
-        return again(502, checkoutTexts(page).bankFailure);
-    }
+    return payFromHostedPage(page, {
+      id,
+      payable: invoice.status === 'pending' && invoice.paymentStatus !== 'pending',
+      closedCode: InvoiceError.NotPending,
+      show: async (status, reload) =>
+        this.renderer.invoice(page, reload ? await this.service.forPage(id) : invoice, status),
+      showForm: (status, form) => this.renderer.form(page, invoice, status, form),
+      pay: (input) => this.service.pay(invoice, input),
+      completed: () => page.redirect(invoicePagePath(id)),
+      pending: () => this.renderer.pending(page, invoice, 200),
+    });
   }
 
   /** The invoice, or a rendered 404 page (also for ids that are not UUIDs). */

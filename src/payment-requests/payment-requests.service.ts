@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertAmount, assertPhone } from '../common/validation/rules';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { IdempotencyKeyRecords } from '../idempotency/idempotency-key-records';
 import type { RequestKey } from '../idempotency/request-key';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
 import { PaymentRequest, PaymentRequestJson, toPaymentRequestJson } from './payment-request';
@@ -21,7 +21,7 @@ export interface NewPaymentRequest {
 export class PaymentRequestsService {
   constructor(
     private readonly repo: PaymentRequestsRepository,
-    private readonly keys: IdempotentRequests,
+    private readonly keys: IdempotencyKeyRecords,
   ) {}
 
   /**
@@ -37,17 +37,17 @@ export class PaymentRequestsService {
       amount: dto.amount,
       phoneNumber,
     });
-    const json = toPaymentRequestJson(pr);
+    const requestJson = toPaymentRequestJson(pr);
     const created = key
       ? await this.keys.writeOnce(
           key,
-          { status: 200, body: JSON.stringify({ data: json }) },
+          { status: 200, body: JSON.stringify({ data: requestJson }) },
           (w) => this.repo.insertKeyed(pr, tenant.organizationId, w),
           (row) => row.id !== null,
         )
       : await this.repo.insert(pr, tenant.organizationId);
     if (!created) throw paymentRequestError(PaymentRequestError.TransactionIdTaken, dto.transactionId);
-    return json;
+    return requestJson;
   }
 
   /**

@@ -82,7 +82,7 @@ export class PayService {
       // Refused, perhaps because a request with this key opened its payment after our read (a
       // concurrent retry): then that payment is the answer.
       if (key && (isKeyTaken(err) || err instanceof AppError)) {
-        const record = await this.repo.keyed(key);
+        const record = await this.repo.keyRecordWithPayment(key);
         if (record) return this.replay(key, record);
       }
       throw err;

@@ -66,7 +66,7 @@ export class PaymentsRepository {
   }
 
   /** An Idempotency-Key's record with the payment it opened (see `keyedPaymentJson`). */
-  async keyed(key: RequestKey): Promise<KeyRecord | null> {
+  async keyRecordWithPayment(key: RequestKey): Promise<KeyRecord | null> {
     const row = await this.db.one<{ keyed: KeyRecord | null }>(keyedStatement(key));
     return row!.keyed;
   }
@@ -92,7 +92,7 @@ export class PaymentsRepository {
   }
 
   /** The payment as the API shows it (with its request's transactionId). */
-  async json(environmentId: string, id: string): Promise<PaymentJson | undefined> {
+  async paymentJson(environmentId: string, id: string): Promise<PaymentJson | undefined> {
     const row = await this.db.one(
       sql`SELECT ${PAYMENT_COLUMNS} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
     );

@@ -16,7 +16,7 @@ export class PaymentsService {
   ) {}
 
   async get(tenant: Tenant, id: string): Promise<PaymentJson> {
-    const payment = await this.repo.json(tenant.environmentId, id);
+    const payment = await this.repo.paymentJson(tenant.environmentId, id);
     if (!payment) throw paymentError(PaymentError.NotFound);
     return payment;
   }
@@ -39,7 +39,7 @@ export class PaymentsService {
     outcome: 'completed' | 'failed' = 'completed',
   ): Promise<PaymentJson> {
     if (tenant.environment !== 'sandbox') throw paymentError(PaymentError.SimulatedTransfersSandboxOnly);
-    const current = await this.repo.json(tenant.environmentId, id);
+    const current = await this.repo.paymentJson(tenant.environmentId, id);
     if (!current) throw paymentError(PaymentError.NotFound);
     if (current.status === outcome) return current;
     if (current.status !== 'pending') throw paymentError(PaymentError.NotPending);

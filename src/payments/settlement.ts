@@ -78,7 +78,7 @@ export class PaymentSettlement {
     const row = await this.repo.settle(
       settleStatement(payment, request, organizationId, outcome, this.extensions.all),
     );
-    if (!row) return (await this.repo.json(payment.environmentId, payment.id))!;
+    if (!row) return (await this.repo.paymentJson(payment.environmentId, payment.id))!;
     if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.
       this.logger.error(

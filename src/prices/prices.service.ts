@@ -37,7 +37,7 @@ export class PricesService {
   }
 
   async get(tenant: Tenant, id: string): Promise<PriceJson> {
-    return toPriceJson(await this.found(this.repo.active(tenant.organizationId, id)));
+    return toPriceJson(await this.priceOrNotFound(this.repo.active(tenant.organizationId, id)));
   }
 
   /**
@@ -51,17 +51,17 @@ export class PricesService {
     const price = dto.replaceExisting
       ? this.repo.replace(tenant.organizationId, id, { id: randomUUID(), ...changes, createdAt: new Date() })
       : this.repo.update(tenant.organizationId, id, changes);
-    return toPriceJson(await this.found(price));
+    return toPriceJson(await this.priceOrNotFound(price));
   }
 
   /** Hidden from look-ups and the product's price list; subscriptions already on it keep billing. */
   async archive(tenant: EnvironmentScope, id: string): Promise<PriceJson> {
-    return toPriceJson(await this.found(this.repo.archive(tenant.organizationId, id)));
+    return toPriceJson(await this.priceOrNotFound(this.repo.archive(tenant.organizationId, id)));
   }
 
   /** The price a new subscription may use: active, of an active product of the organization. */
   async subscribable(tenant: Pick<Tenant, 'organizationId'>, id: string): Promise<Price> {
-    return this.found(this.repo.subscribable(tenant.organizationId, id));
+    return this.priceOrNotFound(this.repo.subscribable(tenant.organizationId, id));
   }
 
   /** The active prices of each of these products. */
@@ -71,7 +71,7 @@ export class PricesService {
     return byProduct;
   }
 
-  private async found(price: Promise<Price | undefined>): Promise<Price> {
+  private async priceOrNotFound(price: Promise<Price | undefined>): Promise<Price> {
     const p = await price;
     if (!p) throw priceError(PriceError.NotFound);
     return p;

@@ -33,7 +33,7 @@ import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscrip
 /** Periods billed at once when a backdated subscription is created; any further ones by the next run. */
 const PERIODS_BILLED_AT_CREATION = 1000;
 
-const toJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
+const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
 
 /** The creation options, parsed (the DTO checked their shapes). */
 export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
@@ -88,12 +88,14 @@ export class SubscriptionsService {
   }
 
   async get(tenant: Tenant, id: string): Promise<SubscriptionJson> {
-    return toJson(await this.found(this.repo.byId(tenant.environmentId, id)));
+    return toSubscriptionRowJson(await this.subscriptionOrNotFound(this.repo.byId(tenant.environmentId, id)));
   }
 
   async getByExternalUser(tenant: Tenant, externalUserId: string): Promise<SubscriptionJson> {
-    return toJson(
-      await this.found(this.repo.byExternalUser(tenant.organizationId, tenant.environmentId, externalUserId)),
+    return toSubscriptionRowJson(
+      await this.subscriptionOrNotFound(
+        this.repo.byExternalUser(tenant.organizationId, tenant.environmentId, externalUserId),
+      ),
     );
   }
 
@@ -101,7 +103,7 @@ export class SubscriptionsService {
   async list(tenant: Tenant, q: ListSubscriptionsQuery): Promise<ListEnvelope<SubscriptionJson>> {
     const page = pageOf(q);
     const { rows, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
-    return envelope(rows.map(toJson), total, page);
+    return envelope(rows.map(toSubscriptionRowJson), total, page);
   }
 
   cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
@@ -166,7 +168,7 @@ export class SubscriptionsService {
     apply: (s: Subscription, now: Date) => Change,
   ): Promise<SubscriptionJson> {
     return this.db.transaction(async () => {
-      const row = await this.found(this.repo.lockForRenewal(tenant.environmentId, id));
+      const row = await this.subscriptionOrNotFound(this.repo.lockForRenewal(tenant.environmentId, id));
       const now = new Date();
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
@@ -185,13 +187,13 @@ export class SubscriptionsService {
         b.renewal(changed, renew(renewalInput(changed), now));
         await this.renewals.apply(b);
       }
-      return toJson((await this.repo.byId(tenant.environmentId, id))!);
+      return toSubscriptionRowJson((await this.repo.byId(tenant.environmentId, id))!);
     });
   }
 
-  private async found(row: Promise<SubscriptionRow | undefined>): Promise<SubscriptionRow>;
-  private async found(row: Promise<RenewalRow | undefined>): Promise<RenewalRow>;
-  private async found<T>(row: Promise<T | undefined>): Promise<T> {
+  private async subscriptionOrNotFound(row: Promise<SubscriptionRow | undefined>): Promise<SubscriptionRow>;
+  private async subscriptionOrNotFound(row: Promise<RenewalRow | undefined>): Promise<RenewalRow>;
+  private async subscriptionOrNotFound<T>(row: Promise<T | undefined>): Promise<T> {
     const r = await row;
     if (!r) throw subscriptionError(SubscriptionError.NotFound);
     return r;

@@ -6,7 +6,8 @@ import { OrganizationsService } from '../../src/organizations/organizations.serv
 import { startWorkerApp, TestApp } from '../helpers/app';
 import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
-import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
+import { waitFor } from '../helpers/poll';
+import { Receiver, WORKER_ENV } from '../webhooks/receiver';
 
 /*
  * The dashboard in real Chromium, as a merchant meets it: sign up, create a key, use it on the

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { startWorkerApp, TestApp } from '../helpers/app';
 import { DASHBOARD_ENV, relLink, signedInOwner, unescapeHtml } from '../helpers/dashboard';
-import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
+import { waitFor } from '../helpers/poll';
+import { Receiver, WORKER_ENV } from '../webhooks/receiver';
 
 /** Webhooks in the dashboard: endpoints (add, edit, disable, delete, rotate, test) and the delivery log with replay. */
 let t: TestApp;

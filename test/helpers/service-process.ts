@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { waitFor } from '../webhooks/receiver';
+import { waitFor } from './poll';
 
 const FIXTURES = join(__dirname, '../webhooks/fixtures');
 

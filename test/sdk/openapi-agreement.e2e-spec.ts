@@ -4,7 +4,8 @@ import * as ts from 'typescript';
 import type { Khoums, PaymentMethod } from '../../sdk/src';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
-import { Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
+import { waitFor } from '../helpers/poll';
+import { Receiver, WORKER_ENV } from '../webhooks/receiver';
 import {
   Answer,
   answerProblems,

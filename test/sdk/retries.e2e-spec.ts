@@ -7,7 +7,7 @@ import type { CreatedOrganization } from '../../src/organizations/organizations.
 import { BanksService } from '../../src/payments/banks/banks.service';
 import { BankSimulator, startBankSimulator } from '../../src/payments/banks/simulator/bank-simulator';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
-import { waitFor } from '../webhooks/receiver';
+import { waitFor } from '../helpers/poll';
 import { baseUrlOf, client, Exchange, FaultyProxy, orderId, ProxiedRequest, tracingFetch } from './helpers';
 
 /**

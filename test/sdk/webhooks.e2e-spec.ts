@@ -9,7 +9,8 @@ import {
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { legacySignature, standardSignature, webhookHeaders } from '../../src/webhooks/signing';
 import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
-import { Hit, Receiver, waitFor, WORKER_ENV } from '../webhooks/receiver';
+import { waitFor } from '../helpers/poll';
+import { Hit, Receiver, WORKER_ENV } from '../webhooks/receiver';
 import { baseUrlOf, client, orderId, schemaProblems } from './helpers';
 import type { OpenApiDocument } from './openapi-types';
 

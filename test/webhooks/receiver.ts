@@ -68,21 +68,6 @@ export class Receiver {
   }
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails at the deadline. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /**
  * The settings of the test apps that run the webhook worker (each on a database of its own:
  * `startWorkerApp`): quick time-outs and retries.

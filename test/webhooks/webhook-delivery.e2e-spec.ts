@@ -3,7 +3,8 @@ import { Webhook } from 'standardwebhooks';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { generateSecret } from '../../src/webhooks/signing';
 import { newTenant, recordEvent, startWorkerApp, TestApp } from '../helpers/app';
-import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
+import { waitFor } from '../helpers/poll';
+import { ok, Receiver, WORKER_ENV } from './receiver';
 
 let t: TestApp;
 const receivers: Receiver[] = [];

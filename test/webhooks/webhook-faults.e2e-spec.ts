@@ -4,7 +4,8 @@ import request from 'supertest';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
-import { ok, Receiver, waitFor, WORKER_ENV } from './receiver';
+import { waitFor } from '../helpers/poll';
+import { ok, Receiver, WORKER_ENV } from './receiver';
 import { serviceProcess as startServiceProcess } from '../helpers/service-process';
 
 // A database of their own: the only workers on it are the instances these tests start and kill.

@@ -6,9 +6,9 @@ import { join, relative, resolve } from 'node:path';
 /** `views/` at the project root, from the sources (ts-jest) or from the build (dist/src/...). */
 export function viewsDir(): string {
   const candidates = [resolve(__dirname, '../../../views'), resolve(__dirname, '../../../../views')];
-  const found = candidates.find((dir) => existsSync(join(dir, 'layouts')));
-  if (!found) throw new Error(`views/ not found (looked in ${candidates.join(', ')})`);
-  return found;
+  const withLayouts = candidates.find((dir) => existsSync(join(dir, 'layouts')));
+  if (!withLayouts) throw new Error(`views/ not found (looked in ${candidates.join(', ')})`);
+  return withLayouts;
 }
 
 function hbsFiles(dir: string): string[] {

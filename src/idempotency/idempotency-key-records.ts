@@ -11,7 +11,7 @@ import {
 } from './idempotency.repository';
 import type { RequestKey } from './request-key';
 
-/** Thrown to answer a request with its key's stored answer (`KeyedRequests` sends it, marked replayed). */
+/** Thrown to answer a request with its key's stored answer (`IdempotencyKeyRunner` sends it, marked replayed). */
 export class IdempotentReplay extends Error {
   constructor(readonly answer: StoredAnswer) {
     super('idempotent replay');
@@ -26,7 +26,7 @@ export class IdempotentReplay extends Error {
  * on the key held by the first request's transaction, so it holds across instances.
  */
 @Injectable()
-export class IdempotentRequests {
+export class IdempotencyKeyRecords {
   constructor(
     private readonly db: Db,
     private readonly repo: IdempotencyRepository,

@@ -1,0 +1,235 @@
+import autocannon from 'autocannon';
+import type { ChildProcess } from 'node:child_process';
+import { freePort } from '../src/common/net';
+import { loadConfig } from '../src/config/config';
+import { CustomersRepository } from '../src/customers/customers.repository';
+import { Db } from '../src/database/db';
+import { createPool } from '../src/database/database.module';
+import { encodeCursor } from '../src/database/keyset';
+import type { Sql } from '../src/database/sql';
+import { InvoicesRepository } from '../src/invoices/invoices.repository';
+import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
+import { fmt, load, peakRss } from './measure';
+import { createOrganization, startProcess } from './processes';
+
+/**
+ * Billing: runs over BENCH_BILLING_SIZES (10,000 then 100,000) due subscriptions, each of its own
+ * customer, on a Khoums instance of its own (fresh, so its memory is the run's), through POST
+ * /sandbox/billing/run. Invoices per second, the instance's peak RSS, time(100k)/time(10k). Then
+ * the list pages with the environment holding over 100,000 subscriptions and invoices, and the
+ * plans PostgreSQL chose for them (docs/billing.md).
+ */
+export async function billingScenario(url: string, children: ChildProcess[]): Promise<void> {
+  const sizes = (process.env.BENCH_BILLING_SIZES ?? '10000,100000').split(',').map(Number);
+  const org = createOrganization(url, 'Bench Billing', 'billing-bench@khoums.local');
+  const env = org.sandbox.environmentId;
+  const key = org.sandbox.secretKey;
+  const ds = createPool(url, 2);
+  const {
+    rows: [{ id: productId }],
+  } = await ds.query(
+    `INSERT INTO products (id, organization_id, environment_id, name) VALUES (gen_random_uuid(), $1, $2, 'Abonnement') RETURNING id`,
+    [org.organizationId, env],
+  );
+  const {
+    rows: [{ id: priceId }],
+  } = await ds.query(
+    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES (gen_random_uuid(), $1, $2, 1500, 'monthly') RETURNING id`,
+    [org.organizationId, productId],
+  );
+  /** `n` customers, each with a monthly subscription whose first period started an hour ago, unbilled. */
+  const seed = async (n: number, label: string) => {
+    await ds.query(
+      `INSERT INTO customers (id, organization_id, external_user_id, phone)
+       SELECT gen_random_uuid(), $1, $2 || '-' || i, '2' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
+      [org.organizationId, label, n],
+    );
+    await ds.query(
+      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                  billing_anchor, billing_interval, next_period, next_billing_date)
+       SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
+              now() - interval '1 hour'
+         FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
+      [org.organizationId, env, priceId, label],
+    );
+    await ds.query('VACUUM ANALYZE customers, subscriptions');
+  };
+
+  const port = await freePort();
+  const khoums = await startProcess(
+    'dist/src/main.js',
+    {
+      DATABASE_URL: url,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      DEMO_ORG: 'false',
+      BILLING_SCHEDULER: 'false',
+      WEBHOOK_WORKER: 'false',
+      RECONCILE_INTERVAL_MS: '0',
+      // One key and one address drive the lists, far above the limits' defaults.
+      RATE_LIMIT_PER_KEY: '0',
+      RATE_LIMIT_PER_IP: '0',
+    },
+    'Khoums is listening',
+  );
+  children.push(khoums);
+
+  const config = loadConfig({});
+  const explained: string[] = [];
+  const explain = async (title: string, call: (db: Db) => Promise<unknown>) => {
+    for (const statement of await statementsOf(call)) {
+      const { text, values } = statement.compile();
+      const { rows } = await ds.query(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
+      explained.push(
+        `${title}\n${text.replace(/\s+/g, ' ').trim()}\n${rows.map((r: Record<string, string>) => '  ' + r['QUERY PLAN']).join('\n')}\n`,
+      );
+    }
+  };
+
+  const runs: { n: number; seconds: number; invoices: number; peakMb: number }[] = [];
+  for (const n of sizes) {
+    await seed(n, `run${n}`);
+    if (n === sizes[sizes.length - 1])
+      await explain(`The billing run: claiming a batch (${n} due)`, (db) =>
+        new SubscriptionsRepository(db, config).claimDue(new Date(), 500, env),
+      );
+    const t0 = process.hrtime.bigint();
+    const { result, peakMb } = await peakRss(khoums.pid!, async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/sandbox/billing/run`, {
+        method: 'POST',
+        headers: { authorization: key },
+      });
+      if (!res.ok) throw new Error(`billing run: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: { invoicesCreated: number } }).data;
+    });
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (result.invoicesCreated !== n)
+      throw new Error(`billing run over ${n}: ${result.invoicesCreated} invoices`);
+    runs.push({ n, seconds, invoices: result.invoicesCreated, peakMb });
+  }
+  await ds.query('VACUUM ANALYZE invoices, payment_requests, events, subscriptions');
+
+  const lines = runs.map(
+    (r) =>
+      `  ${String(r.n).padStart(7)} due   ${r.seconds.toFixed(2).padStart(7)} s   ${(r.invoices / r.seconds).toFixed(0).padStart(6)} invoices/s   peak RSS ${r.peakMb.toFixed(0)} MB`,
+  );
+  const ratio = runs.length >= 2 ? runs[runs.length - 1].seconds / runs[0].seconds : NaN;
+  const rate = Math.min(...runs.map((r) => r.invoices / r.seconds));
+  const peak = Math.max(...runs.map((r) => r.peakMb));
+  const met = rate >= 2000 && (Number.isNaN(ratio) || ratio <= 11) && peak < 300;
+  process.stdout.write(
+    `Billing run (POST /sandbox/billing/run, monthly subscriptions due, one invoice + payment request + 3 events each)\n` +
+      `${lines.join('\n')}\n` +
+      `  time(${runs[runs.length - 1]?.n})/time(${runs[0]?.n}) = ${ratio.toFixed(2)}` +
+      `   (target >= 2000 invoices/s, ratio <= 11, RSS < 300 MB: ${met ? 'met' : 'NOT met'})\n\n`,
+  );
+
+  // Lists with the environment holding every subscription and invoice above.
+  const {
+    rows: [{ subscriptions, invoices }],
+  } = await ds.query(
+    `SELECT (SELECT count(*)::int FROM subscriptions WHERE environment_id = $1) AS subscriptions,
+            (SELECT count(*)::int FROM invoices WHERE organization_id = $2) AS invoices`,
+    [env, org.organizationId],
+  );
+  process.stdout.write(`Lists (${subscriptions} subscriptions, ${invoices} invoices in the environment)\n`);
+  for (const path of [
+    '/api/v1/payment-request',
+    '/api/v1/subscriptions',
+    '/api/v1/subscriptions?page=2500',
+    '/api/v1/subscriptions?status=active',
+    '/api/v1/invoices',
+    '/api/v1/invoices?page=2500',
+  ]) {
+    const req: autocannon.Request = { method: 'GET', path, headers: { authorization: key } };
+    await load(port, req, 2);
+    process.stdout.write(`  GET ${path.replace('/api/v1', '').padEnd(32)} ${fmt(await load(port, req))}\n`);
+  }
+  process.stdout.write('\n');
+
+  // The plans PostgreSQL chooses for the very statements the repositories send (docs/billing.md).
+  const page = { page: 1, limit: 20, offset: 0 };
+  const deep = { page: 2500, limit: 20, offset: 49_980 };
+  const plans: [string, (db: Db) => Promise<unknown>][] = [
+    ['GET /subscriptions', (db) => new SubscriptionsRepository(db, config).list(env, {}, page)],
+    ['GET /subscriptions?page=2500', (db) => new SubscriptionsRepository(db, config).list(env, {}, deep)],
+    [
+      'GET /subscriptions?status=active',
+      (db) => new SubscriptionsRepository(db, config).list(env, { status: 'active' }, page),
+    ],
+    [
+      'GET /subscriptions?status=past_due',
+      (db) => new SubscriptionsRepository(db, config).list(env, { status: 'past_due' }, page),
+    ],
+    ['GET /invoices', (db) => new InvoicesRepository(db, config).list(org.organizationId, {}, page)],
+    [
+      'GET /invoices?page=2500',
+      (db) => new InvoicesRepository(db, config).list(org.organizationId, {}, deep),
+    ],
+    [
+      'GET /invoices?subscriptionId=',
+      async (db) => {
+        const {
+          rows: [{ id }],
+        } = await ds.query('SELECT id FROM subscriptions WHERE environment_id = $1 LIMIT 1', [env]);
+        return new InvoicesRepository(db, config).list(
+          org.organizationId,
+          { subscriptionId: id as string },
+          page,
+        );
+      },
+    ],
+  ];
+  // The dashboard's keyset pages over the same rows (docs/dashboard.md "Billing"): the first page,
+  // a filter, and a page far down the list (after the cursor of the row half way through).
+  const halfWay = async (table: 'invoices' | 'subscriptions') => {
+    const {
+      rows: [{ cursor }],
+    } = await ds.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || id AS cursor
+         FROM ${table} WHERE environment_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [env, Math.floor((table === 'invoices' ? invoices : subscriptions) / 2)],
+    );
+    return encodeCursor(cursor as string);
+  };
+  const [invoiceCursor, subscriptionCursor] = [await halfWay('invoices'), await halfWay('subscriptions')];
+  const keyset = { limit: 25 };
+  plans.push(
+    ['dashboard /invoices', (db) => new InvoicesRepository(db, config).search(env, {}, keyset)],
+    [
+      'dashboard /invoices?status=void (none)',
+      (db) => new InvoicesRepository(db, config).search(env, { status: 'void' }, keyset),
+    ],
+    [
+      'dashboard /invoices, half way down',
+      (db) => new InvoicesRepository(db, config).search(env, {}, { ...keyset, after: invoiceCursor }),
+    ],
+    [
+      'dashboard /subscriptions?status=active',
+      (db) => new SubscriptionsRepository(db, config).search(env, { status: 'active' }, keyset),
+    ],
+    [
+      'dashboard /subscriptions, half way down',
+      (db) =>
+        new SubscriptionsRepository(db, config).search(env, {}, { ...keyset, after: subscriptionCursor }),
+    ],
+    [
+      'dashboard /customers?q=<phone>',
+      (db) => new CustomersRepository(db).search(org.organizationId, { q: '20000042' }, keyset),
+    ],
+  );
+  for (const [title, call] of plans) await explain(title, call);
+  if (process.env.BENCH_EXPLAIN) process.stdout.write(explained.join('\n') + '\n');
+  await ds.end();
+}
+
+/** The statements a repository call sends, captured instead of run. */
+async function statementsOf(call: (db: Db) => Promise<unknown>): Promise<Sql[]> {
+  const captured: Sql[] = [];
+  const db = new Db(undefined as never);
+  db.many = (s: Sql) => (captured.push(s), Promise.resolve([]));
+  db.one = (s: Sql) => (captured.push(s), Promise.resolve({ total: 0 } as never));
+  await call(db);
+  return captured;
+}

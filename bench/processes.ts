@@ -1,0 +1,48 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { CreatedOrganization } from '../src/organizations/organizations.service';
+
+/** The repository's root (this file runs from dist/bench/). */
+export const ROOT = resolve(__dirname, '..', '..');
+
+/** Starts `script` (relative to the root) and resolves once its stdout says `ready`. */
+export async function startProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  await new Promise<void>((ok, fail) => {
+    child.stdout.on('data', (d: Buffer) => {
+      // Keep the tail: start-up logs may run long before the line that says the process is ready.
+      out = (out + d.toString()).slice(-10_000);
+      if (out.includes(ready)) ok();
+    });
+    child.once('exit', (code) => fail(new Error(`${script} exited (${code}) before it was ready:\n${out}`)));
+  });
+  child.stdout.resume();
+  return child;
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The operator's command: a new organization and its keys, as for a merchant. */
+export function createOrganization(url: string, name: string, email: string): CreatedOrganization {
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      [join(__dirname, '../src/cli/main.js'), 'org:create', '--name', name, '--email', email, '--json'],
+      { env: { ...process.env, DATABASE_URL: url } },
+    ).toString(),
+  ) as CreatedOrganization;
+}
