@@ -108,7 +108,7 @@ export interface OpenFlags {
   retry_after: number | null;
 }
 
-/** CONTRACT.md "Rate limits": at most this many failed payments per payment request ... */
+/** The pay-attempt limit (docs/api.md "Rate limits"): at most this many failed payments per payment request ... */
 export const MAX_FAILED_PAYMENTS = 5;
 /** ... in this window (minutes). */
 export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
@@ -483,7 +483,7 @@ export class PaymentsRepository {
     return row && paymentMethodFromRow(row);
   }
 
-  /** A new environment's bank apps (SPEC.md's three). */
+  /** A new environment's bank apps (the three of payment-methods.defaults.ts). */
   async insertDefaultMethods(environmentId: string): Promise<void> {
     const methods = DEFAULT_PAYMENT_METHODS.map((m, i) => ({
       type: m.type,

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 /**
- * JSON bodies with CONTRACT.md's answers: malformed JSON is 400 `Malformed JSON body`, and an
+ * JSON bodies: malformed JSON is 400 `Malformed JSON body`, and an
  * empty body (also with a JSON content-type, as client libraries send on body-less POSTs) is `{}`.
  * The text is kept on the request as `rawBody`.
  */

@@ -12,7 +12,7 @@ const TARGETS: Partial<Record<ArgumentMetadata['type'], ValidationTarget>> = {
 
 /**
  * Validates every @Body(), @Query() and @Param() whose type is a DTO class, and answers 422 with
- * the validation body of SPEC.md. Unknown properties are dropped (CONTRACT.md: ignored).
+ * the 422 validation body. Unknown properties are dropped: the API ignores them.
  * Values are never coerced, except query integers which DTOs convert explicitly.
  */
 @Injectable()
