@@ -267,7 +267,7 @@ describe('request bodies', () => {
   });
 });
 
-describe('errors raised before routing (CONTRACT.md "Errors")', () => {
+describe('errors raised before routing (docs/api.md "Errors")', () => {
   /** Status, exact text body, text/plain content-type and the request id header, echoed when given. */
   function expectPlain(res: Response, status: number, message: string, requestId: string) {
     expectText(res, status, message);

@@ -231,7 +231,7 @@ describe('hosted checkout page in Chromium', () => {
       await context.close();
     });
 
-    it("meets a bank failure with SPEC.md's 502 message, then pays with another bank app", async () => {
+    it('meets a bank failure with the 502 bank-failure message, then pays with another bank app', async () => {
       const transactionId = txId('retry');
       const { data } = await createSession(t, sk, {
         transactionId,

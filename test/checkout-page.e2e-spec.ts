@@ -226,7 +226,7 @@ describe('hosted checkout page (HTTP)', () => {
       });
     });
 
-    it("shows SPEC.md's 502 message on a bank failure and keeps the form to retry or choose another app", async () => {
+    it('shows the 502 bank-failure message on a bank failure and keeps the form to retry or choose another app', async () => {
       const { id, browser, token } = await openPage();
       jest.spyOn(payments, 'pay').mockRejectedValue(paymentError(PaymentError.BankFailure));
       const res = await browser

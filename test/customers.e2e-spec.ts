@@ -21,7 +21,7 @@ const patch = (id: string, body: object, key = sk) =>
   t.http.patch(`/api/v1/customers/${id}`).set('Authorization', key).send(body);
 
 describe('customers', () => {
-  it('creates a customer with SPEC.md fields, the phone normalised to its 8 digits', async () => {
+  it('creates a customer with all its fields, the phone normalised to its 8 digits', async () => {
     const externalUserId = uniqueId('user');
     const res = await post({ externalUserId, phone: '+222 22 12 34 56' });
     expect(res.status).toBe(200);
@@ -36,7 +36,7 @@ describe('customers', () => {
     expect(withoutPhone.body.data.phone).toBeNull();
   });
 
-  it('answers 409 with CONTRACT.md’s message for a second customer with the same externalUserId, from either environment', async () => {
+  it('answers 409 with the taken-externalUserId message for a second customer with the same externalUserId, from either environment', async () => {
     const externalUserId = uniqueId('user');
     await createCustomer(t, sk, { externalUserId });
     expectText(

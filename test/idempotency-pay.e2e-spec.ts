@@ -10,7 +10,7 @@ import { expectText } from './helpers/http';
 import { waitFor } from './helpers/poll';
 
 /**
- * Pay with an Idempotency-Key never charges twice (CONTRACT.md): a retry, also after a client
+ * Pay with an Idempotency-Key never charges twice: a retry, also after a client
  * time-out and on another instance, gets the first request's payment in whatever state it reached
  * and never reaches the bank. The hosted page keys each rendered form to its checkout session. And
  * the pay-attempt limit: at most 5 failed payments per payment request in 15 minutes.

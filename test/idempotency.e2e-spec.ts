@@ -16,7 +16,7 @@ import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app
 import { expectText } from './helpers/http';
 
 /**
- * CONTRACT.md "Idempotent retries" for the API's POSTs: replay, reuse with other parameters, a key
+ * Idempotent retries for the API's POSTs: replay, reuse with other parameters, a key
  * whose first request still runs (also on another instance), scoping, expiry, failed first
  * requests, and that the mechanism covers every POST route, those added later included. Pay, whose
  * bank call stays outside any transaction, and the hosted page are in idempotency-pay.e2e-spec.ts.
@@ -348,7 +348,7 @@ describe('a first request that fails', () => {
     expect(await thingsLabelled(label)).toBe(0);
   });
 
-  it('still gets 409 for a duplicate transactionId without the header (SPEC.md: POST is not idempotent)', async () => {
+  it('still gets 409 for a duplicate transactionId without the header (a POST without a key is not idempotent)', async () => {
     const body = { transactionId: unique('plain'), amount: 1500 };
     await createRequest(undefined, body).expect(200);
     expectText(await createRequest(undefined, body), 409, Messages.transactionIdTaken(body.transactionId));

@@ -41,7 +41,7 @@ const events = (kind: string, id: string) =>
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 describe('reading invoices', () => {
-  it('gets an invoice with the fields of SPEC.md and CONTRACT.md, the amount a two-decimal string', async () => {
+  it('gets an invoice with all its fields, the amount a two-decimal string', async () => {
     const s = await subscribe();
     const [listed] = await invoicesOf(t, sk, s.id);
     const res = await get(`/invoices/${listed.id}`);

@@ -21,7 +21,7 @@ const post = (path: string, body: object = {}, key = sk) =>
   t.http.post(`/api/v1${path}`).set('Authorization', key).send(body);
 
 describe('products', () => {
-  it('creates a product in the environment of the key, with SPEC.md fields and 200', async () => {
+  it('creates a product in the environment of the key, with all its fields and 200', async () => {
     const res = await post('/products', { name: 'Abonnement Premium', description: 'Accès illimité' });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({

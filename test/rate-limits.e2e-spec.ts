@@ -7,8 +7,8 @@ import { createSession, txId } from './helpers/checkout';
 import { expectText } from './helpers/http';
 
 /**
- * CONTRACT.md "Rate limits": per API key, and per client IP on the routes that take no key, token
- * buckets in each instance's memory with bursts of twice the rate; 429 `Too many requests` with
+ * Rate limits (docs/api.md "Rate limits"): per API key, and per client IP on the routes that take
+ * no key, token buckets in each instance's memory with bursts of twice the rate; 429 `Too many requests` with
  * Retry-After. The clock is moved, never waited for. (The pay-attempt limit is in
  * idempotency-pay.e2e-spec.ts.)
  */

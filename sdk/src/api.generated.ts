@@ -123,7 +123,7 @@ export interface CreateSubscriptionBody {
 export interface CreateWebhookEndpointBody {
   /** Where deliveries are POSTed: an absolute http(s) URL */
   url: string;
-  /** Event kinds to receive; default: the six kinds of SPEC.md */
+  /** Event kinds to receive; default: the six payment and checkout kinds */
   events?: Array<
     | 'payment-created'
     | 'payment-updated'

@@ -42,7 +42,7 @@ export class PaymentRequests extends Resource {
   /**
    * Creates a payment request (secret key). When the call fails without a clear answer (time-out,
    * lost connection, 5xx), it first looks the request up by transactionId and creates it again
-   * only if that is 404 (SPEC.md "Retry rules" 3). Reuse one transactionId per order.
+   * only if that is 404. Reuse one transactionId per order.
    */
   async create(
     params: Body<'POST /payment-request'>,
@@ -187,7 +187,7 @@ export class PaymentMethods extends Resource {
 export class CheckoutSessions extends Resource {
   /**
    * Creates a hosted payment page (secret key); redirect the customer to `checkoutUrl`. Safe to
-   * retry (SPEC.md rule 6): the same transactionId reuses its payment request and open session.
+   * retry: the same transactionId reuses its payment request and open session.
    * Fulfil the order on the payment webhook, never on reaching successUrl.
    */
   async create(

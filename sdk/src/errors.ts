@@ -1,9 +1,9 @@
 /**
- * SPEC.md "Client-library errors": every failure of an API call is an `AppException` (the class is
+ * Every failure of an API call is an `AppException` (the class is
  * not exported: test with `isAppException(err)` or the `name`).
  */
 
-/** What SPEC.md's 422 body holds (sent as text/plain; the library parses it). */
+/** What the API's 422 body holds (sent as text/plain; the library parses it). */
 export interface ValidationErrorBody {
   type: 'validation';
   on: 'body' | 'query' | 'params';
@@ -96,7 +96,7 @@ export function isAppException(err: unknown): err is AppException {
   return err instanceof AppException;
 }
 
-/** An error answer: SPEC.md's plain-text message, or the 422 validation body. */
+/** An error answer: the API's plain-text message, or the 422 validation body. */
 export function errorFromAnswer(
   status: number,
   body: string,

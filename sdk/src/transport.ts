@@ -6,7 +6,7 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Milliseconds before a call gives up with code `timeout` (per attempt). Default 60 000. */
   timeout?: number;
-  /** Retries of a retryable failure (SPEC.md "Retry rules"). Default 3. */
+  /** Retries of a retryable failure (README "Retries and idempotency"). Default 3. */
   maxRetries?: number;
   /** Waits before retry 1, 2, 3… Default 1 s, 2 s, 4 s (the last one repeats). */
   retryDelays?: number[];
@@ -19,7 +19,7 @@ export interface ClientOptions {
   /**
    * Send an `Idempotency-Key` with every POST (default true), so a POST that failed without an
    * answer is retried safely with the same key. Off: POSTs are never resubmitted (pay included),
-   * except the two that SPEC.md makes safe, creating a payment request (looked up first) and a
+   * except the two that are safe to retry, creating a payment request (looked up first) and a
    * checkout session, and after a 429 (refused before anything ran).
    */
   idempotency?: boolean;
@@ -42,10 +42,10 @@ export interface RequestOptions {
 
 /**
  * When a failed call may be sent again:
- * - `read`: connection errors, time-outs, 500, 502, 503, 504 (SPEC.md "Retry rules" 1).
+ * - `read`: connection errors, time-outs, 500, 502, 503, 504, with backoff.
  * - `write`: the same, only when the call carries an Idempotency-Key or is safe to repeat.
- * - `pay`: with a key, as `write` but never after a 502 (the bank's answer: SPEC.md rule 4);
- *   without a key, never.
+ * - `pay`: with a key, as `write` but never after a 502 (the bank's answer: a failed payment is
+ *   not resubmitted at once); without a key, never.
  * - every policy: a 429 whose Retry-After is short (`maxRetryAfter`), since the service refuses it
  *   before running anything (the rate limits, the pay-attempt limit), and a keyed call's
  *   409 `A request with this idempotency key is in progress`.

@@ -15,7 +15,7 @@ export type * from './api.generated';
 
 type Query<K extends keyof Operations> = NonNullable<Operations[K]['query']>;
 
-/** SPEC.md's list envelope. */
+/** The API's list envelope. */
 export interface ListResponse<T> {
   data: T[];
   pagination: { page: number; limit: number; total: number; totalPages: number };
@@ -37,7 +37,7 @@ export type SubscriptionStatus = Subscription['status'];
 /** The options every way of creating a subscription takes (trial, dates). */
 export type SubscriptionOptions = Omit<CreateSubscriptionBody, 'customerId' | 'priceId'>;
 
-/** SPEC.md "pay": the payment method's id from `paymentMethods.list()`; a pass code for Bankily only. */
+/** Pay: the payment method's id from `paymentMethods.list()`; a pass code for Bankily only. */
 export type PayParams = Pick<PayBody, 'transactionId' | 'phoneNumber'> & {
   /** The `id` of a payment method of `paymentMethods.list()`. */
   paymentMethodId: string;
@@ -50,7 +50,7 @@ type SessionOptions = Required<
 >;
 
 /**
- * SPEC.md checkout rule 7: the typed method requires successUrl, cancelUrl and expiresInMinutes,
+ * The typed method requires successUrl, cancelUrl and expiresInMinutes,
  * and phoneNumber when transactionId is passed (the HTTP API treats them as optional).
  */
 export type CreateCheckoutSessionParams = SessionOptions &

@@ -8,8 +8,8 @@ import { AUTH_METADATA, AuthRule } from './decorators';
 const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishable: AuthError.UnauthorizedAccess };
 
 /**
- * SPEC.md "Authentication": the bare key (or `Bearer <key>`) in `Authorization`. A route without
- * a decorator is secret-only, so forgetting one never opens a route.
+ * The API key is the bare key (or `Bearer <key>`) in `Authorization` (docs/api.md "Keys and
+ * environments"). A route without a decorator is secret-only, so forgetting one never opens a route.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {

@@ -15,7 +15,7 @@ export class BillingRunJson {
 }
 
 /**
- * The billing run (CONTRACT.md "Subscriptions and billing"): every subscription due by the time
+ * The billing run (docs/billing.md): every subscription due by the time
  * the run starts is renewed, batch after batch, each batch one transaction that claims its
  * subscriptions with FOR UPDATE SKIP LOCKED and writes their invoices, payment requests, events
  * and new state in one statement (`Renewals.renewDueBatch`). So any number of runs, on any number

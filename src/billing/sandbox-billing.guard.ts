@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { BillingError, billingError } from './billing.errors';
 
-/** CONTRACT.md: a billing run with a Production key is 400, whatever else the request holds. */
+/** A billing run with a Production key is 400, whatever else the request holds. */
 @Injectable()
 export class SandboxBillingGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {

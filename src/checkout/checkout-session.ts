@@ -35,7 +35,7 @@ export class PaymentMethodChoice {
   @ApiProperty() requiresPassCode!: boolean;
 }
 
-/** The checkout session record of SPEC.md and CONTRACT.md, as the API and webhook events show it. */
+/** The checkout session record, as the API and webhook events show it. */
 export class CheckoutSessionJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid', description: 'The payment request it pays' }) paymentRequestId!: string;

@@ -63,8 +63,7 @@ function sessionEvents(from: Sql, kind: EventKind, at: Date | Sql): Sql {
 /**
  * The checkout extension of settlement: CTEs completing the open session of the payment request
  * the statement pays and recording `checkout-session-completed`, so the payment, the request and
- * the session change in one transaction (CONTRACT.md: a request paid by any route completes its
- * session).
+ * the session change in one transaction (a request paid by any route completes its session).
  */
 export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
   return sql`checkout_completed AS (

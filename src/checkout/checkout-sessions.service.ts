@@ -51,9 +51,11 @@ export class CheckoutSessionsService {
   }
 
   /**
-   * SPEC.md "Checkout session" rules 1–6. The payment request's row lock serialises concurrent
-   * creates for one request, so they all get the same open session; the partial unique index
-   * keeps the invariant even if a future path forgets the lock.
+   * An existing transactionId reuses its payment request (a new one needs an amount: 400); an
+   * open session of the request is returned; a paid request is 409; only secret keys create
+   * sessions (403); so a retried creation is safe (docs/checkout.md). The payment request's row
+   * lock serialises concurrent creates for one request, so they all get the same open session;
+   * the partial unique index keeps the invariant even if a future path forgets the lock.
    */
   async create(tenant: Tenant, dto: CreateCheckoutSessionDto): Promise<CheckoutSessionJson> {
     if (dto.paymentRequestId === undefined && dto.transactionId === undefined) {

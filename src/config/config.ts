@@ -104,7 +104,7 @@ export class AppConfig {
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
-  /** Delays before each retry, in ms (default: CONTRACT.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). */
+  /** Delays before each retry, in ms (default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). */
   @Matches(/^\d{1,9}(,\d{1,9}){0,49}$/, {
     message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 5000,300000',
   })
@@ -136,7 +136,7 @@ export class AppConfig {
     return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
   }
 
-  /** How long the Sandbox bank simulator may take before a charge counts as unanswered (CONTRACT.md: 5 s). */
+  /** How long the Sandbox bank simulator may take before a charge counts as unanswered (5 s by default). */
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { raw } from '../database/sql';
 
-/** A customer of a merchant (SPEC.md "Customer"): shared by both environments of the organization. */
+/** A customer of a merchant: shared by both environments of the organization. */
 export interface Customer {
   id: string;
   organizationId: string;
@@ -17,7 +17,7 @@ export const CUSTOMER_COLUMNS = raw(
    c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
 );
 
-/** The customer record of SPEC.md, as the API shows it. */
+/** The customer record, as the API shows it. */
 export class CustomerJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ description: "The merchant's user ID, unique within the organization" })

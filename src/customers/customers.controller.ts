@@ -12,7 +12,7 @@ import {
   UpdateCustomerDto,
 } from './dto/customer.dto';
 
-/** SPEC.md "Customers": no get-by-id and no delete; the list filters by id or externalUserId. */
+/** Customers have no get-by-id and no delete route; the list filters by id or externalUserId. */
 @ApiTags('Customers')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/customers`)

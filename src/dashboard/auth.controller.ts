@@ -30,7 +30,7 @@ export class DashboardAuthController {
     this.renderer.render(d, 'login', d.t.signInTitle, { email: '' });
   }
 
-  /** CONTRACT.md: success → 303 to /dashboard; a wrong email or password → 200, the form and one message for both. */
+  /** Success → 303 to /dashboard; a wrong email or password → 200, the form and one message for both. */
   @Post('login')
   @DashboardAccess('anonymous')
   async login(@Dash() d: DashboardRequest): Promise<void> {
@@ -112,7 +112,7 @@ export class DashboardAuthController {
     await this.signIn(d, userId);
   }
 
-  /** CONTRACT.md: the environment shown is chosen per session. */
+  /** The environment shown is chosen per session. */
   @Post('environment')
   @DashboardAccess('member')
   async switchEnvironment(@Dash() d: DashboardRequest): Promise<void> {

@@ -16,7 +16,7 @@ import { parseText } from './forms';
 import { customerRow, pager, subscriptionRow } from './presenters';
 
 const PAGE_SIZE = 25;
-/** CONTRACT.md: 1 to 128 printable characters (as the API's ExternalIdField). */
+/** An external user id is 1 to 128 printable characters (as the API's ExternalIdField). */
 const EXTERNAL_USER_ID = /^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]{1,128}$/u;
 
 interface CustomerForm {
@@ -37,7 +37,7 @@ function customerForm(d: DashboardRequest): CustomerForm & { normalizedPhone: st
 }
 
 /**
- * The organization's customers, the same in both environments (SPEC.md): search by externalUserId
+ * The organization's customers, the same in both environments: search by externalUserId
  * or phone number, add, edit. A customer's page shows its subscriptions of the session's environment.
  */
 @DashboardPages('customers')

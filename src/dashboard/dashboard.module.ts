@@ -26,7 +26,7 @@ import { DashboardSubscriptionsController } from './subscriptions.controller';
 import { DashboardTeamController } from './team.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
-/** The merchant dashboard (CONTRACT.md "Merchant dashboard"): server-rendered pages under /dashboard. */
+/** The merchant dashboard (docs/dashboard.md): server-rendered pages under /dashboard. */
 @Module({
   imports: [
     PaymentRequestsModule,

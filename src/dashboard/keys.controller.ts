@@ -15,7 +15,7 @@ import { parseChoice } from './forms';
 
 const KINDS: readonly KeyKind[] = ['secret', 'publishable'];
 
-/** CONTRACT.md: list, create (the full key shown once), revoke and roll, in the session's environment. */
+/** API keys: list, create (the full key shown once), revoke and roll, in the session's environment. */
 @DashboardPages('keys')
 export class DashboardKeysController {
   constructor(

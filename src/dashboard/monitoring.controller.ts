@@ -131,7 +131,7 @@ export class DashboardMonitoringController {
     });
   }
 
-  /** CONTRACT.md: the request with its payments, checkout sessions and webhook deliveries. */
+  /** The request with its payments, checkout sessions and webhook deliveries. */
   @Get('payment-requests/:id')
   async paymentRequest(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const { t } = d;

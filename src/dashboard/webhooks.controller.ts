@@ -33,7 +33,7 @@ function endpointForm(d: DashboardRequest) {
 const eventChoices = (selected: readonly string[]) =>
   EVENT_KINDS.map((kind) => ({ value: kind, checked: selected.includes(kind), id: `event-${kind}` }));
 
-/** CONTRACT.md: endpoints (add, edit, disable, delete, rotate the secret, test) and the delivery log with replay. */
+/** Webhook endpoints (add, edit, disable, delete, rotate the secret, test) and the delivery log with replay. */
 @DashboardPages('webhooks')
 export class DashboardWebhooksController {
   constructor(

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** CONTRACT.md: keys are kept 24 h. */
+/** Keys are kept 24 h. */
 export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
 
 /**

@@ -20,7 +20,7 @@ export class IdempotentReplay extends Error {
 }
 
 /**
- * CONTRACT.md "Idempotent retries", for any route: the first request with a key runs and its answer
+ * Idempotent retries, for any route: the first request with a key runs and its answer
  * is recorded in its own transaction; a retry gets that answer again, a different request with the
  * key 400, and a request while the first still runs 409. "Still runs" is a PostgreSQL advisory lock
  * on the key held by the first request's transaction, so it holds across instances.

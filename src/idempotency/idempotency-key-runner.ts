@@ -26,7 +26,7 @@ export class IdempotencyKeyRunner implements KeyedRequestRunner {
     if (req.tenant === undefined) return route.invoke();
     const key = requestKeyOf(req);
     if (req.method !== 'POST') {
-      // CONTRACT.md: the same key with a different method is 400.
+      // The same key with a different method is 400.
       if (await this.records.used(key)) throw idempotencyError(IdempotencyError.KeyReused);
       return route.invoke();
     }

@@ -5,7 +5,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 
 const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
 
-/** CONTRACT.md: 1 to 255 printable characters. */
+/** An Idempotency-Key is 1 to 255 printable characters. */
 export function validIdempotencyKey(value: unknown): value is string {
   return typeof value === 'string' && PRINTABLE.test(value);
 }

@@ -24,7 +24,7 @@ export interface InvoicePaymentStatus {
 }
 
 /**
- * An invoice's `checkoutUrl` (CONTRACT.md): a stable page, valid as long as the invoice is pending,
+ * An invoice's `checkoutUrl` (docs/billing.md): a stable page, valid as long as the invoice is pending,
  * that shows the merchant, product, period and amount and pays the invoice's payment request, in
  * French, Arabic or English, with or without JavaScript; once the invoice is paid or void it says
  * so instead. It lives on the hosted checkout's surface (cookies on /checkout) and in its look.

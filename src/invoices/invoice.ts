@@ -35,7 +35,7 @@ export const invoiceAmount = (mru: number): string => mru.toFixed(2);
 /** The page that pays an invoice: stable for as long as the invoice is pending, and after. */
 export const invoicePagePath = (id: string) => `/checkout/invoices/${id}`;
 
-/** The invoice record of SPEC.md and CONTRACT.md, as the API and webhook events show it. */
+/** The invoice record, as the API and webhook events show it (docs/billing.md). */
 export class InvoiceJson {
   @ApiProperty({ format: 'uuid', description: 'Also the transactionId of its payment request' }) id!: string;
   @ApiProperty({ format: 'uuid' }) customerId!: string;

@@ -166,7 +166,7 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
 
 const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');
 
-/** Invoices: organization-scoped (SPEC.md), so every read filters by organization. */
+/** Invoices: organization-scoped (either environment's key sees them), so every read filters by organization. */
 @Injectable()
 export class InvoicesRepository {
   private readonly publicUrl: string;

@@ -7,7 +7,7 @@ import { InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicesRepository } from './invoices.repository';
 
-/** Invoices are read through the API, never created or changed by it (SPEC.md "Invoice"). */
+/** Invoices are read through the API, never created or changed by it: the billing run makes them. */
 @Injectable()
 export class InvoicesService {
   private readonly publicUrl: string;
@@ -19,7 +19,7 @@ export class InvoicesService {
     this.publicUrl = config.publicUrl;
   }
 
-  /** Any invoice of the organization (SPEC.md scope: organization). */
+  /** Any invoice of the organization (invoices are organization-scoped). */
   async get(tenant: Tenant, id: string): Promise<InvoiceJson> {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);

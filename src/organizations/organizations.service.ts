@@ -13,7 +13,7 @@ export interface EnvironmentCredentials {
   publishableKey: string;
 }
 
-/** Exactly the JSON of CONTRACT.md "Running" (`org:create --json`). */
+/** Exactly the JSON `org:create --json` prints (README "Run it"). */
 export interface CreatedOrganization {
   organizationId: string;
   email: string;

@@ -49,7 +49,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
   };
 }
 
-/** The payment request record of CONTRACT.md, as the API and webhook events show it. */
+/** The payment request record, as the API and webhook events show it. */
 export class PaymentRequestJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ description: "The merchant's own order ID, unique per environment" }) transactionId!: string;
@@ -64,7 +64,7 @@ export class PaymentRequestJson {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-/** What a publishable key may see (SPEC.md: look-up by transactionId returns id, amount, phoneNumber). */
+/** What a publishable key may see: a look-up by transactionId returns id, amount and phoneNumber only. */
 export class PublicPaymentRequestJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ type: 'integer' }) amount!: number;

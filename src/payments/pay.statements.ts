@@ -49,7 +49,7 @@ export interface OpenFlags {
   retry_after: number | null;
 }
 
-/** CONTRACT.md "Rate limits": at most this many failed payments per payment request ... */
+/** At most this many failed payments per payment request (and payer phone) in the window: the pay-attempt limit of docs/api.md. */
 export const MAX_FAILED_PAYMENTS = 5;
 /** ... in this window (minutes). */
 export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;

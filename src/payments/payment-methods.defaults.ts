@@ -1,5 +1,5 @@
 /**
- * The bank apps a new environment starts with (SPEC.md: three, only Bankily takes a pass code).
+ * The bank apps a new environment starts with: three, of which only Bankily takes a pass code.
  * After that, which methods are enabled and what they are called is data in `payment_methods`.
  */
 export const DEFAULT_PAYMENT_METHODS = [

@@ -20,7 +20,7 @@ export class PaymentMethodConfigJson {
   @ApiProperty() code!: string;
 }
 
-/** The payment method record of CONTRACT.md. */
+/** The payment method record, as the API shows it. */
 export class PaymentMethodJson {
   @ApiProperty({ format: 'uuid', description: 'The paymentMethodId (configurationId) used to pay' })
   id!: string;
@@ -57,7 +57,7 @@ export interface Payment {
   updatedAt: Date;
 }
 
-/** The payment record of CONTRACT.md, as the API and webhook events show it. Never the pass code. */
+/** The payment record, as the API and webhook events show it. Never the pass code. */
 export class PaymentJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) paymentRequestId!: string;

@@ -217,7 +217,7 @@ export class PaymentsRepository {
     return row && paymentMethodFromRow(row);
   }
 
-  /** A new environment's bank apps (SPEC.md's three). */
+  /** A new environment's bank apps: Bankily, Masrivi and Sedad. */
   async insertDefaultMethods(environmentId: string): Promise<void> {
     const methods = DEFAULT_PAYMENT_METHODS.map((m, i) => ({
       type: m.type,

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { PaymentError, paymentError } from './payments.errors';
 
 /**
- * CONTRACT.md: a simulated transfer with a Production key is 400, "checked before any look-up".
+ * A simulated transfer with a Production key is 400, checked before any look-up.
  * A guard runs after the API-key guard and before validation and the handler, so the answer
  * does not depend on the id or body sent.
  */

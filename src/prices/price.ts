@@ -4,7 +4,7 @@ import { raw } from '../database/sql';
 export const PRICE_INTERVALS = ['weekly', 'monthly', 'yearly'] as const;
 export type PriceInterval = (typeof PRICE_INTERVALS)[number];
 
-/** A price of a product (SPEC.md "Price"): the amount billed every interval. */
+/** A price of a product: the amount billed every interval. */
 export interface Price {
   id: string;
   organizationId: string;
@@ -22,7 +22,7 @@ export const PRICE_COLUMNS = raw(
    pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt"`,
 );
 
-/** The price record of SPEC.md, as the API shows it. */
+/** The price record, as the API shows it. */
 export class PriceJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) productId!: string;

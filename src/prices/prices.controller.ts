@@ -7,7 +7,7 @@ import { CreatePriceDto, PriceIdParams, UpdatePriceDto } from './dto/price.dto';
 import { PriceJson } from './price';
 import { PricesService } from './prices.service';
 
-/** SPEC.md "Prices": no list; a product's active prices come with the product. */
+/** Prices have no list route: a product's active prices come with the product. */
 @ApiTags('Prices')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/prices`)

@@ -4,7 +4,7 @@ import { sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
 
 /**
- * Prices: readable and changed by any secret key of their organization (CONTRACT.md), created only
+ * Prices: readable and changed by any secret key of their organization (docs/api.md), created only
  * for an active product of the key's environment. Look-ups see active prices only.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { raw } from '../database/sql';
 import { PriceJson } from '../prices/price';
 
-/** A product (SPEC.md "Product"): environment-scoped, archived for good once `active` is false. */
+/** A product: environment-scoped, archived for good once `active` is false. */
 export interface Product {
   id: string;
   organizationId: string;
@@ -20,7 +20,7 @@ export const PRODUCT_COLUMNS = raw(
    p.active, p.created_at AS "createdAt", p.updated_at AS "updatedAt"`,
 );
 
-/** The product record of SPEC.md, as creating, updating and archiving return it. */
+/** The product record, as creating, updating and archiving return it. */
 export class ProductJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;

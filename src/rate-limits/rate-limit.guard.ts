@@ -7,7 +7,7 @@ import { AppConfig } from '../config/config';
 import { NO_RATE_LIMIT } from './decorators';
 import { Decision, TokenBuckets } from './token-buckets';
 
-/** How much a client may exceed its rate for a moment: CONTRACT.md's "bursts up to twice that". */
+/** How much a client may exceed its rate for a moment: bursts up to twice the rate. */
 export const BURST_FACTOR = 2;
 
 /** What identifies an API key in the log: its prefix and first four characters (`sk_test_AbCd`), never more. */
@@ -17,7 +17,7 @@ export function keyPrefixOf(req: FastifyRequest): string {
 }
 
 /**
- * CONTRACT.md "Rate limits": RATE_LIMIT_PER_KEY requests per second per API key, and
+ * Rate limits (docs/api.md "Rate limits"): RATE_LIMIT_PER_KEY requests per second per API key, and
  * RATE_LIMIT_PER_IP per client IP on the routes that take no key, each with bursts up to twice
  * the rate (0 turns one off). Token buckets in this instance's memory: N instances allow N times
  * the figure. Over the limit: 429 `Too many requests` with Retry-After. Runs after the API-key

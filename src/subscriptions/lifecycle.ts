@@ -196,7 +196,7 @@ export interface Change {
 
 const unchanged = (s: Subscription): Change => ({ subscription: s, changed: false, voidInvoices: false });
 
-/** No invoices while paused (CONTRACT.md). Pausing a paused subscription changes nothing. */
+/** No invoices while paused. Pausing a paused subscription changes nothing. */
 export function pause(s: Subscription, now: Date): Change {
   switch (s.status) {
     case 'paused':

@@ -1,7 +1,7 @@
 import type { PriceInterval } from '../prices/price';
 
 /**
- * Billing-period arithmetic (CONTRACT.md "Subscriptions and billing"), pure and in UTC:
+ * Billing-period arithmetic (docs/billing.md), pure and in UTC:
  * weekly = +7 days; monthly = +1 calendar month on the anchor's day, or the month's last day when
  * it has none (Jan 31 → Feb 28/29 → Mar 31); yearly = +1 year (Feb 29 → Feb 28, and Feb 29 again
  * in leap years). The time of day is the anchor's. UTC has no daylight-saving shifts, so a week is

@@ -82,7 +82,7 @@ export function subscriptionStatus(stored: StoredStatus, overdue: boolean): Subs
   return stored === 'active' && overdue ? 'past_due' : stored;
 }
 
-/** The subscription record of CONTRACT.md, as the API and webhook events show it. */
+/** The subscription record, as the API and webhook events show it. */
 export class SubscriptionJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) customerId!: string;

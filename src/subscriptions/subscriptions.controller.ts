@@ -14,7 +14,7 @@ import {
 import { SubscriptionJson } from './subscription';
 import { SubscriptionsService } from './subscriptions.service';
 
-/** CONTRACT.md's subscription routes; a subscription lives in the environment of the key that created it. */
+/** The subscription routes (docs/api.md "Subscriptions and billing"); a subscription lives in the environment of the key that created it. */
 @ApiTags('Subscriptions')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/subscriptions`)

@@ -172,7 +172,7 @@ export class SubscriptionsRepository {
 
   /**
    * The customer's newest current subscription (trialing, active, past_due, paused, pending
-   * cancellation) in the environment, else the newest of any status (CONTRACT.md).
+   * cancellation) in the environment, else the newest of any status.
    */
   byExternalUser(
     organizationId: string,

@@ -48,7 +48,7 @@ export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
 }
 
 /**
- * Subscriptions (CONTRACT.md): creation bills the first period at once (and every started period
+ * Subscriptions (docs/billing.md): creation bills the first period at once (and every started period
  * of a backdated one); every change first brings the subscription up to date, as the billing run
  * would, under the subscription's row lock, so that no period is skipped or billed twice.
  */

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which addresses a Production webhook may reach (CONTRACT.md: not loopback or private, unless
+ * Which addresses a Production webhook may reach (not loopback or private, unless
  * the operator allows it), so that the service cannot be used to probe internal networks.
  * Checked on the URL at create/update, and on every resolved address when connecting.
  */

@@ -1,4 +1,4 @@
-/** SPEC.md "Events": the six kinds every endpoint receives by default. */
+/** The six kinds every endpoint receives by default. */
 export const DEFAULT_EVENT_KINDS = [
   'payment-created',
   'payment-updated',
@@ -8,7 +8,7 @@ export const DEFAULT_EVENT_KINDS = [
   'subscription-updated',
 ] as const;
 
-/** CONTRACT.md "Webhooks": further kinds, sent only to endpoints that list them. */
+/** Further kinds, sent only to endpoints that list them (docs/api.md "Webhooks"). */
 export const EXTRA_EVENT_KINDS = [
   'invoice-created',
   'invoice-paid',

@@ -1,4 +1,4 @@
-/** CONTRACT.md "Webhooks": retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+/** A failed delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const CONTRACT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map(
   (s) => s * 1000,
 );

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * CONTRACT.md "Webhooks": how a delivery is signed. Pure functions, no Nest.
+ * How a delivery is signed (docs/api.md "Webhooks"). Pure functions, no Nest.
  *
  * - `x-webhook-signature: sha256=<hex>`: HMAC-SHA256 of the raw body with the secret string
  *   itself as the key (what merchants' existing verifiers compute).

@@ -44,7 +44,7 @@ export interface WebhookAttempt {
   createdAt: Date;
 }
 
-/** CONTRACT.md "Webhook endpoint"; `secret` only where the caller passes it (create, rotate). */
+/** A webhook endpoint, as the API shows it; `secret` only where the caller passes it (create, rotate). */
 export class WebhookEndpointJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uri' }) url!: string;
@@ -70,7 +70,7 @@ export function toEndpointJson(e: WebhookEndpoint, secret?: string): WebhookEndp
   };
 }
 
-/** CONTRACT.md "Webhook delivery". */
+/** A webhook delivery, as the API shows it. */
 export class WebhookDeliveryJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid', description: 'The event id: `webhook-id` of every attempt' })

@@ -10,7 +10,7 @@ import {
   stateChangingForms,
 } from '../helpers/dashboard';
 
-/** CONTRACT.md "Merchant dashboard": sessions, sign-in, sign-up, the sign-in limit and CSRF. */
+/** The merchant dashboard (docs/dashboard.md): sessions, sign-in, sign-up, the sign-in limit and CSRF. */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp(DASHBOARD_ENV);

@@ -2,7 +2,7 @@ import { ApiKeysService } from '../../src/organizations/api-keys.service';
 import { startTestApp, TestApp } from '../helpers/app';
 import { DASHBOARD_ENV, DashboardBrowser, signedInOwner } from '../helpers/dashboard';
 
-/** CONTRACT.md: keys are listed, created (shown once), revoked (401 at once) and rolled on the keys page. */
+/** API keys are listed, created (shown once), revoked (401 at once) and rolled on the keys page. */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp(DASHBOARD_ENV);

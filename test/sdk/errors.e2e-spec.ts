@@ -7,7 +7,7 @@ import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { freePort } from '../../src/common/net';
 import { baseUrlOf, client, FaultyProxy, noWait, orderId } from './helpers';
 
-/** SPEC.md "Client-library errors": what the library throws for every kind of failure. */
+/** The client library's errors: what the library throws for every kind of failure. */
 
 let t: TestApp;
 let org: CreatedOrganization;

@@ -295,7 +295,7 @@ describe('products and prices', () => {
     await expect(sk.products.get(product.id)).rejects.toMatchObject({ status: 404 });
     expect((await sk.products.list({ id: product.id })).data).toEqual([]);
 
-    // The update method also takes `active` (SPEC.md): false archives.
+    // The update method also takes `active`: false archives.
     const other = await sk.products.create({ name: 'Lite' });
     expect(await sk.products.update(other.id, { active: false })).toMatchObject({
       id: other.id,

@@ -11,10 +11,10 @@ import { waitFor } from '../helpers/poll';
 import { baseUrlOf, client, Exchange, FaultyProxy, orderId, ProxiedRequest, tracingFetch } from './helpers';
 
 /**
- * SPEC.md "Retry rules" and CONTRACT.md's idempotent retries through a local proxy that drops
- * connections, answers 5xx or delays answers in front of the real service; 429 against the real
- * rate limiter. Retries wait through an injected sleep that records the backoff instead of
- * waiting it.
+ * The client library's retry rules (sdk/README.md "Retries and idempotency") and the service's
+ * idempotent retries, through a local proxy that drops connections, answers 5xx or delays answers
+ * in front of the real service; 429 against the real rate limiter. Retries wait through an
+ * injected sleep that records the backoff instead of waiting it.
  */
 
 let t: TestApp;
@@ -147,7 +147,7 @@ describe('reads', () => {
   });
 });
 
-describe('creating a payment request (SPEC.md retry rule 3)', () => {
+describe('creating a payment request (after a time-out: look it up by transactionId, create it only on 404)', () => {
   it('after a time-out, it looks the request up by transactionId and returns the one the service created', async () => {
     const transactionId = orderId('slow');
     proxy.fault({ kind: 'delay', ms: 1500 }, on('POST', '/payment-request'));
@@ -308,7 +308,7 @@ describe('pay and other POSTs', () => {
   });
 });
 
-describe('idempotent retries (CONTRACT.md): the service answers a retry with the first answer', () => {
+describe('idempotent retries: the service answers a retry with the first answer', () => {
   const posts = (p: string) => proxy.requests.filter((r) => r.method === 'POST' && r.url === path(p));
   const sk = () => client(baseUrlOf(t), org.sandbox.secretKey);
 

@@ -4,7 +4,8 @@ import * as ts from 'typescript';
 
 /**
  * What the library's types allow, checked by compiling merchant code against sdk/src with the
- * TypeScript compiler (strict): SPEC.md checkout rule 7, the typed webhook events, list iterators.
+ * TypeScript compiler (strict): the typed checkout-session create (its required fields), the
+ * typed webhook events, list iterators.
  */
 
 const SDK = resolve(__dirname, '../../sdk');
@@ -92,7 +93,7 @@ beforeAll(() => {
   });
 });
 
-describe('SPEC.md checkout rule 7: the typed create method', () => {
+describe('the typed checkout-session create requires successUrl, cancelUrl, expiresInMinutes and phoneNumber with a transactionId', () => {
   it('accepts a transactionId with phoneNumber, or a paymentRequestId, each with successUrl, cancelUrl and expiresInMinutes', () => {
     expect(errors.checkoutByTransaction).toEqual([]);
     expect(errors.checkoutByRequest).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Every message the API answers with, exactly as SPEC.md and CONTRACT.md promise them.
+ * Every message the API answers with, word for word: clients and tests match on them.
  * Tests import these, so a changed wording fails a test instead of breaking a merchant.
  */
 export const Messages = {
@@ -12,9 +12,9 @@ export const Messages = {
   malformedJson: 'Malformed JSON body',
   malformedUrl: 'Malformed URL',
   uriTooLong: 'URI too long',
-  /** Not in CONTRACT.md: headers over node's 16 KB limit (a long URL is 414). */
+  /** Headers over node's 16 KB limit (a long URL is 414). */
   headersTooLarge: 'Request header fields too large',
-  /** Not in CONTRACT.md: bytes node's HTTP parser cannot read as a request. */
+  /** Bytes node's HTTP parser cannot read as a request. */
   badRequest: 'Bad request',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type',
@@ -52,17 +52,17 @@ export const Messages = {
   customerExternalIdTaken: (externalUserId: string) =>
     `A customer with externalUserId "${externalUserId}" already exists`,
   paymentRequestAlreadyPaid: 'Payment request is already paid',
-  /** Not in SPEC.md/CONTRACT.md: paying (or opening checkout for) the request of a voided invoice. */
+  /** Paying (or opening checkout for) the request of a voided invoice. */
   paymentRequestVoid: 'Payment request is void: its invoice was voided',
   checkoutSessionNotOpen: 'Checkout session is not open',
-  /** Not in SPEC.md/CONTRACT.md: a second pay while the bank is still answering the first (docs/bank-gateway.md). */
+  /** A second pay while the bank is still answering the first (docs/bank-gateway.md). */
   paymentInProgress: 'A payment for this payment request is already in progress',
-  /** Not in SPEC.md/CONTRACT.md: a simulated transfer on a payment that is already completed or failed. */
+  /** A simulated transfer on a payment that is already completed or failed. */
   paymentNotPending: 'Payment is not pending',
 
   bankFailure: 'Payment failed due to a third party error, please try again later',
 
-  /** Dashboard accounts and keys (CONTRACT.md "Merchant dashboard"; the pages translate them by code). */
+  /** Dashboard accounts and keys (docs/dashboard.md; the pages translate them by code). */
   invalidEmailOrPassword: 'Invalid email or password',
   tooManySignInAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
   invalidEmail: 'Invalid email address',
@@ -80,16 +80,16 @@ export const Messages = {
   invalidForm: 'The form was not filled in as expected',
   idempotencyKeyReused: 'Idempotency key reused with different parameters',
   idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
-  /** Not in SPEC.md/CONTRACT.md: an Idempotency-Key header that is empty, too long or not printable. */
+  /** An Idempotency-Key header that is empty, too long or not printable. */
   idempotencyKeyInvalid: 'Idempotency key must be 1 to 255 printable characters',
   tooManyRequests: 'Too many requests',
 
-  /** Not in SPEC.md/CONTRACT.md: subscription inputs that cannot describe a subscription (docs/billing.md). */
+  /** Subscription inputs that cannot describe a subscription (docs/billing.md). */
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
-  /** Not in SPEC.md/CONTRACT.md: paying an invoice (its page) that was paid or voided meanwhile. */
+  /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
 } as const;

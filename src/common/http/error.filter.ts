@@ -90,8 +90,8 @@ const MAX_HEADER_SIZE = 16 * 1024;
 
 /**
  * Fastify's `clientErrorHandler`: what node's HTTP parser refuses before Fastify sees a request
- * (no route, no hooks). A request line longer than the 16 KB header limit is CONTRACT.md's URL
- * "over the server's limit": 414 `URI too long`, as text. Other parse errors: 400, as text.
+ * (no route, no hooks). A request line longer than the 16 KB header limit is a URL
+ * over the server's limit: 414 `URI too long`, as text. Other parse errors: 400, as text.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return;

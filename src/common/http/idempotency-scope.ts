@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 
-/** The request header of CONTRACT.md "Idempotent retries". */
+/** The request header that makes a retry safe (docs/api.md "Safe retries: Idempotency-Key"). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /** A route handler, as the wrapper of `RunsOncePerKey` hands it over. */

@@ -40,7 +40,7 @@ export function ApiDataArray(model: Type) {
   );
 }
 
-/** 200 with SPEC.md's list envelope: `{ data: <model>[], pagination: { page, limit, total, totalPages } }`. */
+/** 200 with the API's list envelope: `{ data: <model>[], pagination: { page, limit, total, totalPages } }`. */
 export function ApiList(model: Type) {
   return applyDecorators(
     ApiExtraModels(model),

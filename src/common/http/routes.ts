@@ -8,7 +8,7 @@ import {
 import { RunsOncePerKey } from './idempotency-scope';
 
 /**
- * CONTRACT.md: every success is 200, creations included. Controllers use these instead of
+ * Every success is 200, creations included (docs/api.md "Basics"). Controllers use these instead of
  * Nest's own, whose POST default is 201. They also give every POST its Idempotency-Key (and every
  * PATCH and DELETE the check that a key a POST used is not reused on it): see `RunsOncePerKey`.
  */

@@ -18,7 +18,7 @@ describe('dashboard texts', () => {
     }
   });
 
-  it('says a wrong sign-in in CONTRACT.md words in English', () => {
+  it("says a wrong sign-in in the API's exact words in English", () => {
     expect(DASHBOARD_TEXTS.en.invalidCredentials).toBe('Invalid email or password');
   });
 });

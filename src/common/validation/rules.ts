@@ -2,7 +2,7 @@ import type { AppError } from '../errors/app-error';
 import { CommonError, commonError } from '../errors/common-errors';
 
 /**
- * The validation rules of CONTRACT.md that are business rules (400) rather than shape (422),
+ * The validation rules that are business rules (400) rather than shape (422),
  * as plain functions shared by every module.
  */
 

@@ -11,7 +11,7 @@ export interface ValidationIssue {
   found: unknown;
 }
 
-/** The 422 body of SPEC.md "Validation body". */
+/** The 422 validation body (docs/api.md "Errors"). */
 export interface ValidationBody {
   type: 'validation';
   on: ValidationTarget;

@@ -29,7 +29,7 @@ describe('ValidationPipe', () => {
     );
   });
 
-  it('builds the validation body of SPEC.md with JSON pointers and the expected shape', () => {
+  it('builds the 422 validation body: each issue with its JSON pointer and the expected shape', () => {
     const body = failure({ transactionId: 'a', amount: '10' });
     expect(body).toEqual({
       type: 'validation',

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Idempotency-Key records (CONTRACT.md "Idempotent retries"): one per key and scope (the API key's
+ * Idempotency-Key records (docs/api.md "Safe retries: Idempotency-Key"): one per key and scope (the API key's
  * environment, or a checkout session for the hosted page), kept 24 h. A record holds either the
  * stored answer of its first request, or (pay) the payment that request opened, whose state is the
  * answer. Neither the key nor the body is stored: the id is a SHA-256 of the scope and the key, and

@@ -1,7 +1,7 @@
 import { BankAdapter, BankAnswer, ChargeRequest, StatusRequest, untilAborted } from './bank';
 
 /**
- * CONTRACT.md "Sandbox bank simulator", by the last four digits of the customer's phone:
+ * The Sandbox bank (docs/api.md "The Sandbox bank"), by the last four digits of the customer's phone:
  * 9001 declined, 9002 no answer, 9003 pending until a simulated transfer, anything else completed.
  * A pass code, when the method takes one, must be 4 to 6 digits and `0000` is refused.
  */

@@ -11,7 +11,7 @@ import {
 import { isTrialPeriod, MAX_TRIAL_DAYS, TRIAL_PERIODS, TrialPeriod } from '../periods';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscription';
 
-/** The options every way of creating a subscription takes (CONTRACT.md "Records SPEC.md leaves open"). */
+/** The options every way of creating a subscription takes (docs/billing.md). */
 export class SubscriptionOptionsDto {
   @PredicateField(
     'boolean or "trialing"',

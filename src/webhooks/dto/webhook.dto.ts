@@ -20,7 +20,7 @@ export class CreateWebhookEndpointDto {
 
   @EnumArrayField(EVENT_KINDS, {
     optional: true,
-    description: 'Event kinds to receive; default: the six kinds of SPEC.md',
+    description: 'Event kinds to receive; default: the six payment and checkout kinds',
   })
   @ArrayNotEmpty({ message: Msg.expected('a non-empty array') })
   events?: EventKind[];
