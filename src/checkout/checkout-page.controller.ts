@@ -12,7 +12,12 @@ import { PaymentError } from '../payments/payments.errors';
 import { CheckoutError } from './checkout.errors';
 import { CheckoutPayments } from './checkout-payments';
 import { checkoutPageUrl, CheckoutPageRenderer } from './checkout-page.renderer';
-import { CheckoutSessionsService, PageSession, successRedirect } from './checkout-sessions.service';
+import {
+  cancelRedirect,
+  CheckoutSessionsService,
+  PageSession,
+  successRedirect,
+} from './checkout-sessions.service';
 import { checkoutSurface, checkoutTexts } from './hosted-page';
 import { payFromHostedPage } from './hosted-pay-flow';
 
@@ -90,7 +95,7 @@ export class CheckoutPageController implements OnModuleInit {
         return this.renderer.session(page, await this.sessions.forPage(id), 409);
       throw err;
     }
-    page.redirect(cancelled.cancelUrl ?? checkoutPageUrl(id));
+    page.redirect(cancelRedirect(cancelled) ?? checkoutPageUrl(id));
   }
 
   /** The session, or a rendered 404 page (also for ids that are not UUIDs). */

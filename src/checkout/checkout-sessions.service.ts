@@ -24,6 +24,14 @@ export const DEFAULT_EXPIRES_IN_MINUTES = 30;
 /** A session with what the hosted page shows: the request's amount, the merchant's name. */
 export type PageSession = PageSessionRow;
 
+/**
+ * cancelUrl as a Location header can carry it. Stored encoded since sessions are created so;
+ * one stored before (an Arabic path as given) is encoded here.
+ */
+export function cancelRedirect(s: Pick<PageSession, 'cancelUrl'>): string | undefined {
+  return s.cancelUrl ? new URL(s.cancelUrl).href : undefined;
+}
+
 /** successUrl with the session id and transactionId appended, keeping the merchant's own query. */
 export function successRedirect(
   s: Pick<PageSession, 'id' | 'transactionId' | 'successUrl'>,
@@ -175,7 +183,7 @@ export class CheckoutSessionsService {
       s.status === 'completed'
         ? successRedirect(s)
         : s.status === 'cancelled'
-          ? (s.cancelUrl ?? undefined)
+          ? cancelRedirect(s)
           : undefined;
     return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
   }

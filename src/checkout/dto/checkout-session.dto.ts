@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import {
   ExternalIdField,
   IntegerField,
@@ -5,6 +6,20 @@ import {
   UrlField,
   UuidField,
 } from '../../common/validation/fields';
+
+/**
+ * A redirect URL as it is stored: percent-encoded (an Arabic path, query or fragment) with the host
+ * in ASCII, so that it can always be sent as a Location header; an encoded URL stays as it is. What
+ * does not parse is left for the URL rule to refuse (422); the length limit holds for the result.
+ */
+export function normalizedUrl(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return new URL(value).href;
+  } catch {
+    return value;
+  }
+}
 
 export class CreateCheckoutSessionDto {
   @UuidField({
@@ -34,9 +49,11 @@ export class CreateCheckoutSessionDto {
     optional: true,
     description: 'Where the customer is sent after paying (session_id and transactionId appended)',
   })
+  @Transform(({ value }) => normalizedUrl(value))
   successUrl?: string;
 
   @UrlField({ optional: true, description: 'Where the customer is sent after cancelling' })
+  @Transform(({ value }) => normalizedUrl(value))
   cancelUrl?: string;
 
   @IntegerField({
