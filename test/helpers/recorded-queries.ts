@@ -1,6 +1,7 @@
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
+import { AppConfig } from '../../src/config/config';
 import { CustomersRepository } from '../../src/customers/customers.repository';
 import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
@@ -36,6 +37,7 @@ import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
  */
 
 const PUBLIC_URL = 'https://khoums.example';
+const CONFIG = Object.assign(new AppConfig(), { PUBLIC_URL });
 
 interface Recorded {
   name: string;
@@ -82,23 +84,23 @@ class RecordingDb {
   }
 }
 
-type RepositoryClass = new (db: Db, config: { publicUrl: string }) => object;
+type RepositoryClass = new (db: Db, config: AppConfig) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
-  organizations: [OrganizationsRepository as RepositoryClass],
-  database: [ServerSecrets as RepositoryClass],
-  webhooks: [WebhooksRepository as RepositoryClass],
-  idempotency: [IdempotencyRepository as RepositoryClass],
-  'payment-requests': [PaymentRequestsRepository as RepositoryClass],
-  payments: [PaymentsRepository as RepositoryClass],
-  checkout: [CheckoutSessionsRepository as RepositoryClass],
-  prices: [PricesRepository as RepositoryClass],
-  customers: [CustomersRepository as RepositoryClass],
-  products: [ProductsRepository as RepositoryClass],
-  invoices: [InvoicesRepository as RepositoryClass],
-  subscriptions: [SubscriptionsRepository as RepositoryClass],
-  dashboard: [DashboardRepository as RepositoryClass],
+  organizations: [OrganizationsRepository],
+  database: [ServerSecrets],
+  webhooks: [WebhooksRepository],
+  idempotency: [IdempotencyRepository],
+  'payment-requests': [PaymentRequestsRepository],
+  payments: [PaymentsRepository],
+  checkout: [CheckoutSessionsRepository],
+  prices: [PricesRepository],
+  customers: [CustomersRepository],
+  products: [ProductsRepository],
+  invoices: [InvoicesRepository],
+  subscriptions: [SubscriptionsRepository],
+  dashboard: [DashboardRepository],
 };
 
 async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
@@ -106,7 +108,7 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
   const names = Object.getOwnPropertyNames(Repository.prototype).filter((n) => n !== 'constructor');
   for (const name of names) {
     const db = new RecordingDb();
-    const repository = new Repository(db as unknown as Db, { publicUrl: PUBLIC_URL }) as Record<
+    const repository = new Repository(db as unknown as Db, CONFIG) as Record<
       string,
       (...args: unknown[]) => unknown
     >;
