@@ -410,6 +410,26 @@ describe('the hosted page', () => {
     expect(await paymentsOf(two.paymentRequestId)).toHaveLength(1);
   });
 
+  it("keys its forms apart from the merchant's server: a key the page's form used first is still free for the secret key", async () => {
+    const { id, browser, form } = await openPage(a);
+    // The form's key is a field anyone can set.
+    const key = randomUUID();
+    await browser
+      .post(`/checkout/${id}/pay`)
+      .type('form')
+      .send({ ...form, idempotencyKey: key, paymentMethodId: methods.masrivi, phoneNumber: '22222222' })
+      .expect(303);
+    const transactionId = txId('after-page');
+    const mine = await a.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.sandbox.secretKey)
+      .set('Idempotency-Key', key)
+      .send({ transactionId, amount: 700 });
+    expect(mine.status).toBe(200);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.body.data.transactionId).toBe(transactionId);
+  });
+
   it('shows the pay-attempt limit in the customer language (429, Retry-After) before calling the bank', async () => {
     const { id, paymentRequestId, browser } = await openPage(a);
     for (let i = 0; i < 5; i++) {

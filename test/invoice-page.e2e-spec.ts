@@ -134,6 +134,22 @@ describe('the invoice page (checkoutUrl)', () => {
     expect(await invoiceStatus(invoice.id)).toBe('paid');
   });
 
+  it("keys its form apart from the merchant's server: a key the form used first is still free for the secret key", async () => {
+    const { invoice } = await newInvoice();
+    const key = `form-key-${invoice.id}`;
+    const { res } = await payThroughPage(invoice, { idempotencyKey: key });
+    expect(res.status).toBe(303);
+    const transactionId = `after-invoice-${invoice.id}`;
+    const mine = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', sk)
+      .set('Idempotency-Key', key)
+      .send({ transactionId, amount: 700 });
+    expect(mine.status).toBe(200);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.body.data.transactionId).toBe(transactionId);
+  });
+
   it('shows a void invoice as void and takes no payment for it', async () => {
     const { subscription, invoice } = await newInvoice();
     const a = agent();
