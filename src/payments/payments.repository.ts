@@ -108,7 +108,7 @@ export interface OpenFlags {
   retry_after: number | null;
 }
 
-/** CONTRACT.md "Rate limits": at most this many failed payments per payment request ... */
+/** At most this many failed payments per payment request and payer phone ... */
 export const MAX_FAILED_PAYMENTS = 5;
 /** ... in this window (minutes). */
 export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
@@ -184,7 +184,8 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
  * request) and its `payment-created` event and, with an Idempotency-Key, record the key with the
  * payment. Returns the payment it records.
  *
- * The limit counts the request's payments that failed in the window, as of the statement's
+ * The limit counts the request's payments from this payer phone that failed in the window (so
+ * another phone's failures never lock the customer out; payments_failed_per_phone_idx), as of the statement's
  * snapshot: a payment settled as failed while this statement waited for the request's lock is not
  * counted, so in that race one attempt more than the limit can reach the bank.
  */
@@ -223,7 +224,7 @@ export function openStatement(input: {
          SELECT id FROM payment_requests WHERE id = ${request.id} AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = ${request.id} AND status = 'failed'
+          WHERE payment_request_id = ${request.id} AND phone_number = ${payment.phoneNumber} AND status = 'failed'
             AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
