@@ -1,12 +1,18 @@
 import 'reflect-metadata';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createApp } from './app';
+import { LogFormat, stdoutLogFormat } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
 import { CreatedOrganization, OrganizationsService } from './organizations/organizations.service';
 
-function demoLines(demo: CreatedOrganization, savedTo?: string): string[] {
+/**
+ * The demo organization's banner lines: its keys and login when the banner is the readable log's
+ * (pretty), never when the logs are JSON (collected, shipped, kept): then only the file that holds them.
+ */
+function demoLines(demo: CreatedOrganization, format: LogFormat, savedTo?: string): string[] {
+  if (format === 'json') return [`Demo organization created: its keys and dashboard login are in ${savedTo}`];
   return [
     'Demo organization created (shown once; keep these):',
     `  Sandbox secret key:       ${demo.sandbox.secretKey}`,
@@ -75,12 +81,15 @@ async function main(): Promise<void> {
   const organizations = app.get(OrganizationsService);
   if (config.DEMO_ORG && (await organizations.count()) === 0) {
     const demo = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
+    const format = stdoutLogFormat(config.LOG_FORMAT);
     let savedTo: string | undefined;
-    if (!config.DATABASE_URL) {
+    // Saved with the embedded database, and wherever the banner may not show the credentials.
+    if (!config.DATABASE_URL || format === 'json') {
+      mkdirSync(config.DATA_DIR, { recursive: true });
       savedTo = embeddedDataFile(config, 'demo-credentials.json');
       writeFileSync(savedTo, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
     }
-    sections.push(demoLines(demo, savedTo));
+    sections.push(demoLines(demo, format, savedTo));
   } else if (!config.DATABASE_URL && existsSync(embeddedDataFile(config, 'demo-credentials.json'))) {
     sections.push([`Demo credentials: ${embeddedDataFile(config, 'demo-credentials.json')}`]);
   }

@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../src/common/net';
 import { privateDatabase } from './helpers/app';
 
@@ -126,16 +127,19 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('serves on the embedded database, prints the demo keys once, and survives restarts, the CLI, a crash and a stale lock', async () => {
-  // First start: migrations, demo organization, keys printed.
+it('serves on the embedded database, saves the demo keys once (never printing them in JSON logs), and survives restarts, the CLI, a crash and a stale lock', async () => {
+  // First start: migrations, the demo organization, its keys and login saved to a file. Its stdout
+  // is not a terminal, so the logs are JSON: the banner names the file and prints no secret.
   const first = await startServer();
-  const secretKey = /Sandbox secret key:\s+(sk_test_\w+)/.exec(first.output())?.[1];
-  const publishableKey = /Sandbox publishable key:\s+(pk_test_\w+)/.exec(first.output())?.[1];
-  expect(secretKey).toBeDefined();
-  expect(publishableKey).toBeDefined();
-  expect(first.output()).toMatch(/Dashboard login:\s+demo@khoums\.local \/ \w+/);
-  const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
-  expect(saved.sandbox.secretKey).toBe(secretKey);
+  const credentials = join(dataDir, 'demo-credentials.json');
+  const saved = JSON.parse(readFileSync(credentials, 'utf8'));
+  const secretKey = saved.sandbox.secretKey as string;
+  const publishableKey = saved.sandbox.publishableKey as string;
+  expect(secretKey).toMatch(/^sk_test_/);
+  expect(first.output()).toContain('Demo organization created');
+  expect(first.output()).toContain(credentials);
+  expect(first.output()).not.toContain(saved.password);
+  expect(first.output()).not.toContain(secretKey);
   expect(first.output()).toContain(`http://localhost:${port}/dashboard`);
   await expectDashboardLogin(saved.email, saved.password);
 
@@ -223,7 +227,6 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
       ...env,
       DATABASE_URL: db.url,
       PORT: String(serverPort),
-      DEMO_ORG: 'false',
       WEBHOOK_WORKER: 'false',
       RECONCILE_INTERVAL_MS: '0',
       ...extra,
@@ -250,9 +253,20 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
     const banner = info.findIndex((l) => l.startsWith('┌'));
     expect(info[banner - 1]).toBe('');
     expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ \(DATABASE_URL\) +│$/);
+    // With DATABASE_URL (a deployment) there is no demo organization unless DEMO_ORG asks for one.
+    expect(info.join('\n')).not.toContain('Demo organization');
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      expect((await pg.query('SELECT count(*)::int AS n FROM organizations')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await pg.end();
+    }
 
     // The table is still there for whoever asks for debug, here in the readable format.
-    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
+    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty', DEMO_ORG: 'true' });
+    // Asked for, the demo login is shown in the readable banner (not in a log line).
+    expect(debug.some((l) => /^│ {3}Dashboard login: +demo@khoums\.local \/ \S+ +│$/.test(l))).toBe(true);
     const routes = debug.filter((l) => l.includes('Mapped {'));
     expect(routes.length).toBeGreaterThan(20);
     for (const line of routes)

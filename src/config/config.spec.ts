@@ -52,6 +52,13 @@ describe('loadConfig', () => {
     expect(message).toContain('LOG_LEVEL');
   });
 
+  it('defaults DEMO_ORG to true only with the embedded database: a deployment never gets a demo owner', () => {
+    expect(loadConfig({}).DEMO_ORG).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).DEMO_ORG).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO_ORG: 'true' }).DEMO_ORG).toBe(true);
+    expect(loadConfig({ DEMO_ORG: 'false' }).DEMO_ORG).toBe(false);
+  });
+
   it('reads TRUST_PROXY as a number of proxy hops or a list of proxy addresses and CIDRs', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -117,7 +117,10 @@ export class AppConfig {
   @IsTrustedProxies()
   TRUST_PROXY: TrustedProxies = false;
 
-  /** Create the demo organization on first start (only on an empty database). */
+  /**
+   * Create the demo organization on first start (only on an empty database). Default: true with the
+   * embedded database (local development) only, so a deployment never gets a demo owner.
+   */
   @Transform(toBool)
   @IsBoolean()
   DEMO_ORG = true;
@@ -277,5 +280,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (input.DEMO_ORG === undefined) config.DEMO_ORG = config.DATABASE_URL === undefined;
   return config;
 }
