@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The pay-attempt limit counts a payment request's failed payments per payer phone (another phone's
  * failures never lock the customer out): this index serves that count in pay's opening statement.
  */
-export class PayAndSignInLimits1763777750000 implements MigrationInterface {
-  name = 'PayAndSignInLimits1763777750000';
+export class PayAttemptsPerPhone1763777750000 implements MigrationInterface {
+  name = 'PayAttemptsPerPhone1763777750000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
