@@ -110,7 +110,7 @@ it("counts the pay-attempt limit's failures (per request and payer phone) from a
   await client.connect();
   try {
     await client.query('SET enable_seqscan = off');
-    const plan = await client.query({ text: `EXPLAIN ${opening!.text}`, values: opening!.values });
+    const plan = await client.query({ text: `EXPLAIN ${opening.text}`, values: opening.values });
     const text = (plan.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('payments_failed_per_phone_idx');
   } finally {

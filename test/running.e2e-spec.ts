@@ -143,12 +143,12 @@ it('serves on the embedded database, saves the demo keys once (never printing th
   expect(first.output()).toContain(`http://localhost:${port}/dashboard`);
   await expectDashboardLogin(saved.email, saved.password);
 
-  const created = await api('/payment-request', secretKey!, {
+  const created = await api('/payment-request', secretKey, {
     method: 'POST',
     body: JSON.stringify({ transactionId: 'first-run', amount: 1500 }),
   });
   expect(created.status).toBe(200);
-  expect((await api('/payment-request/by-transaction/first-run', publishableKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', publishableKey)).status).toBe(200);
 
   // The CLI beside the running server uses the same embedded database.
   const made = cli('org:create', '--name', 'Boutique Atar', '--email', 'owner@atar.example', '--json');
@@ -175,7 +175,7 @@ it('serves on the embedded database, saves the demo keys once (never printing th
   // Second start reuses the data: no new demo organization, the earlier request is there.
   const second = await startServer();
   expect(second.output()).not.toContain('Demo organization created');
-  const again = await api('/payment-request/by-transaction/first-run', secretKey!);
+  const again = await api('/payment-request/by-transaction/first-run', secretKey);
   expect(((await again.json()) as { data: { amount: number } }).data.amount).toBe(1500);
 
   // A crash (SIGKILL) leaves PostgreSQL running; the next start attaches to it.
@@ -184,7 +184,7 @@ it('serves on the embedded database, saves the demo keys once (never printing th
   const orphan = postmasterPid();
   expect(alive(orphan)).toBe(true);
   const third = await startServer();
-  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', secretKey)).status).toBe(200);
   third.child.kill('SIGINT');
   expect(await third.exited).toBe(0);
 
@@ -193,7 +193,7 @@ it('serves on the embedded database, saves the demo keys once (never printing th
   await until(() => !alive(orphan), 'PostgreSQL to stop');
   writeFileSync(pidFile(), `999999\n${join(dataDir, 'pg')}\n1700000000\n${env.EMBEDDED_PG_PORT}\n\n\n`);
   const fourth = await startServer();
-  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', secretKey)).status).toBe(200);
   fourth.child.kill('SIGINT');
   expect(await fourth.exited).toBe(0);
 
