@@ -92,8 +92,11 @@ export interface StartUpBanner {
   /** `DATABASE_URL`, or where the embedded PostgreSQL lives. */
   database: string;
   migrationsApplied: number;
-  /** The demo organization: just created (its keys, shown once), or created earlier (its file). */
-  demo?: { created?: CreatedOrganization; savedTo?: string };
+  /**
+   * The demo organization: just created (its keys, shown once), or created earlier (its file).
+   * `keysHidden` when the logs are JSON (collected, shipped, kept): then only the file is named.
+   */
+  demo?: { created?: CreatedOrganization; savedTo?: string; keysHidden?: boolean };
 }
 
 /** What `npm start` prints once it listens: the links, and the demo keys on the first start. */
@@ -109,7 +112,9 @@ export function startUpBanner(info: StartUpBanner, columns = BANNER_COLUMNS): st
       `  Dashboard: ${publicUrl}/dashboard`,
     ],
   ];
-  if (demo?.created) {
+  if (demo?.created && demo.keysHidden) {
+    sections.push([`Demo organization created: its keys and dashboard login are in ${demo.savedTo}`]);
+  } else if (demo?.created) {
     const { sandbox, email, password } = demo.created;
     sections.push([
       'Demo organization created (shown once; keep these):',

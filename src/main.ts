@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createApp } from './app';
 import { StartUpBanner, startUpBanner } from './banner';
+import { stdoutLogFormat } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
@@ -46,14 +47,20 @@ async function main(): Promise<void> {
   await app.listen(config.PORT);
 
   const organizations = app.get(OrganizationsService);
-  const credentialsFile = config.DATABASE_URL ? undefined : embeddedDataFile(config, 'demo-credentials.json');
+  const credentialsFile = embeddedDataFile(config, 'demo-credentials.json');
   let demo: StartUpBanner['demo'];
   if (config.DEMO_ORG && (await organizations.count()) === 0) {
     const created = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
-    if (credentialsFile)
+    const keysHidden = stdoutLogFormat(config.LOG_FORMAT) === 'json';
+    let savedTo: string | undefined;
+    // Saved with the embedded database, and wherever the banner may not show the credentials.
+    if (!config.DATABASE_URL || keysHidden) {
+      mkdirSync(config.DATA_DIR, { recursive: true });
       writeFileSync(credentialsFile, JSON.stringify(created, null, 2) + '\n', { mode: 0o600 });
-    demo = { created, savedTo: credentialsFile };
-  } else if (credentialsFile && existsSync(credentialsFile)) {
+      savedTo = credentialsFile;
+    }
+    demo = { created, savedTo, keysHidden };
+  } else if (!config.DATABASE_URL && existsSync(credentialsFile)) {
     demo = { savedTo: credentialsFile };
   }
   // Written directly to stdout between blank lines, so it stands out from the log lines around it.

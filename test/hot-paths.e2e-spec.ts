@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { BillingRun } from '../src/billing/billing-run';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp } from './helpers/app';
+import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { catalog, createSubscription, DAY, timeTravel } from './helpers/billing';
 
 /**
@@ -78,6 +78,44 @@ it('pays in four statements: the key, one read (method and request), opening the
       .send({ transactionId: 'hot-pay', phoneNumber: '22222222', configurationId: masrivi.id }),
   );
   expect(r).toEqual({ status: 200, statements: 4 });
+});
+
+it("counts the pay-attempt limit's failures (per request and payer phone) from an index, in pay's opening statement", async () => {
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', org.sandbox.secretKey)
+    .send({ transactionId: 'hot-pay-limit', amount: 10 });
+  const methods = await t.http
+    .get('/api/v1/payment-methods')
+    .set('Authorization', org.sandbox.publishableKey);
+  const masrivi = (methods.body.data as { id: string; type: string }[]).find((m) => m.type === 'masrivi')!;
+  const spy = jest.spyOn(Client.prototype, 'query');
+  let opening: { text: string; values: unknown[] } | undefined;
+  try {
+    await t.http
+      .post('/api/v1/payment')
+      .set('Authorization', org.sandbox.publishableKey)
+      .send({ transactionId: 'hot-pay-limit', phoneNumber: '22229001', configurationId: masrivi.id })
+      .expect(502);
+    opening = spy.mock.calls
+      .map(([q]) => q as unknown as { text?: string; values?: unknown[] })
+      .filter((q) => q.text?.includes('failures AS'))
+      .map((q) => ({ text: q.text!, values: q.values ?? [] }))[0];
+  } finally {
+    spy.mockRestore();
+  }
+  expect(opening).toBeDefined();
+  // The test database is small: without this, a sequential scan is the cheaper plan for any table.
+  const client = new Client({ connectionString: testDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query('SET enable_seqscan = off');
+    const plan = await client.query({ text: `EXPLAIN ${opening.text}`, values: opening.values });
+    const text = (plan.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toContain('payments_failed_per_phone_idx');
+  } finally {
+    await client.end();
+  }
 });
 
 it('looks up a rolled key (live until its expires_at) in the same one statement, and refuses it after', async () => {

@@ -268,20 +268,20 @@ describe('POST /payment with an Idempotency-Key in Production (the bank simulato
   });
 });
 
-describe('the pay-attempt limit: 5 failed payments per payment request in 15 minutes', () => {
+describe('the pay-attempt limit: 5 failed payments per payment request and payer phone in 15 minutes', () => {
   const declined = (transactionId: string) => ({
     transactionId,
     phoneNumber: '22229001',
     configurationId: methods.masrivi,
   });
 
-  it('answers the 6th attempt 429 with Retry-After, before the bank; a replay is not an attempt; the window passes', async () => {
+  it('answers the 6th attempt from the phone 429 with Retry-After, before the bank; a replay is not an attempt; the window passes', async () => {
     const pr = await newRequest();
     const keys = Array.from({ length: 5 }, () => randomUUID());
     for (const key of keys)
       expectText(await pay(a, key, declined(pr.transactionId)), 502, Messages.bankFailure);
 
-    const sixth = await pay(b, undefined, { ...declined(pr.transactionId), phoneNumber: '22222222' });
+    const sixth = await pay(b, undefined, declined(pr.transactionId));
     expectText(sixth, 429, Messages.tooManyRequests);
     const retryAfter = Number(sixth.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(890);
@@ -296,10 +296,20 @@ describe('the pay-attempt limit: 5 failed payments per payment request in 15 min
     await a.query(`UPDATE payments SET updated_at = updated_at - interval '15 minutes' WHERE id = $1`, [
       (await paymentsOf(pr.id))[0].id,
     ]);
-    const allowed = await pay(a, undefined, { ...declined(pr.transactionId), phoneNumber: '22222222' });
-    expect(allowed.status).toBe(200);
-    expect(allowed.body.data.status).toBe('completed');
+    expectText(await pay(a, undefined, declined(pr.transactionId)), 502, Messages.bankFailure);
     expect(bankCalls()).toBe(6);
+    await pay(a, undefined, declined(pr.transactionId)).expect(429);
+  });
+
+  it("counts per payer phone: another phone's failures never lock the customer out", async () => {
+    const pr = await newRequest();
+    for (let i = 0; i < 5; i++) await pay(a, undefined, declined(pr.transactionId)).expect(502);
+    await pay(b, undefined, declined(pr.transactionId)).expect(429);
+    // The same phone written another way is the same phone.
+    await pay(a, undefined, { ...declined(pr.transactionId), phoneNumber: '+222 2222 9001' }).expect(429);
+    const customer = await pay(b, undefined, { ...declined(pr.transactionId), phoneNumber: '22222222' });
+    expect(customer.status).toBe(200);
+    expect(customer.body.data.status).toBe('completed');
   });
 
   it('counts per payment request: another request of the merchant pays', async () => {
@@ -402,6 +412,26 @@ describe('the hosted page', () => {
     expect(await paymentsOf(two.paymentRequestId)).toHaveLength(1);
   });
 
+  it("keys its forms apart from the merchant's server: a key the page's form used first is still free for the secret key", async () => {
+    const { id, browser, form } = await openPage(a);
+    // The form's key is a field anyone can set.
+    const key = randomUUID();
+    await browser
+      .post(`/checkout/${id}/pay`)
+      .type('form')
+      .send({ ...form, idempotencyKey: key, paymentMethodId: methods.masrivi, phoneNumber: '22222222' })
+      .expect(303);
+    const transactionId = txId('after-page');
+    const mine = await a.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.sandbox.secretKey)
+      .set('Idempotency-Key', key)
+      .send({ transactionId, amount: 700 });
+    expect(mine.status).toBe(200);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.body.data.transactionId).toBe(transactionId);
+  });
+
   it('shows the pay-attempt limit in the customer language (429, Retry-After) before calling the bank', async () => {
     const { id, paymentRequestId, browser } = await openPage(a);
     for (let i = 0; i < 5; i++) {
@@ -422,7 +452,7 @@ describe('the hosted page', () => {
       const sixth = await browser
         .post(`/checkout/${id}/pay`)
         .type('form')
-        .send({ ...form, paymentMethodId: methods.masrivi, phoneNumber: '22222222' });
+        .send({ ...form, paymentMethodId: methods.masrivi, phoneNumber: '22229001' });
       expect(sixth.status).toBe(429);
       expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
       expect(sixth.headers['content-type']).toMatch(/^text\/html/);
@@ -431,5 +461,12 @@ describe('the hosted page', () => {
     }
     expect(await paymentsOf(paymentRequestId)).toHaveLength(5);
     expect(bankCalls()).toBe(5);
+    // Another phone (the customer's own) still pays.
+    const form = formOf((await browser.get(`/checkout/${id}?lang=en`)).text);
+    await browser
+      .post(`/checkout/${id}/pay`)
+      .type('form')
+      .send({ ...form, paymentMethodId: methods.masrivi, phoneNumber: '22222222' })
+      .expect(303);
   });
 });

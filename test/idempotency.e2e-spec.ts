@@ -86,7 +86,11 @@ async function holdKey(scope: { environmentId: string }, key: string): Promise<(
   const client = new Client({ connectionString: testDatabaseUrl() });
   await client.connect();
   await client.query('BEGIN');
-  const lockId = RequestKey.of(scope, key, { method: 'POST', path: '', body: '' }).lockId;
+  const lockId = RequestKey.of({ ...scope, keyKind: 'secret' }, key, {
+    method: 'POST',
+    path: '',
+    body: '',
+  }).lockId;
   await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockId]);
   return async () => {
     await client.query('ROLLBACK');
@@ -291,7 +295,7 @@ describe('scope', () => {
     expect(production.body.data.environmentId).toBe(org.production.environmentId);
   });
 
-  it("keeps organizations apart, and shares a key between an environment's secret and publishable keys", async () => {
+  it('keeps organizations apart', async () => {
     const other = await newTenant(t);
     const key = randomUUID();
     const body = { transactionId: unique('orgs'), amount: 1500 };
@@ -299,13 +303,31 @@ describe('scope', () => {
     const theirs = await createRequest(key, body, other.sandbox.secretKey);
     expect(theirs.status).toBe(200);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
-    // pay takes either key: a key the secret key used is the environment's, so reused on pay it is 400
-    const pay = await post(t, '/api/v1/payment', org.sandbox.publishableKey, key, {
-      transactionId: body.transactionId,
+  });
+
+  it("gives publishable keys a namespace of their own: a key a publishable key used first is still free for the merchant's server", async () => {
+    const key = randomUUID();
+    const first = { transactionId: unique('pk-first'), amount: 1500 };
+    await createRequest(undefined, first).expect(200);
+    // Anyone holding the publishable key (it is in the merchant's pages) pays with the key first...
+    const paid = await post(t, '/api/v1/payment', org.sandbox.publishableKey, key, {
+      transactionId: first.transactionId,
       phoneNumber: '22222222',
-      configurationId: randomUUID(),
+      configurationId: (
+        (await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.publishableKey)).body
+          .data as { id: string; type: string }[]
+      ).find((m) => m.type === 'masrivi')!.id,
     });
-    expectText(pay, 400, Messages.idempotencyKeyReused);
+    expect(paid.status).toBe(200);
+    // ... then the merchant's server sends that key with its secret key: its request runs normally.
+    const body = { transactionId: unique('pk-then-sk'), amount: 1500 };
+    const mine = await createRequest(key, body);
+    expect(mine.status).toBe(200);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.body.data.transactionId).toBe(body.transactionId);
+    // Each namespace still replays its own first request.
+    const again = await createRequest(key, body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
   });
 });
 
@@ -328,7 +350,7 @@ describe('a first request that fails', () => {
 
     expect(
       await count(`idempotency_keys WHERE id = $1`, [
-        RequestKey.of({ environmentId: org.sandbox.environmentId }, key, {
+        RequestKey.of({ environmentId: org.sandbox.environmentId, keyKind: 'secret' }, key, {
           method: 'POST',
           path: '',
           body: '',
@@ -384,8 +406,11 @@ describe('expiry', () => {
     await createRequest(young.key, young.body).expect(200);
     const ids = keys.map(
       (k) =>
-        RequestKey.of({ environmentId: org.sandbox.environmentId }, k, { method: 'POST', path: '', body: '' })
-          .id,
+        RequestKey.of({ environmentId: org.sandbox.environmentId, keyKind: 'secret' }, k, {
+          method: 'POST',
+          path: '',
+          body: '',
+        }).id,
     );
     await t.query(
       `UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE id = ANY($1)`,
@@ -453,7 +478,7 @@ describe('every POST route of the API', () => {
     for (const route of postRoutes()) {
       const path = route.path.replace(/:[A-Za-z]+/g, randomUUID());
       const key = randomUUID();
-      const used = RequestKey.of({ environmentId: org.sandbox.environmentId }, key, {
+      const used = RequestKey.of({ environmentId: org.sandbox.environmentId, keyKind: 'secret' }, key, {
         method: 'POST',
         path: '/api/v1/somewhere-else',
         body: '{}',

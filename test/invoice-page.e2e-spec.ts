@@ -134,6 +134,22 @@ describe('the invoice page (checkoutUrl)', () => {
     expect(await invoiceStatus(invoice.id)).toBe('paid');
   });
 
+  it("keys its form apart from the merchant's server: a key the form used first is still free for the secret key", async () => {
+    const { invoice } = await newInvoice();
+    const key = `form-key-${invoice.id}`;
+    const { res } = await payThroughPage(invoice, { idempotencyKey: key });
+    expect(res.status).toBe(303);
+    const transactionId = `after-invoice-${invoice.id}`;
+    const mine = await t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', sk)
+      .set('Idempotency-Key', key)
+      .send({ transactionId, amount: 700 });
+    expect(mine.status).toBe(200);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.body.data.transactionId).toBe(transactionId);
+  });
+
   it('shows a void invoice as void and takes no payment for it', async () => {
     const { subscription, invoice } = await newInvoice();
     const a = agent();
@@ -186,7 +202,7 @@ describe('the invoice page (checkoutUrl)', () => {
         .send({ _csrf: csrf, paymentMethodId: methods.masrivi, phoneNumber });
     };
     for (let i = 0; i < 5; i++) expect((await post('en', '22229001')).status).toBe(502);
-    const sixth = await post('fr', '22123456');
+    const sixth = await post('fr', '22229001');
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
     expect(sixth.text).toContain(
@@ -194,6 +210,9 @@ describe('the invoice page (checkoutUrl)', () => {
     );
     expect(sixth.text).toContain(`action="/checkout/invoices/${invoice.id}/pay"`);
     expect(await invoiceStatus(invoice.id)).toBe('pending');
+    // Another phone (the customer's own) still pays.
+    expect((await post('en', '22123456')).status).toBe(303);
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
   });
 
   it('waits for a payment pending at the bank: the pending page and its status route, then paid', async () => {

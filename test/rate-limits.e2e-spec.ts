@@ -168,7 +168,7 @@ describe('settings', () => {
   });
 
   it('counts the client named by X-Forwarded-For only behind TRUST_PROXY', async () => {
-    const proxied = await limitedApp({ TRUST_PROXY: 'true' });
+    const proxied = await limitedApp({ TRUST_PROXY: '1' });
     try {
       const page = (app: TestApp, ip: string) =>
         app.http.get(`/checkout/${randomUUID()}`).set('X-Forwarded-For', ip);
@@ -180,6 +180,37 @@ describe('settings', () => {
       // Without TRUST_PROXY the header names nobody: a client cannot escape its limit with it.
       await statuses(2 * PER_IP, () => page(t, '41.188.0.3'));
       expect((await page(t, '41.188.0.4')).status).toBe(429);
+    } finally {
+      await proxied.t.close();
+    }
+  });
+
+  it('with a hop count, takes the address the last proxy saw: a forged left-most X-Forwarded-For entry is ignored', async () => {
+    const proxied = await limitedApp({ TRUST_PROXY: '1' });
+    try {
+      // The client sends its own X-Forwarded-For; the one proxy (this test) appends the address it saw.
+      const page = (forged: string) =>
+        proxied.t.http.get(`/checkout/${randomUUID()}`).set('X-Forwarded-For', `${forged}, 41.188.1.1`);
+      await statuses(2 * PER_IP, () => page('1.1.1.1'));
+      expect((await page('2.2.2.2')).status).toBe(429);
+      expect((await page('3.3.3.3')).status).toBe(429);
+    } finally {
+      await proxied.t.close();
+    }
+  });
+
+  it('with a list of proxy addresses and CIDRs, walks X-Forwarded-For from the right past the trusted proxies', async () => {
+    const proxied = await limitedApp({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
+    try {
+      const page = (xff: string) =>
+        proxied.t.http.get(`/checkout/${randomUUID()}`).set('X-Forwarded-For', xff);
+      // The peer (127.0.0.1) and 10.1.2.3 are trusted proxies: the client is 41.188.2.1, whatever
+      // the entries left of it say.
+      await statuses(2 * PER_IP, () => page('1.1.1.1, 41.188.2.1, 10.1.2.3'));
+      expect((await page('2.2.2.2, 41.188.2.1, 10.9.9.9')).status).toBe(429);
+      expect((await page('41.188.2.1')).status).toBe(429);
+      // An untrusted hop ends the walk: 41.188.2.2 is the client, not the address it forwarded.
+      expect((await page('41.188.2.1, 41.188.2.2, 10.1.2.3')).status).toBe(404);
     } finally {
       await proxied.t.close();
     }

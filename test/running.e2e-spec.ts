@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { displayWidth } from '../src/banner';
 import { freePort } from '../src/common/net';
 import { privateDatabase } from './helpers/app';
@@ -125,16 +126,19 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('serves on the embedded database, prints the demo keys once, and survives restarts, the CLI, a crash and a stale lock', async () => {
-  // First start: migrations, demo organization, keys printed.
+it('serves on the embedded database, saves the demo keys once (never printing them in JSON logs), and survives restarts, the CLI, a crash and a stale lock', async () => {
+  // First start: migrations, the demo organization, its keys and login saved to a file. Its stdout
+  // is not a terminal, so the logs are JSON: the banner names the file and prints no secret.
   const first = await startServer();
-  const secretKey = /Sandbox secret key:\s+(sk_test_\w+)/.exec(first.output())?.[1];
-  const publishableKey = /Sandbox publishable key:\s+(pk_test_\w+)/.exec(first.output())?.[1];
-  expect(secretKey).toBeDefined();
-  expect(publishableKey).toBeDefined();
-  expect(first.output()).toMatch(/Dashboard login:\s+demo@khoums\.local \/ \w+/);
-  const saved = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
-  expect(saved.sandbox.secretKey).toBe(secretKey);
+  const credentials = join(dataDir, 'demo-credentials.json');
+  const saved = JSON.parse(readFileSync(credentials, 'utf8'));
+  const secretKey = saved.sandbox.secretKey as string;
+  const publishableKey = saved.sandbox.publishableKey as string;
+  expect(secretKey).toMatch(/^sk_test_/);
+  expect(first.output()).toContain('Demo organization created');
+  expect(first.output()).toContain(credentials);
+  expect(first.output()).not.toContain(saved.password);
+  expect(first.output()).not.toContain(secretKey);
   expect(first.output()).toContain(`http://localhost:${port}/dashboard`);
   // The banner fits an 80-column terminal.
   const banner = first.output().slice(first.output().indexOf('┌'), first.output().indexOf('┘') + 1);
@@ -142,12 +146,12 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   for (const line of banner.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
   await expectDashboardLogin(saved.email, saved.password);
 
-  const created = await api('/payment-request', secretKey!, {
+  const created = await api('/payment-request', secretKey, {
     method: 'POST',
     body: JSON.stringify({ transactionId: 'first-run', amount: 1500 }),
   });
   expect(created.status).toBe(200);
-  expect((await api('/payment-request/by-transaction/first-run', publishableKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', publishableKey)).status).toBe(200);
 
   // The CLI beside the running server uses the same embedded database.
   const made = cli('org:create', '--name', 'Boutique Atar', '--email', 'owner@atar.example', '--json');
@@ -174,7 +178,7 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   // Second start reuses the data: no new demo organization, the earlier request is there.
   const second = await startServer();
   expect(second.output()).not.toContain('Demo organization created');
-  const again = await api('/payment-request/by-transaction/first-run', secretKey!);
+  const again = await api('/payment-request/by-transaction/first-run', secretKey);
   expect(((await again.json()) as { data: { amount: number } }).data.amount).toBe(1500);
 
   // A crash (SIGKILL) leaves PostgreSQL running; the next start attaches to it.
@@ -183,7 +187,7 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   const orphan = postmasterPid();
   expect(alive(orphan)).toBe(true);
   const third = await startServer();
-  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', secretKey)).status).toBe(200);
   third.child.kill('SIGINT');
   expect(await third.exited).toBe(0);
 
@@ -192,7 +196,7 @@ it('serves on the embedded database, prints the demo keys once, and survives res
   await waitFor(() => !alive(orphan), 'PostgreSQL to stop', 30_000);
   writeFileSync(pidFile(), `999999\n${join(dataDir, 'pg')}\n1700000000\n${env.EMBEDDED_PG_PORT}\n\n\n`);
   const fourth = await startServer();
-  expect((await api('/payment-request/by-transaction/first-run', secretKey!)).status).toBe(200);
+  expect((await api('/payment-request/by-transaction/first-run', secretKey)).status).toBe(200);
   fourth.child.kill('SIGINT');
   expect(await fourth.exited).toBe(0);
 
@@ -226,7 +230,6 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
       ...env,
       DATABASE_URL: db.url,
       PORT: String(serverPort),
-      DEMO_ORG: 'false',
       WEBHOOK_WORKER: 'false',
       RECONCILE_INTERVAL_MS: '0',
       ...extra,
@@ -257,10 +260,21 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
     expect(info[banner - 1]).toBe('');
     expect(info[banner + 1]).toMatch(/^│ Khoums is listening on http:\/\/localhost:\d+ +│$/);
     expect(info[banner + 2]).toMatch(/^│ {3}Database: {2}DATABASE_URL +│$/);
+    // With DATABASE_URL (a deployment) there is no demo organization unless DEMO_ORG asks for one.
+    expect(info.join('\n')).not.toContain('Demo organization');
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      expect((await pg.query('SELECT count(*)::int AS n FROM organizations')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await pg.end();
+    }
 
     // The table is still there for whoever asks for debug, here in the readable format.
-    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
+    const debug = await run({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty', DEMO_ORG: 'true' });
     expect(debug.some((l) => / DEBUG request .*url=\/health /.test(l))).toBe(true);
+    // Asked for, the demo login is shown in the readable banner (not in a log line).
+    expect(debug.some((l) => /^│ {3}Dashboard login: +demo@khoums\.local \/ \S+ +│$/.test(l))).toBe(true);
     const routes = debug.filter((l) => l.includes('Mapped {'));
     expect(routes.length).toBeGreaterThan(20);
     for (const line of routes)

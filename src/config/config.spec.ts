@@ -52,6 +52,33 @@ describe('loadConfig', () => {
     expect(message).toContain('LOG_LEVEL');
   });
 
+  it('defaults DEMO_ORG to true only with the embedded database: a deployment never gets a demo owner', () => {
+    expect(loadConfig({}).DEMO_ORG).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).DEMO_ORG).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO_ORG: 'true' }).DEMO_ORG).toBe(true);
+    expect(loadConfig({ DEMO_ORG: 'false' }).DEMO_ORG).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as a number of proxy hops or a list of proxy addresses and CIDRs', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true (any client could name its own address) and addresses that are not ones', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      'TRUST_PROXY="true": TRUST_PROXY must be the number of proxies in front of the service (e.g. 1) or their addresses and CIDRs (e.g. 10.0.0.0/8,127.0.0.1); "true" would believe any X-Forwarded-For',
+    );
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.300', '1.2.3.4,', 'proxy.example.mr', '-1', '1.5'])
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY=${JSON.stringify(bad)}`);
+  });
+
   it('reads the rate limits (0 turns one off) and refuses a negative one', () => {
     const c = loadConfig({});
     expect([c.RATE_LIMIT_PER_KEY, c.RATE_LIMIT_PER_IP]).toEqual([200, 50]);

@@ -10,13 +10,46 @@ import {
   Min,
   MinLength,
   validateSync,
+  ValidateBy,
 } from 'class-validator';
+import { isIP } from 'node:net';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 const toBool = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+/** The proxies in front of the service: none, a number of hops, or their addresses and CIDRs. */
+export type TrustedProxies = false | number | string[];
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY's text as `TrustedProxies`; anything else (`true` included) is left as it is, for the validator to refuse. */
+const toTrustedProxies = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === 'false' || text === '0') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  return entries.every(isAddressOrCidr) ? entries : value;
+};
+
+const IsTrustedProxies = () =>
+  ValidateBy({
+    name: 'isTrustedProxies',
+    validator: {
+      validate: (v: unknown) => v === false || typeof v === 'number' || Array.isArray(v),
+      defaultMessage: () =>
+        'TRUST_PROXY must be the number of proxies in front of the service (e.g. 1) or their addresses and CIDRs (e.g. 10.0.0.0/8,127.0.0.1); "true" would believe any X-Forwarded-For',
+    },
+  });
 
 /**
  * Every setting the service reads, from environment variables, validated once at start-up.
@@ -75,14 +108,19 @@ export class AppConfig {
   CHECKOUT_CSRF_SECRET?: string;
 
   /**
-   * Behind a reverse proxy or load balancer: take the client address from X-Forwarded-For (the
-   * dashboard's sign-in limit counts per address). Off: the address of the TCP peer.
+   * Behind reverse proxies or load balancers: how many there are (hops), or their addresses and
+   * CIDRs. The client address is then the last X-Forwarded-For entry before the trusted proxies,
+   * walking from the right (entries further left are the client's to write). Off: the TCP peer.
+   * `true` is refused: it would believe the left-most entry, which any client chooses.
    */
-  @Transform(toBool)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  @Transform(toTrustedProxies)
+  @IsTrustedProxies()
+  TRUST_PROXY: TrustedProxies = false;
 
-  /** Create the demo organization on first start (only on an empty database). */
+  /**
+   * Create the demo organization on first start (only on an empty database). Default: true with the
+   * embedded database (local development) only, so a deployment never gets a demo owner.
+   */
   @Transform(toBool)
   @IsBoolean()
   DEMO_ORG = true;
@@ -242,5 +280,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (input.DEMO_ORG === undefined) config.DEMO_ORG = config.DATABASE_URL === undefined;
   return config;
 }

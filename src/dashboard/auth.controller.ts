@@ -4,15 +4,27 @@ import { Post } from '../common/http/routes';
 import { OrganizationError } from '../organizations/organizations.errors';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { normalizeEmail, passwordProblem } from '../organizations/users';
+import { normalizeEmail, PasswordProblem, passwordProblem } from '../organizations/users';
 import { UsersService } from '../organizations/users.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer, roleLabel } from './dashboard.renderer';
 import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
+import type { DashboardTexts } from '../common/i18n/dashboard-texts';
 import { fill, formatTime } from './format';
 import { parseChoice, safeReturn } from './forms';
 import { DashboardSessions, SESSION_COOKIE, SESSION_MAX_SECONDS } from './sessions.service';
+
+function passwordProblemText(t: DashboardTexts, problem: PasswordProblem): string {
+  switch (problem) {
+    case 'too-short':
+      return t.passwordTooShort;
+    case 'too-long':
+      return t.passwordTooLong;
+    case 'too-common':
+      return t.passwordTooCommon;
+  }
+}
 
 /** Signing up, in and out, invitations, the environment switch and one's own password. */
 @DashboardPages()
@@ -74,8 +86,11 @@ export class DashboardAuthController {
     if (!name || name.length > 200) errors.name = t.nameRequired;
     if (!email) errors.email = t.invalidEmail;
     const problem = passwordProblem(password);
-    if (problem) errors.password = problem === 'too-short' ? t.passwordTooShort : t.passwordTooLong;
+    if (problem) errors.password = passwordProblemText(t, problem);
     if (Object.keys(errors).length > 0) return again(errors);
+    // Hashing the password is the expensive step: only within the sign-in limits.
+    const attempt = await this.sessions.reserveAttempt(email!, d.ip);
+    if (!attempt) throw dashboardError(DashboardError.TooManyAttempts);
     let userId: string;
     try {
       ({ userId } = await this.organizations.signUp({ name, email: email!, password }));
@@ -83,6 +98,7 @@ export class DashboardAuthController {
       if (err instanceof EmailTakenError) return again({ email: t.emailTaken });
       throw err;
     }
+    await this.sessions.attemptSucceeded(attempt);
     await this.signIn(d, userId);
   }
 
@@ -99,11 +115,21 @@ export class DashboardAuthController {
     const { t } = d;
     const password = d.field('password');
     const problem = passwordProblem(password);
-    if (problem)
-      return this.showInvitation(d, token, problem === 'too-short' ? t.passwordTooShort : t.passwordTooLong);
+    if (problem) return this.showInvitation(d, token, passwordProblemText(t, problem));
+    let invitation;
+    try {
+      invitation = await this.users.invitation(token);
+    } catch (err) {
+      if (AppError.is(err, OrganizationError.InvitationNotFound)) return this.showInvitation(d, token);
+      throw err;
+    }
+    // Hashing the password is the expensive step: only for a real invitation, within the sign-in limits.
+    const attempt = await this.sessions.reserveAttempt(invitation.email, d.ip);
+    if (!attempt) throw dashboardError(DashboardError.TooManyAttempts);
     let userId: string;
     try {
       userId = (await this.users.acceptInvitation(token, password)).id;
+      await this.sessions.attemptSucceeded(attempt);
     } catch (err) {
       if (AppError.is(err, OrganizationError.InvitationNotFound)) return this.showInvitation(d, token);
       if (err instanceof EmailTakenError) return this.showInvitation(d, token, t.emailTaken);
@@ -135,17 +161,19 @@ export class DashboardAuthController {
     const next = d.field('newPassword');
     if (next !== d.field('confirmPassword'))
       return this.renderAccount(d, { confirmPassword: t.passwordsDiffer });
+    const problem = passwordProblem(next);
+    if (problem) return this.renderAccount(d, { newPassword: passwordProblemText(t, problem) });
+    // Checking the current password is a sign-in attempt: limited the same way.
+    const attempt = await this.sessions.reserveAttempt(user.email, d.ip);
+    if (!attempt) throw dashboardError(DashboardError.TooManyAttempts);
     try {
       await this.users.changePassword(user.userId, d.field('currentPassword'), next);
     } catch (err) {
       if (AppError.is(err, OrganizationError.WrongCurrentPassword))
         return this.renderAccount(d, { currentPassword: t.wrongCurrentPassword });
-      if (AppError.is(err, OrganizationError.PasswordTooShort))
-        return this.renderAccount(d, { newPassword: t.passwordTooShort });
-      if (AppError.is(err, OrganizationError.PasswordTooLong))
-        return this.renderAccount(d, { newPassword: t.passwordTooLong });
       throw err;
     }
+    await this.sessions.attemptSucceeded(attempt);
     await this.sessions.endOthers(user.userId, user.sessionId);
     this.renderAccount(d, {}, t.passwordChanged);
   }

@@ -90,7 +90,7 @@ export class DashboardRequest {
     return typeof first === 'string' ? first : undefined;
   }
 
-  /** The client's address (behind a proxy, with TRUST_PROXY: the forwarded one). */
+  /** The client's address (behind proxies named by TRUST_PROXY: the one the first of them saw). */
   get ip(): string {
     return this.page.req.ip;
   }

@@ -18,6 +18,14 @@ export interface SessionRow {
   environmentId: string;
 }
 
+/** How many failed sign-in attempts are allowed within the window. */
+export interface SignInLimits {
+  perEmailAndAddress: number;
+  perAddress: number;
+  perEmail: number;
+  windowSeconds: number;
+}
+
 /** The dashboard's own tables: sessions and sign-in attempts. */
 @Injectable()
 export class DashboardRepository {
@@ -79,27 +87,30 @@ export class DashboardRepository {
   }
 
   /**
-   * Records a sign-in attempt unless the email or the address already has `limit` failed (or
-   * in-flight) attempts within the window: its id, or null. Per-email and per-address advisory
-   * locks make the count and the insert one step, so concurrent attempts (on any instance) never
-   * get past the limit together.
+   * Records a sign-in attempt unless one of the limits is reached by the failed (or in-flight)
+   * attempts within the window: for this email from this address, from this address whatever the
+   * email, or for this email from all addresses. Its id, or null. Per-email and per-address advisory
+   * locks make the count and the insert one step, so concurrent attempts (on any instance) never get
+   * past a limit together.
    */
-  reserveSignInAttempt(
-    email: string,
-    ip: string,
-    limit: number,
-    windowSeconds: number,
-  ): Promise<string | null> {
+  reserveSignInAttempt(email: string, ip: string, limits: SignInLimits): Promise<string | null> {
     return this.db.transaction(async () => {
       await this.db.exec(
         sql`SELECT pg_advisory_xact_lock(7301, hashtext(${email})), pg_advisory_xact_lock(7302, hashtext(${ip}))`,
       );
-      const counts = await this.db.one<{ byEmail: number; byIp: number }>(sql`
-        SELECT count(*) FILTER (WHERE email = ${email})::int AS "byEmail", count(*) FILTER (WHERE ip = ${ip})::int AS "byIp"
+      const counts = await this.db.one<{ both: number; byEmail: number; byIp: number }>(sql`
+        SELECT count(*) FILTER (WHERE email = ${email} AND ip = ${ip})::int AS both,
+               count(*) FILTER (WHERE email = ${email})::int AS "byEmail",
+               count(*) FILTER (WHERE ip = ${ip})::int AS "byIp"
           FROM login_attempts
-         WHERE NOT succeeded AND created_at > now() - make_interval(secs => ${windowSeconds})
+         WHERE NOT succeeded AND created_at > now() - make_interval(secs => ${limits.windowSeconds})
            AND (email = ${email} OR ip = ${ip})`);
-      if (counts!.byEmail >= limit || counts!.byIp >= limit) return null;
+      if (
+        counts!.both >= limits.perEmailAndAddress ||
+        counts!.byIp >= limits.perAddress ||
+        counts!.byEmail >= limits.perEmail
+      )
+        return null;
       const id = randomUUID();
       await this.db.exec(sql`INSERT INTO login_attempts (id, email, ip) VALUES (${id}, ${email}, ${ip})`);
       await this.db.exec(sql`

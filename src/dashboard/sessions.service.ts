@@ -1,16 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { DashboardRepository, SessionRow } from './dashboard.repository';
+import { DashboardRepository, SessionRow, SignInLimits } from './dashboard.repository';
 
 /** A session ends after a day without activity, and after 14 days whatever happens. */
 export const SESSION_IDLE_SECONDS = 24 * 3600;
 export const SESSION_MAX_SECONDS = 14 * 24 * 3600;
 export const SESSION_COOKIE = 'khoums_session';
 
-/** Sign-in attempts: at most 10 failed ones per email and per client address in 15 minutes. */
-export const SIGN_IN_LIMIT = 10;
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+/**
+ * Failed sign-in attempts (and checks of a password: the current one, before changing it) in 15
+ * minutes: 10 per email from one address, 50 from one address whatever the email, 100 per email
+ * from all addresses (so no address locks an owner out, and no address tries many accounts).
+ */
+export const SIGN_IN_LIMITS: SignInLimits = {
+  perEmailAndAddress: 10,
+  perAddress: 50,
+  perEmail: 100,
+  windowSeconds: 15 * 60,
+};
 
 export type SignedIn = SessionRow;
 
@@ -58,12 +66,7 @@ export class DashboardSessions {
 
   /** Reserves an attempt (null: over the limit, answer 429); mark it succeeded when the password was right. */
   reserveAttempt(email: string, ip: string): Promise<string | null> {
-    return this.repo.reserveSignInAttempt(
-      email.trim().toLowerCase(),
-      ip,
-      SIGN_IN_LIMIT,
-      SIGN_IN_WINDOW_SECONDS,
-    );
+    return this.repo.reserveSignInAttempt(email.trim().toLowerCase(), ip, SIGN_IN_LIMITS);
   }
 
   attemptSucceeded(attemptId: string): Promise<void> {

@@ -35,17 +35,21 @@ export const IdempotencyKey = createParamDecorator(
 );
 
 /**
- * The request's Idempotency-Key, scoped to the environment of its API key (made once per request);
+ * The request's Idempotency-Key, scoped to the environment and the kind of its API key (made once per request);
  * 400 when the header is not 1 to 255 printable characters. Only for requests with an API key.
  */
 export function requestKeyOf(req: FastifyRequest): RequestKey {
   if (req.idempotencyKey) return req.idempotencyKey;
   const header = req.headers[IDEMPOTENCY_HEADER];
   if (!validIdempotencyKey(header)) throw idempotencyError(IdempotencyError.InvalidKey);
-  req.idempotencyKey = RequestKey.of({ environmentId: req.tenant!.environmentId }, header, {
-    method: req.method,
-    path: req.url,
-    body: rawBodyOf(req),
-  });
+  req.idempotencyKey = RequestKey.of(
+    { environmentId: req.tenant!.environmentId, keyKind: req.tenant!.keyKind },
+    header,
+    {
+      method: req.method,
+      path: req.url,
+      body: rawBodyOf(req),
+    },
+  );
   return req.idempotencyKey;
 }

@@ -18,36 +18,44 @@ describe('Idempotency-Key values', () => {
 
 describe('RequestKey', () => {
   it('is the same for a retry: same scope, key, method, path and body', () => {
-    const a = RequestKey.of({ environmentId: ENV }, 'k1', request);
-    const b = RequestKey.of({ environmentId: ENV }, 'k1', { ...request });
+    const a = RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'k1', request);
+    const b = RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'k1', { ...request });
     expect(a.id.equals(b.id)).toBe(true);
     expect(b.sameRequest(a.requestHash.toString('hex'))).toBe(true);
     expect(a.lockId).toBe(b.lockId);
   });
 
   it('tells another method, path or body apart', () => {
-    const first = RequestKey.of({ environmentId: ENV }, 'k1', request).requestHash.toString('hex');
+    const first = RequestKey.of(
+      { environmentId: ENV, keyKind: 'secret' },
+      'k1',
+      request,
+    ).requestHash.toString('hex');
     for (const other of [
       { ...request, method: 'PATCH' },
       { ...request, path: '/api/v1/checkout-session' },
       { ...request, body: '{"transactionId":"a","amount":2}' },
     ])
-      expect(RequestKey.of({ environmentId: ENV }, 'k1', other).sameRequest(first)).toBe(false);
+      expect(RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'k1', other).sameRequest(first)).toBe(
+        false,
+      );
   });
 
-  it('scopes the key: environments and checkout sessions never share a record', () => {
+  it('scopes the key: environments, key kinds, checkout sessions and invoices never share a record', () => {
     const ids = [
-      RequestKey.of({ environmentId: ENV }, 'k1', request),
-      RequestKey.of({ environmentId: OTHER_ENV }, 'k1', request),
+      RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'k1', request),
+      RequestKey.of({ environmentId: OTHER_ENV, keyKind: 'secret' }, 'k1', request),
+      RequestKey.of({ environmentId: ENV, keyKind: 'publishable' }, 'k1', request),
       RequestKey.of({ environmentId: ENV, checkoutSessionId: OTHER_ENV }, 'k1', request),
-      RequestKey.of({ environmentId: ENV }, 'k2', request),
+      RequestKey.of({ environmentId: ENV, invoiceId: OTHER_ENV }, 'k1', request),
+      RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'k2', request),
     ].map((k) => k.id.toString('hex'));
-    expect(new Set(ids).size).toBe(4);
+    expect(new Set(ids).size).toBe(6);
   });
 
   it('stores neither the key nor a hash of the body that can be checked without the key', () => {
-    const key = RequestKey.of({ environmentId: ENV }, 'secret-key-1', request);
-    const other = RequestKey.of({ environmentId: ENV }, 'secret-key-2', request);
+    const key = RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'secret-key-1', request);
+    const other = RequestKey.of({ environmentId: ENV, keyKind: 'secret' }, 'secret-key-2', request);
     expect(key.id.toString('latin1')).not.toContain('secret-key-1');
     expect(key.requestHash.equals(other.requestHash)).toBe(false);
     expect(key.id).toHaveLength(32);

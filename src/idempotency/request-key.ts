@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { KeyKind } from '../organizations/tenant';
 
 /** The answer header of a request answered from its key's record instead of being run. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -10,8 +11,25 @@ export function validIdempotencyKey(value: unknown): value is string {
   return typeof value === 'string' && PRINTABLE.test(value);
 }
 
-/** Where a key is unique: the API key's environment, or (the hosted page) one checkout session. */
-export type KeyScope = { environmentId: string; checkoutSessionId?: string };
+/**
+ * Where a key is unique. The merchant's server (its secret keys) has the environment's namespace;
+ * whoever else can send a key has one of its own, so that nobody outside the server can use up a key
+ * the server will send: requests made with a publishable key (it is in the merchant's pages), and
+ * each hosted page's form (per checkout session, per invoice).
+ */
+export type KeyScope =
+  | { environmentId: string; keyKind: KeyKind }
+  | { environmentId: string; checkoutSessionId: string }
+  | { environmentId: string; invoiceId: string };
+
+function namespaceOf(scope: KeyScope): string {
+  if ('checkoutSessionId' in scope) return `checkout-session:${scope.checkoutSessionId}`;
+  if ('invoiceId' in scope) return `invoice:${scope.invoiceId}`;
+  // The secret keys' namespace keeps the name it had before publishable keys got their own.
+  return scope.keyKind === 'secret'
+    ? `environment:${scope.environmentId}`
+    : `environment:${scope.environmentId}:publishable`;
+}
 
 /** The request a key came with: what must be the same for a retry to be a replay. */
 export interface KeyedRequest {
@@ -40,14 +58,14 @@ export class RequestKey {
   ) {}
 
   static of(scope: KeyScope, key: string, request: KeyedRequest): RequestKey {
-    const where = scope.checkoutSessionId
-      ? `checkout-session:${scope.checkoutSessionId}`
-      : `environment:${scope.environmentId}`;
-    const id = createHash('sha256').update(`${where}\n${key}`).digest();
+    const id = createHash('sha256')
+      .update(`${namespaceOf(scope)}\n${key}`)
+      .digest();
     const requestHash = createHmac('sha256', key)
       .update(`${request.method} ${request.path}\n${request.body}`)
       .digest();
-    return new RequestKey(scope.environmentId, scope.checkoutSessionId ?? null, id, requestHash);
+    const checkoutSessionId = 'checkoutSessionId' in scope ? scope.checkoutSessionId : null;
+    return new RequestKey(scope.environmentId, checkoutSessionId, id, requestHash);
   }
 
   /** The PostgreSQL advisory lock (bigint, as text) held while the key's first request runs. */

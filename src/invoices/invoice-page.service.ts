@@ -44,16 +44,20 @@ export class InvoicePageService {
       keyKind: 'publishable',
       keyId: `invoice:${invoice.id}`,
     };
-    // Keyed to the invoice's environment (the form's key is random); the form is the request,
-    // whatever its fields say on a resubmission.
+    // Keyed to the invoice (a namespace of its own: the form's key is a field anyone can set); the
+    // form is the request, whatever its fields say on a resubmission.
     const key =
       input.idempotencyKey === undefined
         ? undefined
-        : RequestKey.of({ environmentId: invoice.environmentId }, input.idempotencyKey, {
-            method: 'POST',
-            path: `${invoicePagePath(invoice.id)}/pay`,
-            body: '',
-          });
+        : RequestKey.of(
+            { environmentId: invoice.environmentId, invoiceId: invoice.id },
+            input.idempotencyKey,
+            {
+              method: 'POST',
+              path: `${invoicePagePath(invoice.id)}/pay`,
+              body: '',
+            },
+          );
     const payment = await this.payments.pay(
       tenant,
       {

@@ -5,6 +5,7 @@ import { Messages } from '../common/errors/messages';
 export enum OrganizationError {
   InvalidEmail = 'invalid_email',
   PasswordTooShort = 'password_too_short',
+  PasswordTooCommon = 'password_too_common',
   PasswordTooLong = 'password_too_long',
   WrongCurrentPassword = 'wrong_current_password',
   UserNotFound = 'user_not_found',
@@ -16,6 +17,7 @@ export enum OrganizationError {
 export const organizationError = domainErrors<OrganizationError>({
   [OrganizationError.InvalidEmail]: [400, Messages.invalidEmail],
   [OrganizationError.PasswordTooShort]: [400, Messages.passwordTooShort],
+  [OrganizationError.PasswordTooCommon]: [400, Messages.passwordTooCommon],
   [OrganizationError.PasswordTooLong]: [400, Messages.passwordTooLong],
   [OrganizationError.WrongCurrentPassword]: [400, Messages.wrongCurrentPassword],
   [OrganizationError.UserNotFound]: [404, Messages.userNotFound],

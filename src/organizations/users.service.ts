@@ -21,6 +21,7 @@ export function hashToken(token: string): Buffer {
 export function assertPassword(password: string): void {
   const problem = passwordProblem(password);
   if (problem === 'too-short') throw organizationError(OrganizationError.PasswordTooShort);
+  if (problem === 'too-common') throw organizationError(OrganizationError.PasswordTooCommon);
   if (problem === 'too-long') throw organizationError(OrganizationError.PasswordTooLong);
 }
 
@@ -107,6 +108,8 @@ export class UsersService {
   /** Creates the invited user, once: the link is used up in the same transaction. */
   async acceptInvitation(token: string, password: string): Promise<User> {
     assertPassword(password);
+    // A link that is no invitation costs no hashing (scrypt is the expensive step).
+    await this.invitation(token);
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async () => {
       const invitation = await this.invitation(token);

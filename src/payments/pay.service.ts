@@ -37,8 +37,8 @@ export type PayGuard = (request: PaymentRequest) => Promise<void>;
  *   statement), and a retry gets that payment in whatever state it reached, without the bank
  *   being called again: pending while the first request still waits on the bank, then completed,
  *   or failed (502, as the first request answered);
- * - at most MAX_FAILED_PAYMENTS failed payments per request in the window: the next attempt is
- *   429 before the bank is called.
+ * - at most MAX_FAILED_PAYMENTS failed payments per request and payer phone in the window: that
+ *   phone's next attempt is 429 before the bank is called (another phone still pays).
  */
 @Injectable()
 export class PayService {

@@ -49,7 +49,7 @@ export interface OpenFlags {
   retry_after: number | null;
 }
 
-/** At most this many failed payments per payment request (and payer phone) in the window: the pay-attempt limit of docs/api.md. */
+/** At most this many failed payments per payment request and payer phone ... */
 export const MAX_FAILED_PAYMENTS = 5;
 /** ... in this window (minutes). */
 export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
@@ -117,7 +117,8 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
  * request) and its `payment-created` event and, with an Idempotency-Key, record the key with the
  * payment. Returns the payment it records.
  *
- * The limit counts the request's payments that failed in the window, as of the statement's
+ * The limit counts the request's payments from this payer phone that failed in the window (so
+ * another phone's failures never lock the customer out; payments_failed_per_phone_idx), as of the statement's
  * snapshot: a payment settled as failed while this statement waited for the request's lock is not
  * counted, so in that race one attempt more than the limit can reach the bank.
  */
@@ -156,7 +157,7 @@ export function openStatement(input: {
          ${lockPayableRequest(request.id)}
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = ${request.id} AND status = 'failed'
+          WHERE payment_request_id = ${request.id} AND phone_number = ${payment.phoneNumber} AND status = 'failed'
             AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,

@@ -9,7 +9,7 @@ export enum PaymentError {
   NotPending = 'payment_not_pending',
   BankFailure = 'bank_failure',
   SimulatedTransfersSandboxOnly = 'simulated_transfers_sandbox_only',
-  /** The pay-attempt limit (failed payments of one request; docs/api.md "Rate limits"). */
+  /** The pay-attempt limit (failed payments of one request from one phone). */
   TooManyAttempts = 'too_many_payment_attempts',
 }
 

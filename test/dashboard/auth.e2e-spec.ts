@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Messages } from '../../src/common/errors/messages';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
+import * as secrets from '../../src/organizations/secrets';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import {
   DASHBOARD_ENV,
@@ -212,7 +213,21 @@ describe('sign-up', () => {
     expect(taken.text).toContain('value="Shop"');
     const bad = await b.post('/dashboard/signup', { name: '', email: 'not-an-email', password: 'short' });
     expect(bad.text).toContain('Invalid email address.');
-    expect(bad.text).toContain('The password must be at least 8 characters.');
+    expect(bad.text).toContain('The password must be at least 10 characters.');
+    for (const password of ['12345678', '1234567890', 'QwertyUiop']) {
+      const weak = await b.post('/dashboard/signup', {
+        name: 'Shop',
+        email: `weak-${Date.now()}@test.khoums`,
+        password,
+      });
+      expect(weak.status).toBe(200);
+      expect(weak.text).toContain(
+        password.length < 10
+          ? 'The password must be at least 10 characters.'
+          : 'This password is one of the most common ones. Choose another.',
+      );
+      expect(sessionCookie(weak)).toBeUndefined();
+    }
     expect(bad.text).toContain('Enter your business name');
     expect(sessionCookie(bad)).toBeUndefined();
   });
@@ -297,38 +312,73 @@ describe('sessions', () => {
   });
 });
 
-describe('the sign-in limit (10 failed attempts per 15 minutes, per email and per address)', () => {
+describe('the sign-in limits (failed attempts in 15 minutes: 10 per email and address, 50 per address, 100 per email)', () => {
   async function attempt(b: DashboardBrowser, email: string, password: string) {
     await b.get('/dashboard/login');
     return b.post('/dashboard/login', { email, password });
   }
+  /** Failed attempts recorded as if made just now. */
+  const seedFailures = (rows: { email: string; ip: string }[]) =>
+    t.query(
+      `INSERT INTO login_attempts (id, email, ip) SELECT gen_random_uuid(), e, i FROM unnest($1::text[], $2::text[]) AS x(e, i)`,
+      [rows.map((r) => r.email), rows.map((r) => r.ip)],
+    );
 
-  it('answers the 11th attempt for one email with the 429 page, even with the right password and from elsewhere', async () => {
+  it('answers the 11th attempt for one email from one address with the 429 page, even with the right password; another address signs in', async () => {
     const org = await newTenant(t);
-    for (let i = 0; i < 10; i++) {
-      const res = await attempt(new DashboardBrowser(t), org.email, `wrong ${i}`);
-      expect(res.status).toBe(200);
-    }
-    const res = await attempt(new DashboardBrowser(t), org.email, org.password);
+    const b = new DashboardBrowser(t);
+    for (let i = 0; i < 10; i++) expect((await attempt(b, org.email, `wrong ${i}`)).status).toBe(200);
+    const res = await attempt(b, org.email, org.password);
     expect(res.status).toBe(429);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('Too many sign-in attempts. Try again in 15 minutes.');
-    // Once the window has passed, the owner signs in.
+    // One address's failures never lock the owner out.
+    expect((await attempt(new DashboardBrowser(t), org.email, org.password)).status).toBe(303);
+    // Once the window has passed, this address signs in too.
     await t.query(
       `UPDATE login_attempts SET created_at = created_at - interval '16 minutes' WHERE email = $1`,
       [org.email],
     );
+    expect((await attempt(b, org.email, org.password)).status).toBe(303);
+  });
+
+  it('answers 429 after 50 failed attempts from one address, whatever the emails; another address is not concerned', async () => {
+    const b = new DashboardBrowser(t);
+    await seedFailures(
+      Array.from({ length: 49 }, (_, i) => ({ email: `spray-${i}-${b.ip}@test.khoums`, ip: b.ip })),
+    );
+    expect((await attempt(b, `last-${b.ip}@test.khoums`, 'nope')).status).toBe(200);
+    const org = await newTenant(t);
+    expect((await attempt(b, org.email, org.password)).status).toBe(429);
     expect((await attempt(new DashboardBrowser(t), org.email, org.password)).status).toBe(303);
   });
 
-  it('answers the 11th failed attempt from one address with 429, whatever the email', async () => {
-    const b = new DashboardBrowser(t);
-    for (let i = 0; i < 10; i++)
-      expect((await attempt(b, `x${i}-${Date.now()}@test.khoums`, 'nope')).status).toBe(200);
+  it('answers 429 after 100 failed attempts for one email from all addresses', async () => {
     const org = await newTenant(t);
-    expect((await attempt(b, org.email, org.password)).status).toBe(429);
-    // Another address is not concerned.
-    expect((await attempt(new DashboardBrowser(t), org.email, org.password)).status).toBe(303);
+    await seedFailures(
+      Array.from({ length: 99 }, () => ({ email: org.email, ip: new DashboardBrowser(t).ip })),
+    );
+    expect((await attempt(new DashboardBrowser(t), org.email, 'nope')).status).toBe(200);
+    expect((await attempt(new DashboardBrowser(t), org.email, org.password)).status).toBe(429);
+  });
+
+  it('limits the current-password check of "change password" like a sign-in', async () => {
+    const { org, browser } = await signedInOwner(t);
+    await browser.get('/dashboard/account');
+    const change = (currentPassword: string) =>
+      browser.post('/dashboard/account/password', {
+        currentPassword,
+        newPassword: 'a new password',
+        confirmPassword: 'a new password',
+      });
+    for (let i = 0; i < 10; i++) {
+      const res = await change(`wrong ${i}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('The current password is incorrect.');
+    }
+    const res = await change(org.password);
+    expect(res.status).toBe(429);
+    expect(res.text).toContain('Too many sign-in attempts. Try again in 15 minutes.');
   });
 
   it('does not count successful sign-ins', async () => {
@@ -351,6 +401,77 @@ describe('the sign-in limit (10 failed attempts per 15 minutes, per email and pe
       expect(statuses.filter((r) => r.status === 429)).toHaveLength(6);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('password hashing (scrypt) only after the cheap checks: token, form, limit', () => {
+  it('runs no scrypt for a post with a bad CSRF token, over the limit, with a bad form or for an invitation that does not exist', async () => {
+    const { org, browser } = await signedInOwner(t);
+    await browser.get('/dashboard/account');
+    const anonymous = new DashboardBrowser(t);
+    await anonymous.get('/dashboard/login');
+    const limited = new DashboardBrowser(t);
+    await t.query(
+      `INSERT INTO login_attempts (id, email, ip) SELECT gen_random_uuid(), 'x' || g || '@test.khoums', $1 FROM generate_series(1, 50) g`,
+      [limited.ip],
+    );
+    await limited.get('/dashboard/login');
+    const hashes = jest.spyOn(secrets, 'hashPassword');
+    const verifies = jest.spyOn(secrets, 'verifyPassword');
+    try {
+      const strong = 'a strong new password';
+      const refused: [DashboardBrowser, string, Record<string, string | null>, number][] = [
+        [anonymous, '/dashboard/login', { email: org.email, password: org.password, _csrf: 'forged' }, 403],
+        [
+          anonymous,
+          '/dashboard/signup',
+          { name: 'x', email: `h-${Date.now()}@test.khoums`, password: strong, _csrf: null },
+          403,
+        ],
+        [anonymous, '/dashboard/invite/sometoken', { password: strong, _csrf: 'forged' }, 403],
+        [
+          browser,
+          '/dashboard/account/password',
+          { currentPassword: org.password, newPassword: strong, confirmPassword: strong, _csrf: 'forged' },
+          403,
+        ],
+        [limited, '/dashboard/login', { email: org.email, password: org.password }, 429],
+        [
+          limited,
+          '/dashboard/signup',
+          { name: 'x', email: `h2-${Date.now()}@test.khoums`, password: strong },
+          429,
+        ],
+        [
+          anonymous,
+          '/dashboard/signup',
+          { name: 'x', email: `h3-${Date.now()}@test.khoums`, password: '1234567890' },
+          200,
+        ],
+        [anonymous, '/dashboard/invite/no-such-invitation', { password: strong }, 404],
+        [
+          browser,
+          '/dashboard/account/password',
+          { currentPassword: org.password, newPassword: 'qwertyuiop', confirmPassword: 'qwertyuiop' },
+          200,
+        ],
+      ];
+      for (const [b, path, form, status] of refused) {
+        const res = await b.post(path, form);
+        expect({ path, status: res.status }).toEqual({ path, status });
+      }
+      expect(hashes).not.toHaveBeenCalled();
+      expect(verifies).not.toHaveBeenCalled();
+      // The spies do see scrypt: a sign-in that passes the cheap checks runs it once.
+      await anonymous.get('/dashboard/login');
+      expect(
+        (await anonymous.post('/dashboard/login', { email: org.email, password: org.password })).status,
+      ).toBe(303);
+      expect(verifies).toHaveBeenCalledTimes(1);
+    } finally {
+      hashes.mockRestore();
+      verifies.mockRestore();
     }
   });
 });

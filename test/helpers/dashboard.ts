@@ -4,7 +4,7 @@ import type { CreatedOrganization } from '../../src/organizations/organizations.
 import { newTenant, TestApp } from './app';
 
 /** The dashboard's app: per-address sign-in limits need the client address, sent as X-Forwarded-For. */
-export const DASHBOARD_ENV = { TRUST_PROXY: 'true' };
+export const DASHBOARD_ENV = { TRUST_PROXY: '1' };
 
 let addresses = 0;
 /** A client address of its own (10.x.y.z), so parallel tests never share a sign-in limit. */

@@ -84,13 +84,13 @@ const fr = {
   rateLimitedBody: 'Trop de requêtes depuis votre adresse. Patientez un instant, puis réessayez.',
   signUpTitle: 'Créer votre compte marchand',
   businessName: 'Nom de votre entreprise',
-  passwordHint: 'Au moins 8 caractères.',
+  passwordHint: 'Au moins 10 caractères, pas un mot de passe courant.',
   createMyAccount: 'Créer mon compte',
   haveAccount: 'Déjà un compte ?',
   emailTaken: 'Un compte existe déjà avec cette adresse e-mail.',
   invalidEmail: 'Adresse e-mail invalide.',
   nameRequired: 'Indiquez le nom de votre entreprise (200 caractères au plus).',
-  passwordTooShort: 'Le mot de passe doit contenir au moins 8 caractères.',
+  passwordTooShort: 'Le mot de passe doit contenir au moins 10 caractères.',
   passwordTooLong: 'Le mot de passe doit contenir au plus 256 caractères.',
   inviteTitle: 'Rejoindre {organization}',
   inviteBody:
@@ -410,6 +410,7 @@ const fr = {
   serverErrorTitle: 'Erreur',
   serverErrorBody: 'Une erreur est survenue. Réessayez dans un instant.',
   goHome: 'Retour à l’accueil',
+  passwordTooCommon: 'Ce mot de passe fait partie des plus courants. Choisissez-en un autre.',
 };
 
 export type DashboardTexts = typeof fr;
@@ -497,13 +498,13 @@ const en: DashboardTexts = {
   rateLimitedBody: 'Too many requests from your address. Wait a moment, then try again.',
   signUpTitle: 'Create your merchant account',
   businessName: 'Business name',
-  passwordHint: 'At least 8 characters.',
+  passwordHint: 'At least 10 characters, not a common password.',
   createMyAccount: 'Create my account',
   haveAccount: 'Already have an account?',
   emailTaken: 'An account with this email address already exists.',
   invalidEmail: 'Invalid email address.',
   nameRequired: 'Enter your business name (at most 200 characters).',
-  passwordTooShort: 'The password must be at least 8 characters.',
+  passwordTooShort: 'The password must be at least 10 characters.',
   passwordTooLong: 'The password must be at most 256 characters.',
   inviteTitle: 'Join {organization}',
   inviteBody: 'You are invited to join {organization} as {role}. Choose your password.',
@@ -819,6 +820,7 @@ const en: DashboardTexts = {
   serverErrorTitle: 'Error',
   serverErrorBody: 'Something went wrong. Try again in a moment.',
   goHome: 'Back to the home page',
+  passwordTooCommon: 'This password is one of the most common ones. Choose another.',
 };
 
 export const DASHBOARD_TEXTS: Record<Extract<Language, 'fr' | 'en'>, DashboardTexts> = { fr, en };

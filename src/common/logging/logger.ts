@@ -5,6 +5,11 @@ import { prettyStream } from './pretty';
 
 export type LogFormat = 'json' | 'pretty';
 
+/** The format of the process's own logs (on stdout): the one asked for, else pretty only on a terminal. */
+export function stdoutLogFormat(format?: LogFormat): LogFormat {
+  return format ?? (process.stdout.isTTY ? 'pretty' : 'json');
+}
+
 /**
  * One pino logger per process: Fastify logs requests through it and Nest's own messages go to it
  * through {@link NestPinoLogger}. Request headers are never logged, so neither are API keys.
