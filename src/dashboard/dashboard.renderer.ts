@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Views } from '../common/http/views';
 import { DASHBOARD_TEXTS, DashboardTexts, Notice } from '../common/i18n/dashboard-texts';
+import { direction } from '../common/i18n/languages';
 import type { Role } from '../organizations/users';
 import type { DashboardRequest } from './dashboard-request';
 import { DASHBOARD_LANGUAGES } from './dashboard-surface';
@@ -67,6 +68,7 @@ export class DashboardRenderer {
     return {
       pageTitle: title,
       lang: d.page.lang,
+      dir: direction(d.page.lang),
       nonce: d.page.nonce,
       t,
       csrf: d.csrf(),

@@ -6,6 +6,9 @@ describe('dashboard formats', () => {
     expect(formatTime(at, 'en')).toBe('23 Nov 2025, 23:30:05');
     expect(formatTime(at, 'fr')).toBe('23 nov. 2025, 23:30:05');
     expect(formatTime(null, 'en')).toBe('');
+    // Arabic as in Mauritania, as the hosted checkout writes it: its digits and months, on 24 hours.
+    expect(formatTime(at, 'ar')).toBe('٢٣ نوفمبر ٢٠٢٥، ٢٣:٣٠:٠٥');
+    expect(formatDay('2025-09-03', 'ar')).toBe('٣ شتمبر');
   });
 
   it('writes days and rates', () => {

@@ -2,10 +2,11 @@ import type { Language } from '../common/i18n/languages';
 
 /*
  * How the dashboard writes times, days and rates. Times are in UTC, which is Mauritania's time
- * (GMT all year), so merchants read their own clock.
+ * (GMT all year), so merchants read their own clock, on 24 hours. Arabic is Mauritania's (`ar-MR`),
+ * as on the hosted checkout: its month names and the same digits as its amounts.
  */
 
-const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar' };
+const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar-MR' };
 
 const dateTimes = new Map<Language, Intl.DateTimeFormat>();
 const days = new Map<Language, Intl.DateTimeFormat>();
@@ -33,6 +34,7 @@ export function formatTime(at: Date | string | null | undefined, lang: Language)
         hour: '2-digit',
         minute: '2-digit',
         second: '2-digit',
+        hourCycle: 'h23',
         timeZone: 'UTC',
       }),
   ).format(date);
