@@ -12,6 +12,7 @@ const dateTimes = new Map<Language, Intl.DateTimeFormat>();
 const days = new Map<Language, Intl.DateTimeFormat>();
 const dates = new Map<Language, Intl.DateTimeFormat>();
 const percents = new Map<Language, Intl.NumberFormat>();
+const counts = new Map<Language, Intl.NumberFormat>();
 
 function cached<T>(map: Map<Language, T>, lang: Language, make: (locale: string) => T): T {
   let value = map.get(lang);
@@ -66,6 +67,11 @@ export function formatRate(part: number, whole: number, lang: Language): string 
     lang,
     (l) => new Intl.NumberFormat(l, { style: 'percent', maximumFractionDigits: 0 }),
   ).format(part / whole);
+}
+
+/** A count in the language's digits and grouping, as its amounts are: `1,234`, `1 234`, `١٬٢٣٤`. */
+export function formatCount(n: number, lang: Language): string {
+  return cached(counts, lang, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: 0 })).format(n);
 }
 
 /** Replaces `{name}` in a text by its value. */

@@ -94,7 +94,7 @@ async function merchant(language: string) {
     '/dashboard/team',
     '/dashboard/account',
   ];
-  return { b, org, pages, paymentRequestId, invitationPath: new URL(invitationLink).pathname };
+  return { b, org, pages, paymentRequestId, billing, invitationPath: new URL(invitationLink).pathname };
 }
 
 const withLang = (path: string) => `${path}${path.includes('?') ? '&' : '?'}lang=ar`;
@@ -115,8 +115,8 @@ describe.each([
     }
   });
 
-  it('answers the error pages in Arabic: not found, security check, a form a viewer may not send', async () => {
-    const { b, paymentRequestId } = await merchant(acceptLanguage);
+  it('answers the error pages and the answer of a form in Arabic: not found, security check, a refused change', async () => {
+    const { b, paymentRequestId, billing } = await merchant(acceptLanguage);
     for (const path of ['/dashboard/no-such-page', '/dashboard/payment-requests/not-an-id']) {
       const res = await b.get(url(path));
       expectArabic(path, res, 404);
@@ -130,6 +130,14 @@ describe.each([
     const created = await b.post(url('/dashboard/keys'), { type: 'secret', name: 'خادم المتجر' });
     expectArabic('POST /dashboard/keys', created);
     expect(created.text).toContain(ar.newKeyOnce);
+    // A rule of the API the page shows as it is (pausing a cancelled subscription): an Arabic page
+    // whose message is marked as the API's English.
+    const subscription = `/dashboard/subscriptions/${billing.subscriptionId}`;
+    await b.get(url(subscription));
+    expect((await b.post(url(`${subscription}/cancel`), { atPeriodEnd: 'false' })).status).toBe(303);
+    const refused = await b.post(url(`${subscription}/pause`));
+    expectArabic('POST pause (refused)', refused, 409);
+    expect(refused.text).toMatch(/<p data-testid="error-message" lang="en" dir="ltr">[A-Z][^<]+<\/p>/);
   });
 
   it('answers the sign-in, sign-up and invitation pages in Arabic, and a wrong password in Arabic', async () => {
