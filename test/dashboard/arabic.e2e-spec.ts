@@ -190,7 +190,7 @@ it('keeps the language chosen with ?lang= across the redirects: to the sign-in p
     return: '/dashboard/keys',
   });
   expect(switched.status).toBe(303);
-  const keys = await b.get(switched.headers.location as string);
+  const keys = await b.get(switched.headers.location);
   expectArabic('/dashboard/keys after switching environment', keys);
   expect(keys.text).toContain(`>${ar.production}</strong>`);
   // The language links keep the page and its query, and switch back.
