@@ -16,6 +16,8 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
 /** The pages docs/dashboard.md shows in Arabic, by the name `visit` gives them. */
 const FOR_DOCS = ['home', 'payment-requests', 'keys', 'payment-request'];
+// Each test checks five pages or so at two widths with axe: minutes on a loaded 2-core machine.
+jest.setTimeout(180_000);
 
 let t: TestApp;
 let b: TestBrowser;
@@ -107,7 +109,7 @@ beforeAll(async () => {
   ids = { email: org.email, password: org.password, requestId: request.id, ...billing };
   const context = await b.browser.newContext({ locale: 'ar', viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-}, 60_000);
+});
 
 it('shows the sign-in and sign-up pages in Arabic to a browser that prefers it, then signs in', async () => {
   await visit(page, '/dashboard/login', 'login');
