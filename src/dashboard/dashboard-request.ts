@@ -31,7 +31,7 @@ export class DashboardRequest {
   constructor(readonly page: PageRequest) {}
 
   get t(): DashboardTexts {
-    return DASHBOARD_TEXTS[this.page.lang as 'fr' | 'en'];
+    return DASHBOARD_TEXTS[this.page.lang];
   }
 
   get lang(): Language {

@@ -5,12 +5,13 @@ import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
 import { DashboardRequest } from './dashboard-request';
 
-export const DASHBOARD_LANGUAGES = ['fr', 'en'] as const;
+export const DASHBOARD_LANGUAGES = ['fr', 'ar', 'en'] as const;
 
 /**
- * The dashboard as a page surface: its cookie path, its two languages (English when the browser
- * asks for neither: the language of the API and of its messages) and the CSRF key, kept in
- * PostgreSQL so that every instance checks the tokens of every other.
+ * The dashboard as a page surface: its cookie path, its three languages, as the hosted checkout's
+ * (English when the browser asks for none: the language of the API and of its messages; the choice
+ * of the language links is kept in a cookie of `/dashboard`, so it holds across every redirect of the
+ * dashboard) and the CSRF key, kept in PostgreSQL so that every instance checks the tokens of every other.
  */
 @Injectable()
 export class DashboardSurface implements OnModuleInit {

@@ -51,9 +51,10 @@ export class DashboardErrorFilter implements ExceptionFilter {
     const status =
       error instanceof AppError ? error.status : error instanceof HttpException ? error.getStatus() : 500;
     if (status === 404) return this.renderer.error(d, 404, t.notFoundTitle, t.notFoundBody);
-    // A rule of a domain the page did not turn into a form message: its status and the API's words.
+    // A rule of a domain the page did not turn into a form message: its status and the API's words
+    // (English, marked as such on a page in another language).
     if (error instanceof AppError && status < 500)
-      return this.renderer.error(d, status, t.serverErrorTitle, error.message);
+      return this.renderer.error(d, status, t.serverErrorTitle, error.message, 'en');
     this.logger.error({ err: error, requestId: req.id }, 'dashboard error');
     this.renderer.error(d, 500, t.serverErrorTitle, t.serverErrorBody);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Views } from '../common/http/views';
 import { DASHBOARD_TEXTS, DashboardTexts, Notice } from '../common/i18n/dashboard-texts';
+import { direction, Language } from '../common/i18n/languages';
 import type { Role } from '../organizations/users';
 import type { DashboardRequest } from './dashboard-request';
 import { DASHBOARD_LANGUAGES } from './dashboard-surface';
@@ -50,9 +51,16 @@ export class DashboardRenderer {
     d.page.send(status, html);
   }
 
-  /** An error page: signed in, inside the menu; else on its own. */
-  error(d: DashboardRequest, status: number, title: string, message: string): void {
-    this.render(d, 'error', title, { heading: title, message, status }, status);
+  /** An error page: signed in, inside the menu; else on its own. `messageLang`: the message's, when not the page's. */
+  error(d: DashboardRequest, status: number, title: string, message: string, messageLang?: Language): void {
+    const other = messageLang && messageLang !== d.lang ? messageLang : undefined;
+    this.render(
+      d,
+      'error',
+      title,
+      { heading: title, message, status, messageLang: other, messageDir: other && direction(other) },
+      status,
+    );
   }
 
   private layout(d: DashboardRequest, title: string): Record<string, unknown> {
@@ -67,6 +75,7 @@ export class DashboardRenderer {
     return {
       pageTitle: title,
       lang: d.page.lang,
+      dir: direction(d.page.lang),
       nonce: d.page.nonce,
       t,
       csrf: d.csrf(),

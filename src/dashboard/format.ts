@@ -2,15 +2,17 @@ import type { Language } from '../common/i18n/languages';
 
 /*
  * How the dashboard writes times, days and rates. Times are in UTC, which is Mauritania's time
- * (GMT all year), so merchants read their own clock.
+ * (GMT all year), so merchants read their own clock, on 24 hours. Arabic is Mauritania's (`ar-MR`),
+ * as on the hosted checkout: its month names and the same digits as its amounts.
  */
 
-const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar' };
+const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar-MR' };
 
 const dateTimes = new Map<Language, Intl.DateTimeFormat>();
 const days = new Map<Language, Intl.DateTimeFormat>();
 const dates = new Map<Language, Intl.DateTimeFormat>();
 const percents = new Map<Language, Intl.NumberFormat>();
+const counts = new Map<Language, Intl.NumberFormat>();
 
 function cached<T>(map: Map<Language, T>, lang: Language, make: (locale: string) => T): T {
   let value = map.get(lang);
@@ -33,6 +35,7 @@ export function formatTime(at: Date | string | null | undefined, lang: Language)
         hour: '2-digit',
         minute: '2-digit',
         second: '2-digit',
+        hourCycle: 'h23',
         timeZone: 'UTC',
       }),
   ).format(date);
@@ -64,6 +67,11 @@ export function formatRate(part: number, whole: number, lang: Language): string 
     lang,
     (l) => new Intl.NumberFormat(l, { style: 'percent', maximumFractionDigits: 0 }),
   ).format(part / whole);
+}
+
+/** A count in the language's digits and grouping, as its amounts are: `1,234`, `1 234`, `١٬٢٣٤`. */
+export function formatCount(n: number, lang: Language): string {
+  return cached(counts, lang, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: 0 })).format(n);
 }
 
 /** Replaces `{name}` in a text by its value. */

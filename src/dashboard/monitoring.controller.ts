@@ -11,7 +11,7 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { barChart } from './chart';
-import { fill, formatDay, formatRate } from './format';
+import { fill, formatCount, formatDay, formatRate } from './format';
 import { parseAmount, parseChoice, parseDay, parseText } from './forms';
 import { deliveryRow, pager, paymentRow, requestRow, sessionRow } from './presenters';
 import { ReportsService, WINDOWS } from './reports.service';
@@ -69,7 +69,11 @@ export class DashboardMonitoringController {
       overview.days.map((day) => ({
         day: day.day,
         amount: day.amount,
-        title: fill(t.chartBar, { day: formatDay(day.day, lang), amount: mru(day.amount), count: day.count }),
+        title: fill(t.chartBar, {
+          day: formatDay(day.day, lang),
+          amount: mru(day.amount),
+          count: formatCount(day.count, lang),
+        }),
       })),
       mru,
       (day) => formatDay(day, lang),
@@ -79,9 +83,9 @@ export class DashboardMonitoringController {
         const x = overview.totals[w];
         return {
           label: t[w],
-          paidCount: x.paidCount,
+          paidCount: formatCount(x.paidCount, lang),
           paidAmount: mru(x.paidAmount),
-          requestsCreated: x.requestsCreated,
+          requestsCreated: formatCount(x.requestsCreated, lang),
           successRate: formatRate(x.paidCount, x.settled, lang),
         };
       }),
@@ -91,7 +95,10 @@ export class DashboardMonitoringController {
         windows: WINDOWS.map((w) => ({
           label: t[w],
           rate: formatRate(m.windows[w].completed, m.windows[w].settled, lang),
-          detail: fill(t.rateDetail, { completed: m.windows[w].completed, total: m.windows[w].settled }),
+          detail: fill(t.rateDetail, {
+            completed: formatCount(m.windows[w].completed, lang),
+            total: formatCount(m.windows[w].settled, lang),
+          }),
         })),
       })),
       chart,

@@ -543,18 +543,18 @@ describe('CSRF', () => {
 });
 
 describe('languages', () => {
-  it('speaks French or English: ?lang= first (remembered), then Accept-Language, English when neither', async () => {
+  it('speaks French, Arabic or English: ?lang= first (remembered), then Accept-Language, English when none', async () => {
     const b = new DashboardBrowser(t, undefined, 'fr-FR,fr;q=0.9');
-    expect((await b.get('/dashboard/login')).text).toContain('<html lang="fr">');
+    expect((await b.get('/dashboard/login')).text).toContain('<html lang="fr" dir="ltr">');
     const en = await b.get('/dashboard/login?lang=en');
-    expect(en.text).toContain('<html lang="en">');
+    expect(en.text).toContain('<html lang="en" dir="ltr">');
     expect(en.text).toContain('Sign in to the dashboard');
-    expect((await b.get('/dashboard/login')).text).toContain('<html lang="en">');
-    const none = await t.http.get('/dashboard/login');
-    expect(none.text).toContain('<html lang="en">');
+    expect((await b.get('/dashboard/login')).text).toContain('<html lang="en" dir="ltr">');
+    const none = await t.http.get('/dashboard/login').set('accept-language', 'de-DE,es;q=0.8');
+    expect(none.text).toContain('<html lang="en" dir="ltr">');
     const ar = await t.http.get('/dashboard/login').set('accept-language', 'ar, fr;q=0.8');
-    expect(ar.text).toContain('<html lang="fr">');
-    expect(ar.text).toContain('Connexion au tableau de bord');
+    expect(ar.text).toContain('<html lang="ar" dir="rtl">');
+    expect(ar.text).toContain('تسجيل الدخول إلى لوحة التحكم');
   });
 });
 

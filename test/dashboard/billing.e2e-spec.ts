@@ -468,7 +468,7 @@ it('answers every billing page with 200 signed in, in French too', async () => {
   ]) {
     const res = await fr.get(path);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
-    expect(res.text).toContain('<html lang="fr">');
+    expect(res.text).toContain('<html lang="fr" dir="ltr">');
     expect(res.text).not.toMatch(/(src|action)="(https?:)?\/\//);
   }
 });

@@ -1,8 +1,8 @@
 /**
  * The languages of the server-rendered pages: French (the default), Arabic (right to left) and
- * English. Each surface offers a subset (the hosted checkout all three, the dashboard French and
- * English) and keeps its texts in a typed dictionary beside this file, so a missing translation
- * is a compile error rather than a blank on the page.
+ * English. Each surface offers a subset (the hosted checkout and the dashboard all three) and
+ * keeps its texts in a typed dictionary beside this file, so a missing translation is a compile
+ * error rather than a blank on the page.
  */
 export const LANGUAGES = ['fr', 'ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
