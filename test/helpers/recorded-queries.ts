@@ -159,7 +159,7 @@ function payStatements(): Recorded[] {
     createdAt: at,
     updatedAt: at,
   };
-  const key = RequestKey.of({ environmentId: 'e' }, 'k', {
+  const key = RequestKey.of({ environmentId: 'e', keyKind: 'secret' }, 'k', {
     method: 'POST',
     path: '/api/v1/payments',
     body: '{}',
