@@ -86,6 +86,7 @@ export const Messages = {
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
+  startTooFarInPast: 'Start date is too far in the past',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Not in SPEC.md/CONTRACT.md: paying an invoice (its page) that was paid or voided meanwhile. */
