@@ -303,6 +303,8 @@ async function main(): Promise<void> {
       LOG_FORMAT: 'json',
       DEMO_ORG: 'false',
       BILLING_SCHEDULER: 'false',
+      // The webhook receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     };
     const khoums = await startProcess(
       'dist/src/main.js',

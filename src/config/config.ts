@@ -99,7 +99,11 @@ export class AppConfig {
   @Max(120_000)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
-  /** Let Production endpoints reach loopback and private addresses (an operator's choice, e.g. on a private network). */
+  /**
+   * Let webhook endpoints (both environments) reach loopback and private addresses (an operator's
+   * choice, e.g. on a private network). Unset: true only with the embedded database (local
+   * development), false with DATABASE_URL.
+   */
   @Transform(toBool)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
@@ -242,5 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (input.WEBHOOK_ALLOW_PRIVATE_URLS === undefined)
+    config.WEBHOOK_ALLOW_PRIVATE_URLS = !config.DATABASE_URL;
   return config;
 }

@@ -159,7 +159,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         headers,
         body,
         timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-        publicOnly: c.environment === 'production' && !this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        publicOnly: !this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
       });
     } catch (err) {
       result = {

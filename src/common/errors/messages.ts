@@ -42,7 +42,9 @@ export const Messages = {
   passCodeRequiredForBankily: 'Pass code is required for Bankily',
   simulatedTransfersSandboxOnly: 'Simulated transfers are only available in sandbox',
   billingRunsSandboxOnly: 'Billing runs are only available in sandbox',
-  webhookUrlMustBePublic: 'Webhook URL must be a public address in Production',
+  webhookUrlMustBePublic: 'Webhook URL must be a public address',
+  webhookUrlMustBePublicInProduction: 'Webhook URL must be a public address in Production',
+  tooManyWebhookEndpoints: 'Too many webhook endpoints',
   webhookEndpointDoesNotReceive: (kind: string) => `Webhook endpoint does not receive ${kind} events`,
 
   transactionIdTaken: (transactionId: string) =>
