@@ -121,6 +121,16 @@ export class AppConfig {
   @Max(1000)
   WEBHOOK_CONCURRENCY = 32;
 
+  /**
+   * Deliveries of one endpoint in flight at once, over all instances: an endpoint that never
+   * answers holds at most this many slots, for the time-out, and every other endpoint keeps its own.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
   /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
   @Transform(toInt)
   @IsInt()

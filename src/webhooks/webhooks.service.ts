@@ -26,6 +26,8 @@ import { WebhookError, webhookError } from './webhooks.errors';
 import { WebhooksRepository } from './webhooks.repository';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+/** Each endpoint may hold WEBHOOK_ENDPOINT_CONCURRENCY delivery slots; this bounds one environment's share. */
+export const MAX_ENDPOINTS_PER_ENVIRONMENT = 16;
 
 @Injectable()
 export class WebhooksService {
@@ -49,7 +51,8 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.repo.insertEndpoint(endpoint, secret);
+    if (!(await this.repo.insertEndpoint(endpoint, secret, MAX_ENDPOINTS_PER_ENVIRONMENT)))
+      throw webhookError(WebhookError.TooManyEndpoints);
     return toEndpointJson(endpoint, secret);
   }
 

@@ -165,6 +165,42 @@ describe('webhook endpoints API', () => {
     }
   });
 
+  it('allows at most 16 endpoints per environment: the 17th is 400, the other environment keeps its own 16', async () => {
+    const org = await newTenant(t);
+    for (let i = 0; i < 16; i++) await createEndpoint(sk(org), { url: `https://example.com/h${i}` });
+    const res = await t.http
+      .post('/api/v1/webhook-endpoints')
+      .set('Authorization', sk(org))
+      .send({ url: 'https://example.com/h16' });
+    expect([res.status, res.text]).toEqual([400, Messages.tooManyWebhookEndpoints]);
+    await createEndpoint(sk(org, 'production'), { url: 'https://example.com/live' });
+    const one = (await t.http.get('/api/v1/webhook-endpoints?limit=1').set('Authorization', sk(org))).body
+      .data[0];
+    await t.http.delete(`/api/v1/webhook-endpoints/${one.id}`).set('Authorization', sk(org));
+    await createEndpoint(sk(org), { url: 'https://example.com/again' });
+  });
+
+  it('keeps the limit of 16 under concurrent creates', async () => {
+    const org = await newTenant(t);
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        t.http
+          .post('/api/v1/webhook-endpoints')
+          .set('Authorization', sk(org))
+          .send({ url: `https://example.com/c${i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(16);
+    expect(
+      results.filter((r) => r.status === 400 && r.text === Messages.tooManyWebhookEndpoints),
+    ).toHaveLength(8);
+    const [{ count }] = await t.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoints WHERE environment_id = $1',
+      [org.sandbox.environmentId],
+    );
+    expect(count).toBe(16);
+  });
+
   it('updates url, events and enabled', async () => {
     const org = await newTenant(t);
     const e = await createEndpoint(sk(org));
