@@ -26,6 +26,9 @@ import { dashboardScenario } from './dashboard';
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
  * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing to run some scenarios only
+ * BENCH_WEBHOOK_BASELINE=<a checkout of another version, built>: the webhook scenario compares this
+ * version's delivery throughput with that one's, in alternating rounds (BENCH_WEBHOOK_ROUNDS each,
+ * default 3), each round a fresh worker process of one of them on the same database
  * (create always runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
@@ -39,9 +42,14 @@ const ROOT = resolve(__dirname, '..', '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-async function startProcess(script: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+async function startProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: string,
+  cwd = ROOT,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -305,6 +313,8 @@ async function main(): Promise<void> {
       BILLING_SCHEDULER: 'false',
       // The webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // Comparing two versions' webhook workers: each round starts its own.
+      ...(process.env.BENCH_WEBHOOK_BASELINE ? { WEBHOOK_WORKER: 'false' } : {}),
     };
     const khoums = await startProcess(
       'dist/src/main.js',
@@ -539,6 +549,11 @@ async function webhookScenario(
       [org.organizationId, org.sandbox.environmentId, n],
     );
 
+  if (process.env.BENCH_WEBHOOK_BASELINE) {
+    await ds.end();
+    return compareWebhookThroughput(url, receiver, waitFor, insertEvents, process.env.BENCH_WEBHOOK_BASELINE);
+  }
+
   // Throughput
   const burst = 10_000;
   await insertEvents(500); // warm-up
@@ -574,6 +589,73 @@ async function webhookScenario(
       `  burst   ${got.count}/${burst} delivered, ${perSecond.toFixed(0)} deliveries/s\n` +
       `  latency commit-to-arrival p50 ${pct(50)} ms   p99 ${pct(99)} ms   (${arrived.count}/1000 arrived)\n` +
       `  target  >= 1000 deliveries/s, p99 <= 1000 ms: ${ok ? 'met' : 'NOT met'}\n\n`,
+  );
+}
+
+/**
+ * This version's webhook worker against another build's, in alternating rounds on one database
+ * and one receiver: a fresh worker process per round (the API instance's worker is off), a
+ * warm-up burst, then a burst of 10,000 events, deliveries/s until the last arrives.
+ */
+async function compareWebhookThroughput(
+  url: string,
+  receiver: string,
+  waitFor: (n: number, ms: number) => Promise<{ count: number; arrivals: Record<string, number> }>,
+  insertEvents: (n: number) => Promise<unknown>,
+  baseline: string,
+): Promise<void> {
+  const rounds = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 3);
+  const burst = 10_000;
+  const sides = [
+    { name: 'this version', cwd: ROOT, results: [] as number[] },
+    { name: `baseline (${baseline})`, cwd: baseline, results: [] as number[] },
+  ];
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const port = await freePort();
+      const worker = await startProcess(
+        'dist/src/main.js',
+        {
+          DATABASE_URL: url,
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+          LOG_FORMAT: 'json',
+          DEMO_ORG: 'false',
+          BILLING_SCHEDULER: 'false',
+          WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        },
+        'Khoums is listening',
+        side.cwd,
+      );
+      try {
+        await fetch(`${receiver}/reset`, { method: 'POST' });
+        await insertEvents(500); // warm-up
+        await waitFor(500, 60_000);
+        await fetch(`${receiver}/reset`, { method: 'POST' });
+        const t0 = Date.now();
+        await insertEvents(burst);
+        const got = await waitFor(burst, 180_000);
+        const perSecond = got.count / ((Math.max(...Object.values(got.arrivals)) - t0) / 1000);
+        side.results.push(perSecond);
+        process.stdout.write(
+          `  round ${round + 1} ${side.name}: ${got.count}/${burst}, ${perSecond.toFixed(0)} deliveries/s\n`,
+        );
+      } finally {
+        await stop(worker);
+      }
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const [mine, base] = sides.map((s) => mean(s.results));
+  process.stdout.write(
+    `Webhook deliveries, this version against the baseline (one endpoint, ${rounds} alternating rounds each)\n` +
+      sides
+        .map(
+          (s) =>
+            `  ${s.name.padEnd(14)} mean ${mean(s.results).toFixed(0)}/s   rounds ${s.results.map((r) => r.toFixed(0)).join(', ')}`,
+        )
+        .join('\n') +
+      `\n  ratio   ${(mine / base).toFixed(3)} (target >= 0.90)\n\n`,
   );
 }
 
