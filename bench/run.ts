@@ -550,8 +550,17 @@ async function webhookScenario(
     );
 
   if (process.env.BENCH_WEBHOOK_BASELINE) {
-    await ds.end();
-    return compareWebhookThroughput(url, receiver, waitFor, insertEvents, process.env.BENCH_WEBHOOK_BASELINE);
+    try {
+      return await compareWebhookThroughput(
+        url,
+        receiver,
+        waitFor,
+        insertEvents,
+        process.env.BENCH_WEBHOOK_BASELINE,
+      );
+    } finally {
+      await ds.end();
+    }
   }
 
   // Throughput
