@@ -285,9 +285,10 @@ export class WebhooksRepository {
    * endpoint's in turn), so one organization's backlog never queues another's events behind it.
    *
    * The endpoints with pending deliveries are found by a loose index scan (one probe per
-   * endpoint, not per delivery), and each one's row is locked while claiming (SKIP LOCKED, FOR NO
-   * KEY UPDATE so that new deliveries may still reference it): two workers never count and fill
-   * the same endpoint's slots at once.
+   * endpoint, not per delivery); those with a claimable one are locked while claiming (SKIP
+   * LOCKED, FOR NO KEY UPDATE so that new deliveries may still reference them): two workers never
+   * count and fill the same endpoint's slots at once. Only a claim whose snapshot was taken just
+   * before another's commit can count that one's leases short, by at most one batch.
    */
   claim(limit: number, leaseMs: number, worker: string, perEndpoint: number): Promise<ClaimedDelivery[]> {
     return this.db.many<ClaimedDelivery>(sql`
@@ -301,6 +302,9 @@ export class WebhooksRepository {
         SELECT e.id, e.organization_id
           FROM webhook_endpoints e JOIN with_work w ON w.endpoint_id = e.id
          WHERE e.enabled
+           AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                          AND (d.locked_until IS NULL OR d.locked_until < now()))
            FOR NO KEY UPDATE OF e SKIP LOCKED
       ), slots AS (
         SELECT o.id, o.organization_id,
