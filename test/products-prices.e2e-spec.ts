@@ -106,6 +106,17 @@ describe('products', () => {
   it('keeps products to their environment: the other environment and another organization get 404', async () => {
     const product = await createProduct(t, sk);
     expectText(await get(`/products/${product.id}`, org.production.secretKey), 404, Messages.productNotFound);
+    for (const [path, body] of [
+      [`/products/${product.id}`, { name: 'x' }],
+      [`/products/${product.id}`, { active: false }],
+      [`/products/${product.id}/archive`, {}],
+    ] as const) {
+      expectText(await patch(path, body, org.production.secretKey), 404, Messages.productNotFound);
+    }
+    expect((await get(`/products/${product.id}`)).body.data).toMatchObject({
+      name: product.name,
+      active: true,
+    });
     const b = await newTenant(t);
     expectText(await get(`/products/${product.id}`, b.sandbox.secretKey), 404, Messages.productNotFound);
     expectText(
@@ -221,6 +232,32 @@ describe('prices', () => {
       403,
       Messages.unauthorizedAccess,
     );
+  });
+
+  it('changes a price only with a key of its product’s environment: the other environment gets 404 and nothing changes', async () => {
+    for (const [owner, other] of [
+      [org.production.secretKey, org.sandbox.secretKey],
+      [org.sandbox.secretKey, org.production.secretKey],
+    ]) {
+      const product = await createProduct(t, owner);
+      const price = await createPrice(t, owner, product.id, { amount: 1000 });
+      for (const [path, body] of [
+        [`/prices/${price.id}`, { amount: 1 }],
+        [`/prices/${price.id}`, { interval: 'weekly' }],
+        [`/prices/${price.id}`, { amount: 1, replaceExisting: true }],
+        [`/prices/${price.id}/archive`, {}],
+      ] as const) {
+        expectText(await patch(path, body, other), 404, Messages.priceNotFound);
+      }
+      // Reading stays organization-wide.
+      expect((await get(`/prices/${price.id}`, other)).body.data).toEqual(price);
+      expect((await get(`/products/${product.id}`, owner)).body.data.prices).toEqual([price]);
+      const [row] = await t.query('SELECT amount, interval, active, replaced_by FROM prices WHERE id = $1', [
+        price.id,
+      ]);
+      expect(row).toEqual({ amount: 1000, interval: 'monthly', active: true, replaced_by: null });
+      expect((await patch(`/prices/${price.id}`, { amount: 1100 }, owner)).body.data.amount).toBe(1100);
+    }
   });
 
   it('updates in place: same id, new amount and interval', async () => {

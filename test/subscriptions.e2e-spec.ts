@@ -1,6 +1,6 @@
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { addDays, periodStart, periodsStartedBy } from '../src/subscriptions/periods';
+import { addDays, addMonths, periodStart, periodsStartedBy } from '../src/subscriptions/periods';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import {
   catalog,
@@ -242,6 +242,62 @@ describe('creating a subscription', () => {
     expect(updates.map((u) => [u.id, u.currentPeriodStart]).sort()).toEqual(
       renewed.map((i) => [s.id, i.periodStart]).sort(),
     );
+  });
+
+  describe('a start more than 100 periods back', () => {
+    const HOUR = 3600_000;
+    // `back` intervals before (now - 1 h): periods 0..back have started, so back + 1 of them.
+    const weeklyStart = (back: number) => new Date(Date.now() - HOUR - back * 7 * DAY).toISOString();
+    const monthlyStart = (back: number) => addMonths(new Date(Date.now() - HOUR), -back).toISOString();
+    let weekly: { id: string };
+    beforeAll(async () => {
+      weekly = await createPrice(t, sk, c.product.id, { interval: 'weekly' });
+    });
+    const subscriptionsOf = async (customerId: string) =>
+      (await t.query('SELECT id FROM subscriptions WHERE customer_id = $1', [customerId])).length;
+
+    it.each([
+      ['weekly', () => weekly.id, weeklyStart],
+      ['monthly', () => c.price.id, monthlyStart],
+    ] as const)(
+      '%s: bills exactly 100 started periods, and refuses 101 with 400, writing nothing',
+      async (_i, price, at) => {
+        const customer = await createCustomer(t, sk);
+        const ok = await subscribe({ customerId: customer.id, priceId: price(), startedAt: at(99) });
+        expect(ok.status).toBe(200);
+        expect(await invoicesOf(t, sk, ok.body.data.id)).toHaveLength(100);
+
+        const other = await createCustomer(t, sk);
+        expectText(
+          await subscribe({ customerId: other.id, priceId: price(), startedAt: at(100) }),
+          400,
+          Messages.startTooFarInPast,
+        );
+        expect(await subscriptionsOf(other.id)).toBe(0);
+
+        const externalUserId = uniqueId('ext');
+        expectText(
+          await post('/subscriptions/by-external-user', {
+            externalUserId,
+            priceId: price(),
+            startedAt: at(100),
+          }),
+          400,
+          Messages.startTooFarInPast,
+        );
+        expect((await get(`/customers?externalUserId=${externalUserId}`)).body.data).toEqual([]);
+      },
+    );
+
+    it('refuses startedAt 0001-01-01 on a weekly price at once', async () => {
+      const started = Date.now();
+      expectText(
+        await subscribe({ priceId: weekly.id, startedAt: '0001-01-01T00:00:00Z' }),
+        400,
+        Messages.startTooFarInPast,
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
   });
 
   it('starts later when startedAt is in the future: no invoice until then', async () => {

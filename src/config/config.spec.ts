@@ -79,6 +79,17 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY=${JSON.stringify(bad)}`);
   });
 
+  it('lets webhooks reach private addresses by default only with the embedded database', () => {
+    expect(loadConfig({}).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u@h/db', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })
+        .WEBHOOK_ALLOW_PRIVATE_URLS,
+    ).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS/);
+  });
+
   it('reads the rate limits (0 turns one off) and refuses a negative one', () => {
     const c = loadConfig({});
     expect([c.RATE_LIMIT_PER_KEY, c.RATE_LIMIT_PER_IP]).toEqual([200, 50]);

@@ -137,7 +137,11 @@ export class AppConfig {
   @Max(120_000)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
-  /** Let Production endpoints reach loopback and private addresses (an operator's choice, e.g. on a private network). */
+  /**
+   * Let webhook endpoints (both environments) reach loopback and private addresses (an operator's
+   * choice, e.g. on a private network). Unset: true only with the embedded database (local
+   * development), false with DATABASE_URL.
+   */
   @Transform(toBool)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
@@ -154,6 +158,16 @@ export class AppConfig {
   @Min(1)
   @Max(1000)
   WEBHOOK_CONCURRENCY = 32;
+
+  /**
+   * Deliveries of one endpoint in flight at once, over all instances: an endpoint that never
+   * answers holds at most this many slots, for the time-out, and every other endpoint keeps its own.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
   /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
   @Transform(toInt)
@@ -281,5 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   if (input.DEMO_ORG === undefined) config.DEMO_ORG = config.DATABASE_URL === undefined;
+  if (input.WEBHOOK_ALLOW_PRIVATE_URLS === undefined)
+    config.WEBHOOK_ALLOW_PRIVATE_URLS = !config.DATABASE_URL;
   return config;
 }

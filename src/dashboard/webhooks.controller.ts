@@ -56,7 +56,8 @@ export class DashboardWebhooksController {
       const created = await this.webhooks.create(d.scope, { url: form.url, events: form.events });
       this.renderSecret(d, created.id, created.url, created.secret!, false);
     } catch (err) {
-      if (!AppError.is(err, WebhookError.UrlMustBePublic)) throw err;
+      if (!AppError.is(err, WebhookError.UrlMustBePublic, WebhookError.UrlMustBePublicInProduction))
+        throw err;
       return this.renderList(d, { ...form, errors: { url: d.t.urlMustBePublic } }, 200);
     }
   }
@@ -149,7 +150,8 @@ export class DashboardWebhooksController {
     try {
       await this.webhooks.update(d.scope, endpoint.id, { url: form.url, events: form.events });
     } catch (err) {
-      if (!AppError.is(err, WebhookError.UrlMustBePublic)) throw err;
+      if (!AppError.is(err, WebhookError.UrlMustBePublic, WebhookError.UrlMustBePublicInProduction))
+        throw err;
       return this.renderEndpoint(d, endpoint, { ...form, errors: { url: d.t.urlMustBePublic } });
     }
     d.page.redirect(`/dashboard/webhooks/${endpoint.id}?notice=endpointSaved`);

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { sql } from '../database/sql';
+import { Sql, sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
 
+/** The price `pr` is of a product of the environment: the condition of every change. */
+const ofEnvironment = (environmentId: string): Sql =>
+  sql`EXISTS (SELECT 1 FROM products p WHERE p.id = pr.product_id AND p.environment_id = ${environmentId})`;
+
 /**
- * Prices: readable and changed by any secret key of their organization (docs/api.md), created only
- * for an active product of the key's environment. Look-ups see active prices only.
+ * Prices: readable by any secret key of their organization, created and changed only with a key of
+ * their product's environment (a Sandbox key never changes a Production price). Look-ups see
+ * active prices only.
  */
 @Injectable()
 export class PricesRepository {
@@ -38,7 +43,7 @@ export class PricesRepository {
 
   /** Changes an active price in place; existing subscriptions bill the new amount from their next invoice. */
   update(
-    organizationId: string,
+    environmentId: string,
     id: string,
     changes: { amount?: number; interval?: PriceInterval },
   ): Promise<Price | undefined> {
@@ -47,7 +52,7 @@ export class PricesRepository {
          SET amount = COALESCE(${changes.amount ?? null}::int, pr.amount),
              interval = COALESCE(${changes.interval ?? null}::text, pr.interval),
              updated_at = now()
-       WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active
+       WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
       RETURNING ${PRICE_COLUMNS}`);
   }
 
@@ -57,14 +62,14 @@ export class PricesRepository {
    * replacements of one price only the first finds it active.
    */
   replace(
-    organizationId: string,
+    environmentId: string,
     id: string,
     replacement: { id: string; amount?: number; interval?: PriceInterval; createdAt: Date },
   ): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
       WITH old AS (
-        UPDATE prices SET active = false, replaced_by = ${replacement.id}, updated_at = ${replacement.createdAt}
-         WHERE id = ${id} AND organization_id = ${organizationId} AND active
+        UPDATE prices pr SET active = false, replaced_by = ${replacement.id}, updated_at = ${replacement.createdAt}
+         WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
         RETURNING *
       )
       INSERT INTO prices AS pr (id, organization_id, product_id, amount, interval, created_at, updated_at)
@@ -75,10 +80,10 @@ export class PricesRepository {
       RETURNING ${PRICE_COLUMNS}`);
   }
 
-  archive(organizationId: string, id: string): Promise<Price | undefined> {
+  archive(environmentId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
       UPDATE prices pr SET active = false, updated_at = now()
-       WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active
+       WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
       RETURNING ${PRICE_COLUMNS}`);
   }
 

@@ -41,6 +41,7 @@ export class PricesService {
   }
 
   /**
+   * Only with a key of the price's environment (404 otherwise; reading is organization-wide).
    * In place, existing subscriptions bill the new amount (and interval) from their next invoice;
    * with `replaceExisting`, this price is deactivated and a new one returned, and existing
    * subscriptions stay on this one.
@@ -49,14 +50,14 @@ export class PricesService {
     if (dto.amount !== undefined) assertPriceAmount(dto.amount);
     const changes = { amount: dto.amount, interval: dto.interval };
     const price = dto.replaceExisting
-      ? this.repo.replace(tenant.organizationId, id, { id: randomUUID(), ...changes, createdAt: new Date() })
-      : this.repo.update(tenant.organizationId, id, changes);
+      ? this.repo.replace(tenant.environmentId, id, { id: randomUUID(), ...changes, createdAt: new Date() })
+      : this.repo.update(tenant.environmentId, id, changes);
     return toPriceJson(await this.priceOrNotFound(price));
   }
 
   /** Hidden from look-ups and the product's price list; subscriptions already on it keep billing. */
   async archive(tenant: EnvironmentScope, id: string): Promise<PriceJson> {
-    return toPriceJson(await this.priceOrNotFound(this.repo.archive(tenant.organizationId, id)));
+    return toPriceJson(await this.priceOrNotFound(this.repo.archive(tenant.environmentId, id)));
   }
 
   /** The price a new subscription may use: active, of an active product of the organization. */

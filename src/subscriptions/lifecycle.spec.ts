@@ -101,6 +101,45 @@ describe('starting a subscription', () => {
   });
 });
 
+describe('a backdated start', () => {
+  const WEEKLY = { id: 'price', interval: 'weekly' as const };
+  const weeksBefore = (n: number) => new Date(NOW.getTime() - n * 7 * 86_400_000);
+
+  it('accepts a start whose started periods number exactly 100, and refuses 101 with 400, weekly and monthly', () => {
+    // 99 intervals back: periods 0..99 have started; 100 back: periods 0..100.
+    expect(
+      periodsStartedBy(start({ startedAt: weeksBefore(99) }, NOW, WEEKLY).billingAnchor, 'weekly', NOW),
+    ).toBe(100);
+    expect(code(() => start({ startedAt: weeksBefore(100) }, NOW, WEEKLY))).toEqual({
+      code: SubscriptionError.StartTooFarInPast,
+      status: 400,
+      message: 'Start date is too far in the past',
+    });
+    expect(start({ startedAt: d('2016-12-15T12:00:00.000Z') }).status).toBe('active'); // 99 months back
+    expect(code(() => start({ startedAt: d('2016-11-15T12:00:00.000Z') })).code).toBe(
+      SubscriptionError.StartTooFarInPast,
+    );
+  });
+
+  it('refuses a start in year 1, which would bill about 105,000 weeks', () => {
+    expect(code(() => start({ startedAt: d('0001-01-01T00:00:00.000Z') }, NOW, WEEKLY)).code).toBe(
+      SubscriptionError.StartTooFarInPast,
+    );
+  });
+
+  it('counts only the periods before expiresAt, and those after a trial’s end', () => {
+    expect(start({ startedAt: weeksBefore(500), expiresAt: weeksBefore(400) }, NOW, WEEKLY).status).toBe(
+      'active',
+    );
+    expect(
+      code(() => start({ startedAt: weeksBefore(500), expiresAt: weeksBefore(399) }, NOW, WEEKLY)).code,
+    ).toBe(SubscriptionError.StartTooFarInPast);
+    expect(start({ startedAt: weeksBefore(150), trialEnd: weeksBefore(99) }, NOW, WEEKLY).status).toBe(
+      'trialing',
+    );
+  });
+});
+
 describe('renewal', () => {
   it('bills the first period at once: one invoice for [startedAt, startedAt + 1 month), active, nothing overdue', () => {
     const r = renew(input(start()), NOW);
@@ -241,7 +280,9 @@ describe('renewal', () => {
 
   describe('catch-up in passes', () => {
     it('bills at most MAX_PERIODS_PER_PASS periods at a time and, pass after pass, exactly the started periods', () => {
-      let s = start({ startedAt: d('2020-03-15T12:00:00.000Z') }, NOW, { id: 'price', interval: 'weekly' });
+      // Created in 2020, billed again only now (a long outage): 260 periods to catch up.
+      const created = d('2020-03-15T12:00:00.000Z');
+      let s = start({ startedAt: created }, created, { id: 'price', interval: 'weekly' });
       const all: string[] = [];
       for (let pass = 0; pass < 10; pass++) {
         const r = renew(input(s), NOW);

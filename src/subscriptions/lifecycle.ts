@@ -1,5 +1,5 @@
 import type { PriceInterval } from '../prices/price';
-import { periodStart, TrialPeriod, trialEnd as trialEndAfter } from './periods';
+import { periodStart, periodsStartedBy, TrialPeriod, trialEnd as trialEndAfter } from './periods';
 import { StoredStatus, Subscription } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
 
@@ -38,9 +38,16 @@ export function resolveTerms(
 }
 
 /**
+ * Periods a new subscription may have started already (a backdated `startedAt`): all are billed
+ * in the creating request, so a start further back is refused rather than billed for hours.
+ */
+export const MAX_PERIODS_AT_CREATION = 100;
+
+/**
  * A new subscription, before any period is billed. Without a trial the first period starts at
  * `startedAt` (default now); with one, status is `trialing` and the first period starts at the
  * trial's end (the trial is the current period until then). A given trialEnd wins over a trialPeriod.
+ * More than `MAX_PERIODS_AT_CREATION` periods already started: 400.
  */
 export function startSubscription(
   ids: Pick<Subscription, 'id' | 'organizationId' | 'environmentId' | 'customerId'>,
@@ -50,6 +57,10 @@ export function startSubscription(
 ): Subscription {
   const { startedAt, trialEnd, expiresAt } = resolveTerms(terms, now);
   const anchor = trialEnd ?? startedAt;
+  // The periods its creation bills: those started by now, none from expiresAt on.
+  const billedUntil = expiresAt !== null && expiresAt <= now ? new Date(expiresAt.getTime() - 1) : now;
+  if (periodsStartedBy(anchor, price.interval, billedUntil) > MAX_PERIODS_AT_CREATION)
+    throw subscriptionError(SubscriptionError.StartTooFarInPast);
   return {
     ...ids,
     priceId: price.id,

@@ -6,6 +6,7 @@ export enum SubscriptionError {
   TrialNeedsPeriodOrEnd = 'trial_needs_period_or_end',
   TrialEndNotAfterStart = 'trial_end_not_after_start',
   ExpiresAtNotAfterStart = 'expires_at_not_after_start',
+  StartTooFarInPast = 'start_too_far_in_past',
   CannotBePaused = 'subscription_cannot_be_paused',
   CannotBeResumed = 'subscription_cannot_be_resumed',
 }
@@ -15,6 +16,7 @@ export const subscriptionError = domainErrors<SubscriptionError>({
   [SubscriptionError.TrialNeedsPeriodOrEnd]: [400, Messages.trialNeedsPeriodOrEnd],
   [SubscriptionError.TrialEndNotAfterStart]: [400, Messages.trialEndNotAfterStart],
   [SubscriptionError.ExpiresAtNotAfterStart]: [400, Messages.expiresAtNotAfterStart],
+  [SubscriptionError.StartTooFarInPast]: [400, Messages.startTooFarInPast],
   [SubscriptionError.CannotBePaused]: [409, Messages.subscriptionCannotBePaused],
   [SubscriptionError.CannotBeResumed]: [409, Messages.subscriptionCannotBeResumed],
 });

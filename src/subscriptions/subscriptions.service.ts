@@ -22,6 +22,7 @@ import {
   renew,
   resolveTerms,
   resume,
+  MAX_PERIODS_AT_CREATION,
   startSubscription,
   SubscriptionTerms,
 } from './lifecycle';
@@ -29,9 +30,6 @@ import { renewalInput, Renewals } from './renewals';
 import { Subscription, SubscriptionJson, toSubscriptionJson } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
 import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
-
-/** Periods billed at once when a backdated subscription is created; any further ones by the next run. */
-const PERIODS_BILLED_AT_CREATION = 1000;
 
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
 
@@ -142,7 +140,7 @@ export class SubscriptionsService {
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
-    const r = renew(renewalInput(row), now, PERIODS_BILLED_AT_CREATION);
+    const r = renew(renewalInput(row), now, MAX_PERIODS_AT_CREATION);
     await this.repo.insert(r.subscription, {
       organizationId: tenant.organizationId,
       environmentId: tenant.environmentId,

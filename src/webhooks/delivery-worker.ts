@@ -113,7 +113,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const capacity = max - this.inFlight.size;
       if (capacity > 0) {
         try {
-          const batch = await this.repo.claim(capacity, this.config.webhookLeaseMs, this.token);
+          const batch = await this.repo.claim(
+            capacity,
+            this.config.webhookLeaseMs,
+            this.token,
+            this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+          );
           this.backlog = batch.length === capacity;
           for (const c of batch) this.track(this.attempt(c));
           if (this.backlog && this.inFlight.size < max) continue;
@@ -130,9 +135,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.inFlight.add(p);
     void p.finally(() => {
       this.inFlight.delete(p);
-      // With work waiting, refill in batches (half the slots) rather than one claim per finished attempt.
-      if (this.backlog ? this.inFlight.size <= this.config.WEBHOOK_CONCURRENCY / 2 : this.inFlight.size === 0)
-        this.wake();
+      // With work waiting, refill in batches (half the slots) rather than one claim per finished
+      // attempt. Otherwise claim again at once too: the last claim may have been held back by an
+      // endpoint's cap, which this attempt frees (wakes in one tick make one claim).
+      if (!this.backlog || this.inFlight.size <= this.config.WEBHOOK_CONCURRENCY / 2) this.wake();
     });
   }
 
@@ -159,7 +165,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         headers,
         body,
         timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-        publicOnly: c.environment === 'production' && !this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        publicOnly: !this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
       });
     } catch (err) {
       result = {

@@ -47,7 +47,7 @@ export interface PostOptions {
   headers: Record<string, string>;
   body: Buffer;
   timeoutMs: number;
-  /** Production without WEBHOOK_ALLOW_PRIVATE_URLS: only public addresses. */
+  /** Unless WEBHOOK_ALLOW_PRIVATE_URLS: only public addresses, checked on the resolved ones. */
   publicOnly: boolean;
 }
 

@@ -9,6 +9,9 @@ import type { EventKind } from './event-kinds';
 import { insertEventFor } from './outbox';
 import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook';
 
+/** First key of the advisory lock that serialises endpoint creation in an environment. */
+const ENDPOINTS_LOCK_SPACE = 73720402;
+
 /** NOTIFY channel the fan-out trigger uses; the workers LISTEN on it. */
 export const DELIVERIES_CHANNEL = 'khoums_webhook_deliveries';
 
@@ -73,11 +76,23 @@ export interface OutcomeColumns {
 export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
-  async insertEndpoint(e: WebhookEndpoint, secret: string): Promise<void> {
-    await this.db.exec(sql`
-      INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, secret, created_at, updated_at)
-      VALUES (${e.id}, ${e.organizationId}, ${e.environmentId}, ${e.url}, ${e.events}, ${e.enabled}, ${secret},
-              ${e.createdAt}, ${e.updatedAt})`);
+  /**
+   * Inserts the endpoint unless its environment already has `max`; false then. Creates in one
+   * environment are serialised by an advisory lock (two-key form, its own key space), so that
+   * concurrent ones cannot both see room for one more; the count runs after the lock is held.
+   */
+  insertEndpoint(e: WebhookEndpoint, secret: string, max: number): Promise<boolean> {
+    return this.db.transaction(async () => {
+      await this.db.exec(
+        sql`SELECT pg_advisory_xact_lock(${ENDPOINTS_LOCK_SPACE}::int, hashtext(${e.environmentId}::text))`,
+      );
+      const inserted = await this.db.exec(sql`
+        INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, secret, created_at, updated_at)
+        SELECT ${e.id}, ${e.organizationId}, ${e.environmentId}, ${e.url}, ${e.events}, ${e.enabled}, ${secret},
+               ${e.createdAt}, ${e.updatedAt}
+         WHERE (SELECT count(*) FROM webhook_endpoints WHERE environment_id = ${e.environmentId}) < ${max}`);
+      return inserted === 1;
+    });
   }
 
   /** Newest first. */
@@ -260,17 +275,60 @@ export class WebhooksRepository {
     await this.db.exec(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
   }
 
-  /** Claims up to `limit` due deliveries of enabled endpoints (SKIP LOCKED) and leases them to `worker`. */
-  claim(limit: number, leaseMs: number, worker: string): Promise<ClaimedDelivery[]> {
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints and leases them to `worker`, fairly:
+   * no endpoint gets more than `perEndpoint` deliveries leased at once, counted over every
+   * worker's leases, so a silent endpoint holds at most that many slots of all instances; and the
+   * batch takes each organization's first due delivery before any one's second (then each
+   * endpoint's in turn), so one organization's backlog never queues another's events behind it.
+   *
+   * The endpoints with pending deliveries are found by a loose index scan (one probe per
+   * endpoint, not per delivery); those with a claimable one are locked while claiming (SKIP
+   * LOCKED, FOR NO KEY UPDATE so that new deliveries may still reference them): two workers never
+   * count and fill the same endpoint's slots at once. Only a claim whose snapshot was taken just
+   * before another's commit can count that one's leases short, by at most one batch.
+   */
+  claim(limit: number, leaseMs: number, worker: string, perEndpoint: number): Promise<ClaimedDelivery[]> {
     return this.db.many<ClaimedDelivery>(sql`
-      WITH due AS (
+      WITH RECURSIVE with_work AS (
+        (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                 WHERE d.status = 'pending' AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+          FROM with_work w WHERE w.endpoint_id IS NOT NULL
+      ), open AS (
+        SELECT e.id, e.organization_id
+          FROM webhook_endpoints e JOIN with_work w ON w.endpoint_id = e.id
+         WHERE e.enabled
+           AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                          AND (d.locked_until IS NULL OR d.locked_until < now()))
+           FOR NO KEY UPDATE OF e SKIP LOCKED
+      ), slots AS (
+        SELECT o.id, o.organization_id,
+               ${perEndpoint} - (SELECT count(*) FROM webhook_deliveries l
+                                  WHERE l.endpoint_id = o.id AND l.locked_until > now())::int AS free
+          FROM open o
+      ), candidates AS (
+        SELECT c.id, s.organization_id, c.next_attempt_at,
+               row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn
+          FROM slots s CROSS JOIN LATERAL (
+            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.endpoint_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+               AND (d.locked_until IS NULL OR d.locked_until < now())
+             ORDER BY d.next_attempt_at
+             LIMIT GREATEST(s.free, 0)
+          ) c
+      ), ranked AS (
+        SELECT id, endpoint_turn, next_attempt_at,
+               row_number() OVER (PARTITION BY organization_id ORDER BY endpoint_turn, next_attempt_at) AS organization_turn
+          FROM candidates
+      ), due AS (
         SELECT d.id
-          FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-           AND (d.locked_until IS NULL OR d.locked_until < now())
-           AND e.enabled
-         ORDER BY d.next_attempt_at
+          FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+         -- Checked again on the row as locked: another worker may have claimed it since this statement began.
+         WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
+         ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
          LIMIT ${limit}
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (

@@ -26,6 +26,8 @@ import { WebhookError, webhookError } from './webhooks.errors';
 import { WebhooksRepository } from './webhooks.repository';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+/** Each endpoint may hold WEBHOOK_ENDPOINT_CONCURRENCY delivery slots; this bounds one environment's share. */
+export const MAX_ENDPOINTS_PER_ENVIRONMENT = 16;
 
 @Injectable()
 export class WebhooksService {
@@ -49,7 +51,8 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.repo.insertEndpoint(endpoint, secret);
+    if (!(await this.repo.insertEndpoint(endpoint, secret, MAX_ENDPOINTS_PER_ENVIRONMENT)))
+      throw webhookError(WebhookError.TooManyEndpoints);
     return toEndpointJson(endpoint, secret);
   }
 
@@ -78,9 +81,9 @@ export class WebhooksService {
     id: string,
     dto: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointJson> {
-    if (dto.url !== undefined && !this.reachable(tenant, dto.url)) {
+    if (dto.url !== undefined && !this.reachable(dto.url)) {
       await this.get(tenant, id); // an unknown endpoint is 404 whatever the input
-      throw webhookError(WebhookError.UrlMustBePublic);
+      this.assertReachable(tenant, dto.url);
     }
     const updated = await this.repo.updateEndpoint(tenant.environmentId, id, {
       url: dto.url,
@@ -168,12 +171,20 @@ export class WebhooksService {
   }
 
   private assertReachable(tenant: EnvironmentScope, url: string): void {
-    if (!this.reachable(tenant, url)) throw webhookError(WebhookError.UrlMustBePublic);
+    if (this.reachable(url)) return;
+    throw webhookError(
+      tenant.environment === 'production'
+        ? WebhookError.UrlMustBePublicInProduction
+        : WebhookError.UrlMustBePublic,
+    );
   }
 
-  /** Production endpoints must be public addresses unless the operator allows private ones. */
-  private reachable(tenant: EnvironmentScope, url: string): boolean {
-    return tenant.environment !== 'production' || this.config.WEBHOOK_ALLOW_PRIVATE_URLS || isPublicUrl(url);
+  /**
+   * Endpoints of both environments must be public addresses unless the operator allows private
+   * ones: otherwise any sign-up could make the service call its own network.
+   */
+  private reachable(url: string): boolean {
+    return this.config.WEBHOOK_ALLOW_PRIVATE_URLS || isPublicUrl(url);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { startWorkerApp, TestApp } from '../helpers/app';
+import { startTestApp, startWorkerApp, TestApp } from '../helpers/app';
 import { DASHBOARD_ENV, relLink, signedInOwner, unescapeHtml } from '../helpers/dashboard';
 import { waitFor } from '../helpers/poll';
 import { Receiver, WORKER_ENV } from '../webhooks/receiver';
@@ -60,22 +60,31 @@ it('adds an endpoint: its secret shown once, and the events it chose are what it
   expect(row.events).toEqual(['payment-request-created', 'payment-created']);
 });
 
-it('refuses an invalid URL, no events, and a private address in Production, keeping what was typed', async () => {
-  const { browser } = await signedInOwner(t);
-  await browser.get('/dashboard/webhooks');
-  const bad = await browser.post('/dashboard/webhooks', { url: 'ftp://example.com/x', events: [] });
-  expect(bad.status).toBe(200);
-  expect(bad.text).toContain('Enter an absolute http or https URL.');
-  expect(bad.text).toContain('Choose at least one event.');
-  expect(bad.text).toContain('value="ftp://example.com/x"');
-  await browser.post('/dashboard/environment', { environment: 'production', return: '/dashboard/webhooks' });
-  await browser.get('/dashboard/webhooks');
-  const priv = await browser.post('/dashboard/webhooks', {
-    url: 'http://127.0.0.1:9/x',
-    events: ['payment-created'],
-  });
-  expect(priv.text).toContain('In Production, the URL must be a public address.');
-  expect(secretOf(priv.text)).toBeUndefined();
+it('refuses an invalid URL, no events, and a private address in either environment, keeping what was typed', async () => {
+  // Private addresses refused, as in a deployment (this suite's app allows them for its receivers).
+  const strict = await startTestApp({ ...DASHBOARD_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+  try {
+    const { browser } = await signedInOwner(strict);
+    await browser.get('/dashboard/webhooks');
+    const bad = await browser.post('/dashboard/webhooks', { url: 'ftp://example.com/x', events: [] });
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain('Enter an absolute http or https URL.');
+    expect(bad.text).toContain('Choose at least one event.');
+    expect(bad.text).toContain('value="ftp://example.com/x"');
+    for (const environment of ['sandbox', 'production']) {
+      await browser.post('/dashboard/environment', { environment, return: '/dashboard/webhooks' });
+      await browser.get('/dashboard/webhooks');
+      const priv = await browser.post('/dashboard/webhooks', {
+        url: 'http://127.0.0.1:9/x',
+        events: ['payment-created'],
+      });
+      expect(priv.text).toContain('The URL must be a public address.');
+      expect(priv.text).toContain('value="http://127.0.0.1:9/x"');
+      expect(secretOf(priv.text)).toBeUndefined();
+    }
+  } finally {
+    await strict.close();
+  }
 });
 
 it('edits, disables, enables and deletes an endpoint', async () => {

@@ -37,7 +37,9 @@ export function testDatabaseUrl(): string {
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
  * BILLING_SCHEDULER). Rate limits are off (every test talks from 127.0.0.1, often in bursts): the
- * suites that test them set their own.
+ * suites that test them set their own. Webhook endpoints may be private addresses (the suites'
+ * receivers listen on 127.0.0.1); the suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS
+ * to false.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -53,6 +55,7 @@ export async function startTestApp(
     BILLING_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...env,
   });
   const logs: string[] = [];

@@ -14,7 +14,14 @@ export async function serviceProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [join(FIXTURES, 'run-ts.js'), join(FIXTURES, 'service-process.ts')], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, KHOUMS_TEST_DATABASE_URL: databaseUrl },
+    // Webhook receivers of the suites listen on 127.0.0.1.
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      ...env,
+      KHOUMS_TEST_DATABASE_URL: databaseUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = async () => {

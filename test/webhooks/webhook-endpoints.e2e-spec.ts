@@ -3,11 +3,14 @@ import type { CreatedOrganization } from '../../src/organizations/organizations.
 import { DEFAULT_EVENT_KINDS } from '../../src/webhooks/event-kinds';
 import { newTenant, startTestApp, TestApp, validationBody } from '../helpers/app';
 
+// `t` lets endpoints be private addresses (as every suite with a receiver on 127.0.0.1 does);
+// `strict` is a deployment's default (DATABASE_URL set, WEBHOOK_ALLOW_PRIVATE_URLS unset).
 let t: TestApp;
+let strict: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  [t, strict] = await Promise.all([startTestApp(), startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' })]);
 });
-afterAll(() => t.close());
+afterAll(() => Promise.all([t.close(), strict.close()]));
 
 const sk = (org: CreatedOrganization, env: 'sandbox' | 'production' = 'sandbox') => org[env].secretKey;
 
@@ -92,9 +95,11 @@ describe('webhook endpoints API', () => {
     expect(validationBody(res).errors.map((e) => e.property)).toContain(property);
   });
 
-  it.each([
+  const NON_PUBLIC = [
     'http://localhost:3000/hook',
     'http://127.0.0.1/hook',
+    'http://2130706433/hook',
+    'http://0x7f.1/hook',
     'http://10.0.0.5/hook',
     'http://192.168.1.10/hook',
     'http://172.20.0.1/hook',
@@ -102,53 +107,98 @@ describe('webhook endpoints API', () => {
     'http://100.64.1.1/x',
     'http://[::1]/x',
     'http://[fd00::1]/x',
+    'http://[fe80::1]/x',
     'http://[::ffff:127.0.0.1]/x',
+    'http://[64:ff9b::a9fe:a9fe]/x',
+    'http://[2002:a00:1::]/x',
+    'http://[2001::1]/x',
     'http://0.0.0.0/x',
-  ])('refuses the non-public URL %s in Production with 400', async (url) => {
+    'http://224.0.0.1/x',
+  ];
+
+  it.each(NON_PUBLIC)('refuses the non-public URL %s in both environments with 400', async (url) => {
+    const org = await newTenant(strict);
+    const create = (env: 'sandbox' | 'production') =>
+      strict.http.post('/api/v1/webhook-endpoints').set('Authorization', sk(org, env)).send({ url });
+    const sandbox = await create('sandbox');
+    expect([sandbox.status, sandbox.text]).toEqual([400, Messages.webhookUrlMustBePublic]);
+    const production = await create('production');
+    expect([production.status, production.text]).toEqual([400, Messages.webhookUrlMustBePublicInProduction]);
+    const [{ count }] = await strict.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoints WHERE organization_id = $1',
+      [org.organizationId],
+    );
+    expect(count).toBe(0);
+  });
+
+  it('refuses an update to a non-public URL in both environments, and accepts a public one', async () => {
+    const org = await newTenant(strict);
+    for (const [env, message] of [
+      ['sandbox', Messages.webhookUrlMustBePublic],
+      ['production', Messages.webhookUrlMustBePublicInProduction],
+    ] as const) {
+      const key = sk(org, env);
+      const res = await strict.http
+        .post('/api/v1/webhook-endpoints')
+        .set('Authorization', key)
+        .send({ url: 'https://merchant.example.com/h' });
+      const id = res.body.data.id as string;
+      const bad = await strict.http
+        .patch(`/api/v1/webhook-endpoints/${id}`)
+        .set('Authorization', key)
+        .send({ url: 'http://127.0.0.1:8080/h' });
+      expect([bad.status, bad.text]).toEqual([400, message]);
+      const good = await strict.http
+        .patch(`/api/v1/webhook-endpoints/${id}`)
+        .set('Authorization', key)
+        .send({ url: 'https://other.example.com/h' });
+      expect(good.body.data.url).toBe('https://other.example.com/h');
+    }
+  });
+
+  it('lets endpoints of both environments point at loopback and private addresses when the operator allows it', async () => {
     const org = await newTenant(t);
+    for (const env of ['sandbox', 'production'] as const) {
+      for (const url of ['http://localhost:3000/h', 'http://127.0.0.1:1/h', 'http://192.168.1.2/h']) {
+        expect((await createEndpoint(sk(org, env), { url })).url).toBe(url);
+      }
+    }
+  });
+
+  it('allows at most 16 endpoints per environment: the 17th is 400, the other environment keeps its own 16', async () => {
+    const org = await newTenant(t);
+    for (let i = 0; i < 16; i++) await createEndpoint(sk(org), { url: `https://example.com/h${i}` });
     const res = await t.http
       .post('/api/v1/webhook-endpoints')
-      .set('Authorization', sk(org, 'production'))
-      .send({ url });
-    expect(res.status).toBe(400);
-    expect(res.text).toBe(Messages.webhookUrlMustBePublic);
+      .set('Authorization', sk(org))
+      .send({ url: 'https://example.com/h16' });
+    expect([res.status, res.text]).toEqual([400, Messages.tooManyWebhookEndpoints]);
+    await createEndpoint(sk(org, 'production'), { url: 'https://example.com/live' });
+    const one = (await t.http.get('/api/v1/webhook-endpoints?limit=1').set('Authorization', sk(org))).body
+      .data[0];
+    await t.http.delete(`/api/v1/webhook-endpoints/${one.id}`).set('Authorization', sk(org));
+    await createEndpoint(sk(org), { url: 'https://example.com/again' });
   });
 
-  it('refuses an update to a non-public URL in Production, and accepts a public one', async () => {
+  it('keeps the limit of 16 under concurrent creates', async () => {
     const org = await newTenant(t);
-    const e = await createEndpoint(sk(org, 'production'), { url: 'https://merchant.example.com/h' });
-    const bad = await t.http
-      .patch(`/api/v1/webhook-endpoints/${e.id}`)
-      .set('Authorization', sk(org, 'production'))
-      .send({ url: 'http://127.0.0.1:8080/h' });
-    expect(bad.status).toBe(400);
-    expect(bad.text).toBe(Messages.webhookUrlMustBePublic);
-    const good = await t.http
-      .patch(`/api/v1/webhook-endpoints/${e.id}`)
-      .set('Authorization', sk(org, 'production'))
-      .send({ url: 'https://other.example.com/h' });
-    expect(good.body.data.url).toBe('https://other.example.com/h');
-  });
-
-  it('lets Sandbox endpoints point at localhost and private addresses', async () => {
-    const org = await newTenant(t);
-    for (const url of ['http://localhost:3000/h', 'http://127.0.0.1:1/h', 'http://192.168.1.2/h']) {
-      expect((await createEndpoint(sk(org), { url })).url).toBe(url);
-    }
-  });
-
-  it('lets Production endpoints point at private addresses when the operator allows it', async () => {
-    const lenient = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-    try {
-      const org = await newTenant(lenient);
-      const res = await lenient.http
-        .post('/api/v1/webhook-endpoints')
-        .set('Authorization', sk(org, 'production'))
-        .send({ url: 'http://127.0.0.1:9/h' });
-      expect(res.status).toBe(200);
-    } finally {
-      await lenient.close();
-    }
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        t.http
+          .post('/api/v1/webhook-endpoints')
+          .set('Authorization', sk(org))
+          .send({ url: `https://example.com/c${i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(16);
+    expect(
+      results.filter((r) => r.status === 400 && r.text === Messages.tooManyWebhookEndpoints),
+    ).toHaveLength(8);
+    const [{ count }] = await t.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoints WHERE environment_id = $1',
+      [org.sandbox.environmentId],
+    );
+    expect(count).toBe(16);
   });
 
   it('updates url, events and enabled', async () => {

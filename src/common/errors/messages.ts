@@ -44,7 +44,9 @@ export const Messages = {
   passCodeRequiredForBankily: 'Pass code is required for Bankily',
   simulatedTransfersSandboxOnly: 'Simulated transfers are only available in sandbox',
   billingRunsSandboxOnly: 'Billing runs are only available in sandbox',
-  webhookUrlMustBePublic: 'Webhook URL must be a public address in Production',
+  webhookUrlMustBePublic: 'Webhook URL must be a public address',
+  webhookUrlMustBePublicInProduction: 'Webhook URL must be a public address in Production',
+  tooManyWebhookEndpoints: 'Too many webhook endpoints',
   webhookEndpointDoesNotReceive: (kind: string) => `Webhook endpoint does not receive ${kind} events`,
 
   transactionIdTaken: (transactionId: string) =>
@@ -89,6 +91,7 @@ export const Messages = {
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
+  startTooFarInPast: 'Start date is too far in the past',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */

@@ -10,6 +10,7 @@ import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
 import { PayAttemptsPerPhone1763777750000 } from './1763777750000-PayAttemptsPerPhone';
+import { WebhookFairness1763777650000 } from './1763777650000-WebhookFairness';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -23,5 +24,6 @@ export const migrations = [
   Dashboard1763777400000,
   VoidPaymentRequests1763777500000,
   DashboardBilling1763777600000,
+  WebhookFairness1763777650000,
   PayAttemptsPerPhone1763777750000,
 ];

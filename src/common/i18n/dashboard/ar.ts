@@ -216,7 +216,7 @@ export const ar: DashboardTexts = {
   secretRotated: 'سر جديد. يستمر السر القديم في توقيع الإرسالات لمدة 24 ساعة.',
   invalidUrl: `أدخل عنوان URL مطلقا يبدأ بـ ${ltr('http')} أو ${ltr('https')}.`,
   chooseEvents: 'اختر حدثا واحدا على الأقل.',
-  urlMustBePublic: 'في بيئة الإنتاج، يجب أن يكون العنوان عنوانا عاما.',
+  urlMustBePublic: 'يجب أن يكون العنوان عنوانًا عامًا.',
   eventNotReceived: 'نقطة الاستقبال هذه لا تستقبل هذا النوع من الأحداث.',
   recentDeliveries: 'أحدث الإرسالات',
   viewLog: 'عرض السجل',

@@ -211,7 +211,7 @@ export const en: DashboardTexts = {
   secretRotated: 'New secret. The old one keeps signing deliveries for 24 hours.',
   invalidUrl: 'Enter an absolute http or https URL.',
   chooseEvents: 'Choose at least one event.',
-  urlMustBePublic: 'In Production, the URL must be a public address.',
+  urlMustBePublic: 'The URL must be a public address.',
   eventNotReceived: 'This endpoint does not receive this event type.',
   recentDeliveries: 'Latest deliveries',
   viewLog: 'View the log',

@@ -211,7 +211,7 @@ export const fr = {
   secretRotated: 'Nouveau secret. L’ancien signe encore les envois pendant 24 heures.',
   invalidUrl: 'Indiquez une URL http ou https absolue.',
   chooseEvents: 'Choisissez au moins un événement.',
-  urlMustBePublic: 'En Production, l’URL doit être une adresse publique.',
+  urlMustBePublic: 'L’URL doit être une adresse publique.',
   eventNotReceived: 'Cet endpoint ne reçoit pas ce type d’événement.',
   recentDeliveries: 'Derniers envois',
   viewLog: 'Voir le journal',
