@@ -2,7 +2,8 @@ import type { CreatedOrganization } from '../../src/organizations/organizations.
 import { NON_PUBLIC_ADDRESS } from '../../src/webhooks/http-delivery';
 import { generateSecret } from '../../src/webhooks/signing';
 import { newTenant, recordEvent, startWorkerApp, TestApp } from '../helpers/app';
-import { Receiver, waitFor, WORKER_ENV } from './receiver';
+import { waitFor } from '../helpers/poll';
+import { Receiver, WORKER_ENV } from './receiver';
 
 /**
  * Delivery with private addresses refused (a deployment's default): an endpoint whose host name

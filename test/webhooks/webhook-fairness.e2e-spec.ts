@@ -1,6 +1,7 @@
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startWorkerApp, TestApp } from '../helpers/app';
-import { Receiver, waitFor, WORKER_ENV } from './receiver';
+import { waitFor } from '../helpers/poll';
+import { Receiver, WORKER_ENV } from './receiver';
 
 /**
  * One organization's silent endpoints must not delay another's deliveries: each endpoint holds at
