@@ -166,13 +166,14 @@ describe('with an Idempotency-Key', () => {
   });
 
   it('runs any other POST in its transaction: the key, BEGIN, the claim, the route, the record, COMMIT', async () => {
+    // The route here sends two statements: the lock that keeps an environment at 16 endpoints, the insert.
     const send = () =>
       t.http
         .post('/api/v1/webhook-endpoints')
         .set('Authorization', org.sandbox.secretKey)
         .set('Idempotency-Key', 'hot-key-3')
         .send({ url: 'https://merchant.example.mr/hot', enabled: false });
-    expect(await statementsFor(send)).toEqual({ status: 200, statements: 6 });
+    expect(await statementsFor(send)).toEqual({ status: 200, statements: 7 });
     // A replay: the key, BEGIN, the claim (which finds the record), ROLLBACK.
     expect(await statementsFor(send)).toEqual({ status: 200, statements: 4 });
   });

@@ -40,10 +40,12 @@ DELETE FROM dashboard_sessions WHERE id IN (
 SELECT pg_advisory_xact_lock(7301, hashtext($1)), pg_advisory_xact_lock(7302, hashtext($2));
 
 -- DashboardRepository.reserveSignInAttempt
-SELECT count(*) FILTER (WHERE email = $1)::int AS "byEmail", count(*) FILTER (WHERE ip = $2)::int AS "byIp"
+SELECT count(*) FILTER (WHERE email = $1 AND ip = $2)::int AS both,
+               count(*) FILTER (WHERE email = $3)::int AS "byEmail",
+               count(*) FILTER (WHERE ip = $4)::int AS "byIp"
           FROM login_attempts
-         WHERE NOT succeeded AND created_at > now() - make_interval(secs => $3)
-           AND (email = $4 OR ip = $5);
+         WHERE NOT succeeded AND created_at > now() - make_interval(secs => $5)
+           AND (email = $6 OR ip = $7);
 
 -- DashboardRepository.signInSucceeded
 UPDATE login_attempts SET succeeded = true WHERE id = $1;

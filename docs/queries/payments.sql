@@ -21,22 +21,22 @@ WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $3)
+          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $4, $5, req.id, $6, $7,
-                $8, 'pending', $9, $10, $11
-           FROM req WHERE (SELECT n FROM failures) < $12
+         SELECT $5, $6, req.id, $7, $8,
+                $9, 'pending', $10, $11, $12
+           FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $13, $14, $15, $16, $17, $18
+    SELECT $14, $15, $16, $17, $18, $19
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $19 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $20) - now())))::int END
+              (SELECT CASE WHEN n >= $20 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $21) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -44,23 +44,23 @@ WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $3)
+          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $4, $5, req.id, $6, $7,
-                $8, 'pending', $9, $10, $11
-           FROM req WHERE (SELECT n FROM failures) < $12
+         SELECT $5, $6, req.id, $7, $8,
+                $9, 'pending', $10, $11, $12
+           FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $13, $14, $15, $16, $17, $18
+    SELECT $14, $15, $16, $17, $18, $19
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $19, $20, $21, $22, s.id FROM created s)
+    SELECT $20, $21, $22, $23, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $23 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $24) - now())))::int END
+              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $25) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement
@@ -151,7 +151,7 @@ SELECT
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
     JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
--- PaymentsRepository.keyed
+-- PaymentsRepository.keyRecordWithPayment
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
     JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
@@ -168,7 +168,7 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 -- PaymentsRepository.byId
 SELECT * FROM payments WHERE id = $1;
 
--- PaymentsRepository.json
+-- PaymentsRepository.paymentJson
 SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.list
@@ -182,7 +182,7 @@ SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, t
     FROM payments p
     JOIN payment_requests pr ON pr.id = p.payment_request_id
     JOIN payment_methods pm ON pm.id = p.payment_method_id
-    WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 ORDER BY p.created_at DESC, p.id DESC LIMIT $13;
+    WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
 SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type

@@ -23,14 +23,14 @@ UPDATE prices pr
          SET amount = COALESCE($1::int, pr.amount),
              interval = COALESCE($2::text, pr.interval),
              updated_at = now()
-       WHERE pr.id = $3 AND pr.organization_id = $4 AND pr.active
+       WHERE pr.id = $3 AND EXISTS (SELECT 1 FROM products p WHERE p.id = pr.product_id AND p.environment_id = $4) AND pr.active
       RETURNING pr.id, pr.organization_id AS "organizationId", pr.product_id AS "productId", pr.amount, pr.interval,
    pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt";
 
 -- PricesRepository.replace
 WITH old AS (
-        UPDATE prices SET active = false, replaced_by = $1, updated_at = $2
-         WHERE id = $3 AND organization_id = $4 AND active
+        UPDATE prices pr SET active = false, replaced_by = $1, updated_at = $2
+         WHERE pr.id = $3 AND EXISTS (SELECT 1 FROM products p WHERE p.id = pr.product_id AND p.environment_id = $4) AND pr.active
         RETURNING *
       )
       INSERT INTO prices AS pr (id, organization_id, product_id, amount, interval, created_at, updated_at)
@@ -43,7 +43,7 @@ WITH old AS (
 
 -- PricesRepository.archive
 UPDATE prices pr SET active = false, updated_at = now()
-       WHERE pr.id = $1 AND pr.organization_id = $2 AND pr.active
+       WHERE pr.id = $1 AND EXISTS (SELECT 1 FROM products p WHERE p.id = pr.product_id AND p.environment_id = $2) AND pr.active
       RETURNING pr.id, pr.organization_id AS "organizationId", pr.product_id AS "productId", pr.amount, pr.interval,
    pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt";
 

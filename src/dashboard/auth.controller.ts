@@ -158,6 +158,8 @@ export class DashboardAuthController {
   async changePassword(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
     const user = d.signedIn;
+    // Every field is read (and so checked as storable) before any rule answers.
+    const current = d.field('currentPassword');
     const next = d.field('newPassword');
     if (next !== d.field('confirmPassword'))
       return this.renderAccount(d, { confirmPassword: t.passwordsDiffer });
@@ -167,7 +169,7 @@ export class DashboardAuthController {
     const attempt = await this.sessions.reserveAttempt(user.email, d.ip);
     if (!attempt) throw dashboardError(DashboardError.TooManyAttempts);
     try {
-      await this.users.changePassword(user.userId, d.field('currentPassword'), next);
+      await this.users.changePassword(user.userId, current, next);
     } catch (err) {
       if (AppError.is(err, OrganizationError.WrongCurrentPassword))
         return this.renderAccount(d, { currentPassword: t.wrongCurrentPassword });

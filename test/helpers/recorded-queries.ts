@@ -1,3 +1,4 @@
+import { encodeCursor } from '../../src/database/keyset';
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
@@ -52,6 +53,9 @@ function placeholder(): unknown {
       if (prop === Symbol.toPrimitive) return () => 'x';
       if (prop === Symbol.iterator) return function* () {};
       if (prop === 'then' || prop === 'toJSON') return undefined;
+      // A keyset page: after a well-formed cursor (a forged one is refused before any statement).
+      if (prop === 'before') return undefined;
+      if (prop === 'after') return encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
       if (prop === 'length') return 1;
       return proxy;
     },
