@@ -55,7 +55,8 @@ function placeholder(): unknown {
       if (prop === 'then' || prop === 'toJSON') return undefined;
       // A keyset page: after a well-formed cursor (a forged one is refused before any statement).
       if (prop === 'before') return undefined;
-      if (prop === 'after') return encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
+      if (prop === 'after')
+        return encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
       if (prop === 'length') return 1;
       return proxy;
     },
