@@ -210,6 +210,16 @@ export class AppConfig {
   @Max(5000)
   BILLING_BATCH_SIZE = 500;
 
+  /**
+   * Batches one billing run bills at once (each holds a pooled connection while it writes). Keep it
+   * well below DB_POOL_SIZE: the API shares the pool.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  BILLING_CONCURRENCY = 2;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
