@@ -132,6 +132,16 @@ export class AppConfig {
   @Max(3_600_000)
   WEBHOOK_LEASE_MS?: number;
 
+  /**
+   * Days events and their deliveries are kept: then a job deletes them (never one with a delivery
+   * still pending), and replaying a delivery of an older event answers 404.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  EVENT_RETENTION_DAYS = 30;
+
   get webhookLeaseMs(): number {
     return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
   }
