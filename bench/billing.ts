@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../src/common/net';
 import { loadConfig } from '../src/config/config';
@@ -9,15 +10,20 @@ import { encodeCursor } from '../src/database/keyset';
 import type { Sql } from '../src/database/sql';
 import { InvoicesRepository } from '../src/invoices/invoices.repository';
 import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
-import { fmt, load, peakRss } from './measure';
+import { EventRetentionJob } from '../src/webhooks/event-retention.job';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
+import { cpuMs, fmt, load, peakRss } from './measure';
 import { createOrganization, startProcess } from './processes';
 
 /**
  * Billing: runs over BENCH_BILLING_SIZES (10,000 then 100,000) due subscriptions, each of its own
- * customer, on a Khoums instance of its own (fresh, so its memory is the run's), through POST
- * /sandbox/billing/run. Invoices per second, the instance's peak RSS, time(100k)/time(10k). Then
- * the list pages with the environment holding over 100,000 subscriptions and invoices, and the
- * plans PostgreSQL chose for them (docs/billing.md).
+ * customer, through POST /sandbox/billing/run, at each BILLING_CONCURRENCY of
+ * BENCH_BILLING_CONCURRENCY (default 2; `1,2` compares), each on a Khoums instance of its own
+ * (fresh, so its memory is the runs'), the concurrencies of a size one after the other. Invoices per
+ * second, CPU per invoice (the service, PostgreSQL), the instance's peak RSS, time(largest)/time(first).
+ * Then pruning the events those runs wrote, as the retention job does, in events/s; the list pages
+ * with the environment holding over 100,000 subscriptions and invoices, and the plans PostgreSQL
+ * chose for them (docs/billing.md).
  */
 export async function billingScenario(url: string, children: ChildProcess[]): Promise<void> {
   const sizes = (process.env.BENCH_BILLING_SIZES ?? '10000,100000').split(',').map(Number);
@@ -55,25 +61,35 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     await ds.query('VACUUM ANALYZE customers, subscriptions');
   };
 
-  const port = await freePort();
-  const khoums = await startProcess(
-    'dist/src/main.js',
-    {
-      DATABASE_URL: url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      DEMO_ORG: 'false',
-      BILLING_SCHEDULER: 'false',
-      WEBHOOK_WORKER: 'false',
-      RECONCILE_INTERVAL_MS: '0',
-      // One key and one address drive the lists, far above the limits' defaults.
-      RATE_LIMIT_PER_KEY: '0',
-      RATE_LIMIT_PER_IP: '0',
-    },
-    'Khoums is listening',
-  );
-  children.push(khoums);
+  const concurrencies = (process.env.BENCH_BILLING_CONCURRENCY ?? '2').split(',').map(Number);
+  const instances = new Map<number, { port: number; pid: number }>();
+  for (const concurrency of concurrencies) {
+    const port = await freePort();
+    const khoums = await startProcess(
+      'dist/src/main.js',
+      {
+        DATABASE_URL: url,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        DEMO_ORG: 'false',
+        BILLING_SCHEDULER: 'false',
+        BILLING_CONCURRENCY: String(concurrency),
+        WEBHOOK_WORKER: 'false',
+        RECONCILE_INTERVAL_MS: '0',
+        // One key and one address drive the lists, far above the limits' defaults.
+        RATE_LIMIT_PER_KEY: '0',
+        RATE_LIMIT_PER_IP: '0',
+      },
+      'Khoums is listening',
+    );
+    children.push(khoums);
+    instances.set(concurrency, { port, pid: khoums.pid! });
+  }
+  const port = instances.get(concurrencies[0])!.port;
+  /** CPU (ms) used so far by PostgreSQL: every process pg_stat_activity lists (backends, checkpointer, WAL writer). */
+  const pgPids = async () =>
+    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   const config = loadConfig({});
   const explained: string[] = [];
@@ -87,42 +103,93 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     }
   };
 
-  const runs: { n: number; seconds: number; invoices: number; peakMb: number }[] = [];
+  const runs: {
+    n: number;
+    concurrency: number;
+    seconds: number;
+    invoices: number;
+    peakMb: number;
+    khoumsUs: number;
+    postgresUs: number;
+    load: string;
+  }[] = [];
   for (const n of sizes) {
-    await seed(n, `run${n}`);
-    if (n === sizes[sizes.length - 1])
-      await explain(`The billing run: claiming a batch (${n} due)`, (db) =>
-        new SubscriptionsRepository(db, config).claimDue(new Date(), 500, env),
-      );
-    const t0 = process.hrtime.bigint();
-    const { result, peakMb } = await peakRss(khoums.pid!, async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/sandbox/billing/run`, {
-        method: 'POST',
-        headers: { authorization: key },
+    for (const concurrency of concurrencies) {
+      const label = `run${n}c${concurrency}`;
+      await seed(n, label);
+      if (n === sizes[sizes.length - 1] && concurrency === concurrencies[0])
+        await explain(`The billing run: claiming a batch (${n} due)`, (db) =>
+          new SubscriptionsRepository(db, config).claimDue(new Date(), 500, env),
+        );
+      const instance = instances.get(concurrency)!;
+      const pids = await pgPids();
+      const postgresBefore = new Map(pids.map((p) => [p, cpuMs(p)]));
+      const khoumsBefore = cpuMs(instance.pid);
+      const t0 = process.hrtime.bigint();
+      const { result, peakMb } = await peakRss(instance.pid, async () => {
+        const res = await fetch(`http://127.0.0.1:${instance.port}/api/v1/sandbox/billing/run`, {
+          method: 'POST',
+          headers: { authorization: key },
+        });
+        if (!res.ok) throw new Error(`billing run: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: { invoicesCreated: number } }).data;
       });
-      if (!res.ok) throw new Error(`billing run: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { data: { invoicesCreated: number } }).data;
-    });
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (result.invoicesCreated !== n)
-      throw new Error(`billing run over ${n}: ${result.invoicesCreated} invoices`);
-    runs.push({ n, seconds, invoices: result.invoicesCreated, peakMb });
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const per = (ms: number) => (ms * 1000) / Math.max(1, result.invoicesCreated);
+      const khoumsUs = per(cpuMs(instance.pid) - khoumsBefore);
+      // A backend that ended meanwhile is not counted (the pools keep theirs open).
+      let postgresMs = 0;
+      for (const p of await pgPids()) postgresMs += cpuMs(p) - (postgresBefore.get(p) ?? 0);
+      const postgresUs = per(postgresMs);
+      if (result.invoicesCreated !== n)
+        throw new Error(`billing run over ${n}: ${result.invoicesCreated} invoices`);
+      runs.push({
+        n,
+        concurrency,
+        seconds,
+        invoices: result.invoicesCreated,
+        peakMb,
+        khoumsUs,
+        postgresUs,
+        load: readFileSync('/proc/loadavg', 'utf8').split(' ')[0],
+      });
+    }
   }
   await ds.query('VACUUM ANALYZE invoices, payment_requests, events, subscriptions');
 
   const lines = runs.map(
     (r) =>
-      `  ${String(r.n).padStart(7)} due   ${r.seconds.toFixed(2).padStart(7)} s   ${(r.invoices / r.seconds).toFixed(0).padStart(6)} invoices/s   peak RSS ${r.peakMb.toFixed(0)} MB`,
+      `  ${String(r.n).padStart(7)} due  concurrency ${r.concurrency}  ${r.seconds.toFixed(2).padStart(7)} s   ${(r.invoices / r.seconds).toFixed(0).padStart(6)} invoices/s` +
+      `   CPU/invoice: khoums ${r.khoumsUs.toFixed(0)} µs, postgres ${r.postgresUs.toFixed(0)} µs   peak RSS ${r.peakMb.toFixed(0)} MB   load ${r.load}`,
   );
-  const ratio = runs.length >= 2 ? runs[runs.length - 1].seconds / runs[0].seconds : NaN;
-  const rate = Math.min(...runs.map((r) => r.invoices / r.seconds));
-  const peak = Math.max(...runs.map((r) => r.peakMb));
+  const at = (c: number) => runs.filter((r) => r.concurrency === c);
+  const main = at(concurrencies[concurrencies.length - 1]);
+  const ratio = main.length >= 2 ? main[main.length - 1].seconds / main[0].seconds : NaN;
+  const rate = Math.min(...main.map((r) => r.invoices / r.seconds));
+  const peak = Math.max(...main.map((r) => r.peakMb));
   const met = rate >= 2000 && (Number.isNaN(ratio) || ratio <= 11) && peak < 300;
   process.stdout.write(
     `Billing run (POST /sandbox/billing/run, monthly subscriptions due, one invoice + payment request + 3 events each)\n` +
       `${lines.join('\n')}\n` +
-      `  time(${runs[runs.length - 1]?.n})/time(${runs[0]?.n}) = ${ratio.toFixed(2)}` +
+      `  concurrency ${main[0]?.concurrency}: time(${main[main.length - 1]?.n})/time(${main[0]?.n}) = ${ratio.toFixed(2)}` +
       `   (target >= 2000 invoices/s, ratio <= 11, RSS < 300 MB: ${met ? 'met' : 'NOT met'})\n\n`,
+  );
+
+  // Pruning: every event the runs wrote, as the retention job does past EVENT_RETENTION_DAYS.
+  const { rows: aged } = await ds.query<{ n: number }>(
+    `WITH aged AS (UPDATE events SET created_at = created_at - interval '31 days' WHERE environment_id = $1 RETURNING 1)
+     SELECT count(*)::int AS n FROM aged`,
+    [env],
+  );
+  await ds.query('VACUUM ANALYZE events');
+  const pruneDb = new Db(ds);
+  const pruning = new EventRetentionJob(pruneDb, new WebhooksRepository(pruneDb), loadConfig({}));
+  const p0 = process.hrtime.bigint();
+  const pruned = await pruning.run({ environmentId: env });
+  const pruneSeconds = Number(process.hrtime.bigint() - p0) / 1e9;
+  process.stdout.write(
+    `Event retention: pruned ${pruned} of ${aged[0].n} events past retention in ${pruneSeconds.toFixed(2)} s: ` +
+      `${(pruned / pruneSeconds).toFixed(0)} events/s (batches of 1000, one job)\n\n`,
   );
 
   // Lists with the environment holding every subscription and invoice above.

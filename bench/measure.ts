@@ -34,7 +34,7 @@ export async function load(port: number, request: autocannon.Request, seconds = 
 }
 
 /** CPU time (ms) a process has used so far, from /proc (Linux); 0 once it is gone. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

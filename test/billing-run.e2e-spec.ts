@@ -1,15 +1,18 @@
 import { BillingRun } from '../src/billing/billing-run';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { addDays, periodStart } from '../src/subscriptions/periods';
+import { addDays, periodStart, periodsStartedBy } from '../src/subscriptions/periods';
+import { Renewals } from '../src/subscriptions/renewals';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import {
   catalog,
   createPrice,
   createSubscription,
+  billingState,
   DAY,
   invoicesOf,
   runBilling,
+  seedDueSubscriptions,
   timeTravel,
 } from './helpers/billing';
 import { expectText } from './helpers/http';
@@ -256,6 +259,54 @@ describe('concurrency', () => {
       });
     } finally {
       await small.close();
+    }
+  });
+
+  it('bills several batches at once within a run (BILLING_CONCURRENCY), and two such runs at once bill each due period exactly once', async () => {
+    const parallel = await startTestApp({ BILLING_BATCH_SIZE: '7', BILLING_CONCURRENCY: '4' });
+    try {
+      const org = await newTenant(parallel);
+      const c = await catalog(parallel, org, { interval: 'weekly', amount: 100 });
+      const n = 300;
+      const anchor = new Date(Date.now() - 2 * 7 * DAY - 3_600_000);
+      await seedDueSubscriptions(parallel, org, c, n, anchor);
+      const periods = periodsStartedBy(anchor, 'weekly', new Date());
+
+      const renewals = parallel.app.get(Renewals);
+      const renewDueBatch = renewals.renewDueBatch.bind(renewals);
+      let inFlight = 0;
+      let mostInFlight = 0;
+      jest.spyOn(renewals, 'renewDueBatch').mockImplementation(async (...args) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await renewDueBatch(...args);
+        } finally {
+          inFlight--;
+        }
+      });
+      const run = parallel.app.get(BillingRun);
+      const results = await Promise.all([
+        run.run({ environmentId: org.sandbox.environmentId }),
+        run.run({ environmentId: org.sandbox.environmentId }),
+      ]);
+
+      expect(mostInFlight).toBe(8);
+      expect(results.reduce((sum, r) => sum + r.invoicesCreated, 0)).toBe(n * periods);
+      expect(await billingState(parallel, org.sandbox.environmentId)).toEqual({
+        subscriptions: n,
+        invoices: n * periods,
+        periods: n * periods,
+        requests: n * periods,
+        events: 3 * n * periods,
+        untouched: 0,
+        billed: n,
+      });
+      expect(await runBilling(parallel, org.sandbox.secretKey)).toEqual({
+        invoicesCreated: 0,
+        subscriptionsUpdated: 0,
+      });
+    } finally {
+      await parallel.close();
     }
   });
 });

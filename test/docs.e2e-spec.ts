@@ -120,3 +120,37 @@ it('describes in the OpenAPI document only what the service offers', () => {
     expect(offers('subscriptions')).toBe(true);
   expect(description).toContain('payment');
 });
+
+describe('docs/operations.md', () => {
+  const guide = () => read(join(ROOT, 'docs/operations.md'));
+  /** Settings named by work merged alongside this guide (pooling, metrics): drop each once AppConfig reads it. */
+  const ADDED_ALONGSIDE = ['DATABASE_DIRECT_URL', 'METRICS_TOKEN'];
+
+  it('names only settings the service reads, in the text and in its commands', () => {
+    const source = read(join(ROOT, 'src/config/config.ts'));
+    const settings = new Set([
+      ...Object.keys(new AppConfig()),
+      ...[...source.matchAll(/^\s+([A-Z][A-Z0-9_]+)\?:/gm)].map((m) => m[1]),
+      ...ADDED_ALONGSIDE,
+    ]);
+    const named = new Set([
+      ...[...guide().matchAll(/`([A-Z][A-Z0-9]*_[A-Z0-9_]+|PORT)`/g)].map((m) => m[1]),
+      ...[...guide().matchAll(/-e ([A-Z][A-Z0-9_]+)=/g)].map((m) => m[1]),
+    ]);
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((s) => !settings.has(s)).sort()).toEqual([]);
+  });
+
+  it('gives the operator command and the retention index as the code has them', () => {
+    const cli = read(join(ROOT, 'src/cli/main.ts'));
+    for (const m of guide().matchAll(/cli -- (org:create --name "<name>" --email <email>)/g))
+      expect(cli).toContain(m[1]);
+    const index =
+      /CREATE INDEX CONCURRENTLY IF NOT EXISTS (events_created_idx ON events \(created_at\))/.exec(guide());
+    expect(index).not.toBeNull();
+    const migrations = readdirSync(join(ROOT, 'src/database/migrations'))
+      .map((f) => read(join(ROOT, 'src/database/migrations', f)))
+      .join('\n');
+    expect(migrations).toContain(`CREATE INDEX IF NOT EXISTS ${index![1]}`);
+  });
+});

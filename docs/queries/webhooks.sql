@@ -105,9 +105,15 @@ SELECT d.id, d.event_id AS "eventId", d.endpoint_id AS "endpointId", d.environme
        WHERE d.id = $1 AND d.environment_id = $2;
 
 -- WebhooksRepository.replay
-UPDATE webhook_deliveries
+WITH kept AS (
+        SELECT ev.id FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
+         WHERE d.id = $1 AND d.environment_id = $2
+           AND ev.created_at >= now() - $3 * interval '1 day'
+           FOR KEY SHARE OF ev
+      )
+      UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = now(), retry_index = 0, updated_at = now()
-       WHERE id = $1 AND environment_id = $2
+       WHERE id = $4 AND environment_id = $5 AND event_id IN (SELECT id FROM kept)
       RETURNING id, event_id AS "eventId", endpoint_id AS "endpointId", environment_id AS "environmentId",
   event, status, attempts, retry_index AS "retryIndex", next_attempt_at AS "nextAttemptAt",
   last_status_code AS "lastStatusCode", last_error AS "lastError", last_response_snippet AS "lastResponseSnippet",
@@ -196,3 +202,27 @@ WITH input AS (
          WHERE id IN (SELECT i.endpoint_id FROM input i JOIN d ON d.id = i.id WHERE i.gone)
       )
       SELECT id FROM d;
+
+-- WebhooksRepository.claimExpiredEvents
+SELECT e.id FROM events e
+       WHERE e.created_at < now() - $1 * interval '1 day' AND e.environment_id = $2
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+       ORDER BY e.created_at
+       LIMIT $3
+         FOR UPDATE OF e SKIP LOCKED;
+
+-- WebhooksRepository.deleteEvents
+WITH doomed AS (
+        SELECT e.id FROM events e
+         WHERE e.id = ANY($1::uuid[])
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+      ), deliveries AS (
+        SELECT d.id FROM webhook_deliveries d WHERE d.event_id IN (SELECT id FROM doomed)
+      ), attempts_deleted AS (
+        DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM deliveries)
+      ), deliveries_deleted AS (
+        DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM deliveries)
+      ), events_deleted AS (
+        DELETE FROM events WHERE id IN (SELECT id FROM doomed) RETURNING id
+      )
+      SELECT count(*)::int AS deleted FROM events_deleted;

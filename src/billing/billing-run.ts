@@ -20,7 +20,12 @@ export class BillingRunJson {
  * subscriptions with FOR UPDATE SKIP LOCKED and writes their invoices, payment requests, events
  * and new state in one statement (`Renewals.renewDueBatch`). So any number of runs, on any number
  * of instances, bill each period once; a run killed mid-way leaves whole batches, and the next run
- * continues. On shutdown a run stops after its current batch.
+ * continues. On shutdown a run stops after its current batches.
+ *
+ * A run bills `BILLING_CONCURRENCY` batches at once: one batch alternates between this process
+ * (deciding the renewals, building the rows) and PostgreSQL (writing them), so a single sequence of
+ * batches leaves one of them idle half the time. The claims already make concurrent batches
+ * disjoint, whether they come from this run, another run or another instance.
  */
 @Injectable()
 export class BillingRun implements BeforeApplicationShutdown {
@@ -34,28 +39,55 @@ export class BillingRun implements BeforeApplicationShutdown {
 
   /** Bills what is due by `now` (default: when called), in one environment or all. */
   run(options: { environmentId?: string; now?: Date } = {}): Promise<BillingRunJson> {
-    const run = this.batches(options.now ?? new Date(), options.environmentId).finally(() =>
+    const run = this.concurrentBatches(options.now ?? new Date(), options.environmentId).finally(() =>
       this.inFlight.delete(run),
     );
     this.inFlight.add(run);
     return run;
   }
 
-  /** Lets runs in progress finish their current batch before the database goes away. */
+  /** Lets runs in progress finish their current batches before the database goes away. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async batches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
+  /**
+   * `BILLING_CONCURRENCY` sequences of batches, summed. A failing sequence stops the others after
+   * their current batch, and the run fails only once none is left writing (so a shutdown that
+   * waits for the run waits for all of them).
+   */
+  private async concurrentBatches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
+    const run = { failed: false };
+    const sequences = Array.from({ length: this.config.BILLING_CONCURRENCY }, () =>
+      this.batches(now, environmentId, run).catch((err: unknown) => {
+        run.failed = true;
+        throw err;
+      }),
+    );
+    const settled = await Promise.allSettled(sequences);
+    const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
+    for (const s of settled) {
+      if (s.status === 'rejected') throw s.reason;
+      total.invoicesCreated += s.value.invoicesCreated;
+      total.subscriptionsUpdated += s.value.subscriptionsUpdated;
+    }
+    return total;
+  }
+
+  private async batches(
+    now: Date,
+    environmentId: string | undefined,
+    run: { failed: boolean },
+  ): Promise<BillingRunJson> {
     const size = this.config.BILLING_BATCH_SIZE;
     const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
-    while (!this.stopping) {
+    while (!this.stopping && !run.failed) {
       const batch = await this.renewals.renewDueBatch(now, size, environmentId);
       total.invoicesCreated += batch.invoicesCreated;
       total.subscriptionsUpdated += batch.subscriptionsUpdated;
-      // Fewer than a full batch: nothing more is due (or other runs hold it). A batch that changed
-      // nothing cannot happen (a claimed subscription is due), but must not loop.
+      // Fewer than a full batch: nothing more is due that another batch does not hold already. A
+      // batch that changed nothing cannot happen (a claimed subscription is due), but must not loop.
       if (batch.claimed < size || batch.subscriptionsUpdated === 0) break;
     }
     return total;

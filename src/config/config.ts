@@ -184,6 +184,16 @@ export class AppConfig {
   @Max(3_600_000)
   WEBHOOK_LEASE_MS?: number;
 
+  /**
+   * Days events and their deliveries are kept: then a job deletes them (never one with a delivery
+   * still pending), and replaying a delivery of an older event answers 404.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  EVENT_RETENTION_DAYS = 30;
+
   get webhookLeaseMs(): number {
     return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
   }
@@ -261,6 +271,16 @@ export class AppConfig {
   @Min(1)
   @Max(5000)
   BILLING_BATCH_SIZE = 500;
+
+  /**
+   * Batches one billing run bills at once (each holds a pooled connection while it writes). Keep it
+   * well below DB_POOL_SIZE: the API shares the pool.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  BILLING_CONCURRENCY = 2;
 
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;

@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, join, raw, sql } from '../database/sql';
+import { and, empty, join, raw, sql } from '../database/sql';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { EventKind } from './event-kinds';
 import { insertEventFor } from './outbox';
@@ -261,12 +261,23 @@ export class WebhooksRepository {
        WHERE d.id = ${id} AND d.environment_id = ${environmentId}`);
   }
 
-  /** Replay: due now, with the whole retry schedule again. */
-  replay(environmentId: string, id: string): Promise<WebhookDelivery | undefined> {
+  /**
+   * Replay: due now, with the whole retry schedule again; nothing when the delivery is unknown or
+   * its event is older than `retentionDays` (about to be pruned). The event is locked (KEY SHARE)
+   * so that pruning, which locks events FOR UPDATE SKIP LOCKED, skips it while the replay commits,
+   * and a replay that comes after a prune claimed the event waits and finds it gone.
+   */
+  replay(environmentId: string, id: string, retentionDays: number): Promise<WebhookDelivery | undefined> {
     return this.db.one<WebhookDelivery>(sql`
+      WITH kept AS (
+        SELECT ev.id FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
+         WHERE d.id = ${id} AND d.environment_id = ${environmentId}
+           AND ev.created_at >= now() - ${retentionDays} * interval '1 day'
+           FOR KEY SHARE OF ev
+      )
       UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = now(), retry_index = 0, updated_at = now()
-       WHERE id = ${id} AND environment_id = ${environmentId}
+       WHERE id = ${id} AND environment_id = ${environmentId} AND event_id IN (SELECT id FROM kept)
       RETURNING ${DELIVERY_COLUMNS}`);
   }
 
@@ -376,5 +387,48 @@ export class WebhooksRepository {
       )
       SELECT id FROM d`);
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Locks (FOR UPDATE SKIP LOCKED) up to `limit` events older than `retentionDays`, oldest first,
+   * in one environment or all, that have no delivery pending: their ids.
+   */
+  claimExpiredEvents(retentionDays: number, limit: number, environmentId?: string): Promise<string[]> {
+    const inEnvironment = environmentId === undefined ? empty : sql`AND e.environment_id = ${environmentId}`;
+    return this.db
+      .many<{ id: string }>(
+        sql`
+      SELECT e.id FROM events e
+       WHERE e.created_at < now() - ${retentionDays} * interval '1 day' ${inEnvironment}
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+       ORDER BY e.created_at
+       LIMIT ${limit}
+         FOR UPDATE OF e SKIP LOCKED`,
+      )
+      .then((rows) => rows.map((r) => r.id));
+  }
+
+  /**
+   * Deletes claimed events with their deliveries and attempts, in one statement (set-based rather
+   * than row by row through the foreign keys' cascades). The claim's snapshot is rechecked: a
+   * delivery replayed just before the claim locked its event is pending now, and its event stays.
+   */
+  async deleteEvents(ids: string[]): Promise<number> {
+    const row = await this.db.one<{ deleted: number }>(sql`
+      WITH doomed AS (
+        SELECT e.id FROM events e
+         WHERE e.id = ANY(${ids}::uuid[])
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+      ), deliveries AS (
+        SELECT d.id FROM webhook_deliveries d WHERE d.event_id IN (SELECT id FROM doomed)
+      ), attempts_deleted AS (
+        DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM deliveries)
+      ), deliveries_deleted AS (
+        DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM deliveries)
+      ), events_deleted AS (
+        DELETE FROM events WHERE id IN (SELECT id FROM doomed) RETURNING id
+      )
+      SELECT count(*)::int AS deleted FROM events_deleted`);
+    return row!.deleted;
   }
 }

@@ -161,10 +161,11 @@ export class WebhooksService {
 
   /**
    * Replay: the delivery is due now and gets the whole retry schedule again. Same body and
-   * `webhook-id` (the event's), so a receiver that already processed it can tell.
+   * `webhook-id` (the event's), so a receiver that already processed it can tell. An event past
+   * EVENT_RETENTION_DAYS is not found, whether or not it is pruned yet.
    */
   async retryDelivery(tenant: EnvironmentScope, id: string): Promise<WebhookDeliveryJson> {
-    const delivery = await this.repo.replay(tenant.environmentId, id);
+    const delivery = await this.repo.replay(tenant.environmentId, id, this.config.EVENT_RETENTION_DAYS);
     if (!delivery) throw webhookError(WebhookError.DeliveryNotFound);
     await this.repo.notifyWorkers();
     return toDeliveryJson(delivery);

@@ -9,6 +9,7 @@ import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 
 import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
+import { EventRetention1763777740000 } from './1763777740000-EventRetention';
 import { PayAttemptsPerPhone1763777750000 } from './1763777750000-PayAttemptsPerPhone';
 import { WebhookFairness1763777650000 } from './1763777650000-WebhookFairness';
 
@@ -25,5 +26,6 @@ export const migrations = [
   VoidPaymentRequests1763777500000,
   DashboardBilling1763777600000,
   WebhookFairness1763777650000,
+  EventRetention1763777740000,
   PayAttemptsPerPhone1763777750000,
 ];
