@@ -210,6 +210,12 @@ export class AppConfig {
   @Max(5000)
   BILLING_BATCH_SIZE = 500;
 
+  /** The banks an owner may choose for the payout account (docs/going-live.md): comma-separated codes. */
+  @Matches(/^[A-Z][A-Z0-9_]{1,31}(,[A-Z][A-Z0-9_]{1,31}){0,99}$/, {
+    message: 'PAYOUT_BANKS must be comma-separated bank codes in capitals, e.g. BNM,BMCI',
+  })
+  PAYOUT_BANKS = 'BNM,BMCI,BPM,BCI,CHINGUITTY,SGM,ATTIJARI,BAMIS,ORABANK,GBM';
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }

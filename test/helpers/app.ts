@@ -103,11 +103,20 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
 
 let counter = 0;
 
-/** A fresh organization (both environments, four keys) so tests never share data. */
-export function newTenant(t: TestApp, name = 'Test Merchant'): Promise<CreatedOrganization> {
+/**
+ * A fresh organization (both environments, four keys) so tests never share data. It is verified
+ * (as `org:create` makes them), so its Production keys take money, unless `unverified` is asked for.
+ */
+export function newTenant(
+  t: TestApp,
+  name = 'Test Merchant',
+  options: { verification?: 'verified' | 'unverified' } = {},
+): Promise<CreatedOrganization> {
   counter += 1;
   const unique = `${process.pid}-${Date.now()}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
-  return t.app.get(OrganizationsService).create({ name, email: `merchant-${unique}@test.khoums` });
+  return t.app
+    .get(OrganizationsService)
+    .create({ name, email: `merchant-${unique}@test.khoums`, verification: options.verification });
 }
 
 /** Parses a 422 body (JSON sent as text/plain). */
