@@ -21,6 +21,9 @@ import { TokenBuckets } from '../src/rate-limits/token-buckets';
 import type { Pool } from 'pg';
 import { dashboardScenario } from './dashboard';
 
+// The services the bench starts use an external database, where the documents' key is required.
+process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
+
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99

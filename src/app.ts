@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
+import { registerUploads } from './common/http/uploads';
 import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { loggableUrl } from './common/http/loggable-url';
@@ -56,6 +57,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   registerJsonParser(fastify);
   registerCors(fastify);
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
+  // The go-live application's documents (docs/going-live.md); any other multipart body is 415.
+  await registerUploads(app, ['/dashboard/go-live']);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();

@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
+import { DocumentCipher } from './going-live/document-cipher';
 import { CreatedOrganization, OrganizationsService } from './organizations/organizations.service';
 
 function demoLines(demo: CreatedOrganization, savedTo?: string): string[] {
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
+    // Before anything starts: with DATABASE_URL, the documents' key must be given.
+    DocumentCipher.fromConfig(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.message + '\n');

@@ -53,6 +53,8 @@ export async function startTestApp(
     BILLING_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
+    // The documents' key (required with an external database), the same for every app of the run.
+    DOCUMENTS_ENCRYPTION_KEY: TEST_DOCUMENTS_KEY,
     ...env,
   });
   const logs: string[] = [];
@@ -100,6 +102,9 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
     },
   };
 }
+
+/** The go-live documents' key of every app the tests start (global-setup sets it for child processes). */
+export const TEST_DOCUMENTS_KEY = 'a'.repeat(64);
 
 let counter = 0;
 

@@ -16,6 +16,11 @@ export const Messages = {
   invalidIban: 'IBAN must be MR followed by 25 digits, with valid check digits',
   unknownPayoutBank: (bank: string) => `Unknown bank "${bank}"`,
   invalidPayoutHolder: 'Account holder must be 1 to 200 characters',
+  /** Not in CONTRACT.md: the go-live application (the dashboard translates them by code). */
+  applicationUnderReview: 'The application is already being reviewed',
+  alreadyVerified: 'The organization is already verified',
+  documentRequired: 'Both documents are required',
+  documentNotFound: 'Document not found',
 
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',

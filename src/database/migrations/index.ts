@@ -10,6 +10,7 @@ import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
 import { GoingLive1763778000000 } from './1763778000000-GoingLive';
+import { GoLiveApplications1763778100000 } from './1763778100000-GoLiveApplications';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -24,4 +25,5 @@ export const migrations = [
   VoidPaymentRequests1763777500000,
   DashboardBilling1763777600000,
   GoingLive1763778000000,
+  GoLiveApplications1763778100000,
 ];
