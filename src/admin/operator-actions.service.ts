@@ -36,7 +36,7 @@ export function auditRecord(a: Account): Record<string, unknown> {
 }
 
 /**
- * What operators do to an organization, from /admin or the CLI (docs/admin.md): each action is
+ * What operators do to an organization, from /admin or the CLI (docs/going-live.md): each action is
  * one transaction that changes the organization (with its `account-updated` event when due) and
  * appends the audit entry, so neither exists without the other.
  */

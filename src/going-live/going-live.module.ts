@@ -22,6 +22,6 @@ import { OrganizationController } from './organization.controller';
       inject: [AppConfig],
     },
   ],
-  exports: [AccountService, GoLiveService],
+  exports: [AccountService, GoLiveService, DocumentCipher],
 })
 export class GoingLiveModule {}

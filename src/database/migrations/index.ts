@@ -11,6 +11,7 @@ import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentReq
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
 import { GoingLive1763778000000 } from './1763778000000-GoingLive';
 import { GoLiveApplications1763778100000 } from './1763778100000-GoLiveApplications';
+import { Operators1763778200000 } from './1763778200000-Operators';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -26,4 +27,5 @@ export const migrations = [
   DashboardBilling1763777600000,
   GoingLive1763778000000,
   GoLiveApplications1763778100000,
+  Operators1763778200000,
 ];
