@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,9 @@ import { payScenario } from './pay';
 import { createOrganization, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { webhookScenario } from './webhooks';
+
+// The services the bench starts use an external database, where the documents' key is required.
+process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
 
 /**
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,

@@ -12,7 +12,7 @@ export const LAYERS = [
   ['database'],
   ['organizations'],
   ['auth'],
-  ['webhooks', 'idempotency'],
+  ['webhooks', 'idempotency', 'going-live'],
   ['payment-requests'],
   ['payments'],
   ['checkout'],
@@ -23,6 +23,7 @@ export const LAYERS = [
   ['billing'],
   ['rate-limits'],
   ['dashboard'],
+  ['admin'],
   ['health', 'cli'],
 ];
 

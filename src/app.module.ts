@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AdminModule } from './admin/admin.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
@@ -11,6 +12,7 @@ import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
+import { GoingLiveModule } from './going-live/going-live.module';
 import { HealthController } from './health/health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
@@ -55,6 +57,8 @@ export class AppModule {
         SubscriptionsModule,
         BillingModule,
         DashboardModule,
+        GoingLiveModule,
+        AdminModule,
         IdempotencyModule,
         RateLimitsModule,
         ...modules,

@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import { formParser, registerJsonParser } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
 import { registerFavicon } from './common/http/favicon';
+import { registerUploads } from './common/http/uploads';
 import { idempotencyScope } from './common/http/idempotency-scope';
 import { answerClientError, answerFrameworkError } from './common/http/error.filter';
 import { loggableUrl } from './common/http/loggable-url';
@@ -63,6 +64,8 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   await app.register(fastifyFormbody, { bodyLimit: 100 * 1024, parser: formParser });
   // Every response names its request, and no browser sniffs a body into another type than it says
   // (an error's text, a redirect's, a probe's JSON): set once here rather than on each kind of answer.
+  // The go-live application's documents (docs/going-live.md); any other multipart body is 415.
+  await registerUploads(app, ['/dashboard/go-live']);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff');
     done();

@@ -6,12 +6,15 @@ import { stdoutLogFormat } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
+import { DocumentCipher } from './going-live/document-cipher';
 import { OrganizationsService } from './organizations/organizations.service';
 
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
+    // Before anything starts: with DATABASE_URL, the documents' key must be given.
+    DocumentCipher.fromConfig(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.message + '\n');

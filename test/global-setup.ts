@@ -42,4 +42,6 @@ export default async function globalSetup(): Promise<void> {
   }
   await runMigrations(url);
   process.env.KHOUMS_TEST_DATABASE_URL = url;
+  // Services the tests start in child processes on this external database need the documents' key.
+  process.env.DOCUMENTS_ENCRYPTION_KEY ??= 'a'.repeat(64);
 }

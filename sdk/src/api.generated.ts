@@ -136,6 +136,7 @@ export interface CreateWebhookEndpointBody {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
+    | 'account-updated'
   >;
   /** Default true */
   enabled?: boolean;
@@ -170,6 +171,15 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+  verification: Verification;
+  payoutAccount: PayoutAccount | null;
+  /** Whether the organization is a platform that connects merchant accounts */
+  platform: boolean;
 }
 
 export interface PayBody {
@@ -243,6 +253,15 @@ export interface PaymentRequest {
   updatedAt: string;
 }
 
+export interface PayoutAccount {
+  /** Bank code, e.g. BNM */
+  bank: string;
+  holderName: string;
+  /** The last four digits of the IBAN */
+  ibanLast4: string;
+  status: 'pending' | 'approved' | 'rejected';
+}
+
 export interface Price {
   id: string;
   productId: string;
@@ -314,7 +333,8 @@ export interface SendTestEventBody {
     | 'invoice-paid'
     | 'invoice-voided'
     | 'checkout-session-completed'
-    | 'checkout-session-expired';
+    | 'checkout-session-expired'
+    | 'account-updated';
 }
 
 export interface SimulateTransferBody {
@@ -379,9 +399,18 @@ export interface UpdateWebhookEndpointBody {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
+    | 'account-updated'
   >;
   /** Re-enabling resumes pending deliveries */
   enabled?: boolean;
+}
+
+export interface Verification {
+  status: 'unverified' | 'submitted' | 'verified' | 'rejected';
+  submittedAt: string | null;
+  decidedAt: string | null;
+  /** The operator's reason, when rejected */
+  reason: string | null;
 }
 
 export interface WebhookAttempt {
@@ -410,7 +439,8 @@ export interface WebhookDelivery {
     | 'invoice-paid'
     | 'invoice-voided'
     | 'checkout-session-completed'
-    | 'checkout-session-expired';
+    | 'checkout-session-expired'
+    | 'account-updated';
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   lastStatusCode: number | null;
@@ -436,6 +466,7 @@ export interface WebhookEndpoint {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
+    | 'account-updated'
   >;
   enabled: boolean;
   environmentId: string;
@@ -544,6 +575,12 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     response: { data: Invoice };
+  };
+  'GET /organization': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: Organization };
   };
   'GET /payment': {
     params: Record<string, never>;
@@ -774,7 +811,8 @@ export interface Operations {
         | 'invoice-paid'
         | 'invoice-voided'
         | 'checkout-session-completed'
-        | 'checkout-session-expired';
+        | 'checkout-session-expired'
+        | 'account-updated';
       status?: 'pending' | 'succeeded' | 'failed';
     };
     body: never;

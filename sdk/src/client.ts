@@ -476,6 +476,16 @@ export class WebhookDeliveries extends Resource {
   }
 }
 
+export class Organization extends Resource {
+  /**
+   * The key's organization (secret key): its verification for Production (Production money waits
+   * for `verified`) and its payout account.
+   */
+  async get(options?: RequestOptions): Promise<Data<'GET /organization'>> {
+    return unwrap(await this.t.call('GET /organization', {}, 'read', options));
+  }
+}
+
 export class Sandbox extends Resource {
   /** Sandbox only: runs billing now (new periods' invoices, status changes). */
   async runBilling(options?: RequestOptions): Promise<Data<'POST /sandbox/billing/run'>> {
@@ -503,6 +513,7 @@ export class Khoums {
   readonly webhookEndpoints: WebhookEndpoints;
   readonly webhookDeliveries: WebhookDeliveries;
   readonly sandbox: Sandbox;
+  readonly organization: Organization;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -519,5 +530,6 @@ export class Khoums {
     this.webhookEndpoints = new WebhookEndpoints(t);
     this.webhookDeliveries = new WebhookDeliveries(t);
     this.sandbox = new Sandbox(t);
+    this.organization = new Organization(t);
   }
 }

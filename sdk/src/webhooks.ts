@@ -2,6 +2,7 @@ import { WebhookSignatureError } from './errors';
 import type {
   CheckoutSession,
   Invoice,
+  Organization,
   PaymentRequest,
   PaymentWithRequest,
   Subscription,
@@ -29,7 +30,8 @@ export type WebhookEvent =
   | EventOf<'payment-request-created' | 'payment-request-updated', PaymentRequest>
   | EventOf<'subscription-created' | 'subscription-updated', Subscription>
   | EventOf<'invoice-created' | 'invoice-paid' | 'invoice-voided', Invoice>
-  | EventOf<'checkout-session-completed' | 'checkout-session-expired', CheckoutSession>;
+  | EventOf<'checkout-session-completed' | 'checkout-session-expired', CheckoutSession>
+  | EventOf<'account-updated', Organization>;
 
 const KINDS: readonly EventKind[] = [
   'payment-created',
@@ -43,6 +45,7 @@ const KINDS: readonly EventKind[] = [
   'invoice-voided',
   'checkout-session-completed',
   'checkout-session-expired',
+  'account-updated',
 ];
 
 /** The raw body: a string, or bytes (a Node Buffer is a Uint8Array). */

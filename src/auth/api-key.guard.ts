@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { assertMayAskForMoney } from '../organizations/account';
 import { ApiKeysService } from '../organizations/api-keys.service';
 import { AuthError, authError } from './auth.errors';
-import { AUTH_METADATA, AuthRule } from './decorators';
+import { ASKS_FOR_MONEY_METADATA, AUTH_METADATA, AuthRule } from './decorators';
 
 const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishable: AuthError.UnauthorizedAccess };
 
@@ -34,6 +35,8 @@ export class ApiKeyGuard implements CanActivate {
     const tenant = await this.keys.authenticate(key);
     if (!tenant) throw authError(AuthError.InvalidApiKey);
     if (rule.kind === 'secret-key' && tenant.keyKind !== 'secret') throw authError(rule.publishable);
+    if (this.reflector.get<boolean | undefined>(ASKS_FOR_MONEY_METADATA, context.getHandler()))
+      assertMayAskForMoney(tenant);
     req.tenant = tenant;
     return true;
   }

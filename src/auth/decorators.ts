@@ -1,8 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiForbiddenResponse } from '@nestjs/swagger';
+import { Messages } from '../common/errors/messages';
 import { CrossOrigin } from '../common/http/cors';
 import { AuthError } from './auth.errors';
 
 export const AUTH_METADATA = 'khoums:auth';
+export const ASKS_FOR_MONEY_METADATA = 'khoums:asks-for-money';
 
 /** The 403 codes a secret-only route may answer a publishable key with. */
 export type PublishableRefusal = AuthError.UnauthorizedAccess | AuthError.CheckoutNeedsSecretKey;
@@ -23,3 +26,17 @@ export const AnyKey = () =>
 
 /** No API key (health, the hosted page and its public routes, the dashboard's own session). */
 export const Public = () => SetMetadata(AUTH_METADATA, { kind: 'public' } satisfies AuthRule);
+
+/**
+ * The route asks a customer for money (a payment request, a checkout session, pay, a
+ * subscription): with a Production key of an organization that is not yet verified it answers
+ * 403 `Organization is not verified for Production` (docs/going-live.md). Sandbox is never gated.
+ */
+export const AsksForMoney = () =>
+  applyDecorators(
+    SetMetadata(ASKS_FOR_MONEY_METADATA, true),
+    ApiForbiddenResponse({
+      description: `\`${Messages.organizationNotVerified}\`: a Production key of an organization not yet verified`,
+      content: { 'text/plain': { schema: { type: 'string', example: Messages.organizationNotVerified } } },
+    }),
+  );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { RequestKey } from '../idempotency/request-key';
+import { assertMayAskForMoney, type VerificationStatus } from '../organizations/account';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PayService } from '../payments/pay.service';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
@@ -15,6 +16,8 @@ export interface PayableSession {
   environmentId: string;
   environment: EnvironmentKind;
   organizationId: string;
+  /** The merchant's: a Production page takes money only once it is verified. */
+  verification: VerificationStatus;
   transactionId: string;
   amount: number;
 }
@@ -80,7 +83,9 @@ export class BankAppPayments extends CheckoutPayments {
       environment: session.environment,
       keyKind: 'publishable',
       keyId: `checkout-session:${session.id}`,
+      verification: session.verification,
     };
+    assertMayAskForMoney(tenant);
     // Keyed to the session; the form is the request, whatever its fields say on a resubmission.
     const key =
       input.idempotencyKey === undefined

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AuthError } from '../auth/auth.errors';
-import { Public, SecretKey } from '../auth/decorators';
+import { AsksForMoney, Public, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
@@ -24,6 +24,7 @@ export class CheckoutSessionsController {
 
   @Post()
   @SecretKey(AuthError.CheckoutNeedsSecretKey)
+  @AsksForMoney()
   @ApiData(CheckoutSessionJson, CHECKOUT_URL)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
   async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {

@@ -119,6 +119,7 @@ export class CheckoutSessionsRepository {
       SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
+             o.verification_status AS verification,
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
              (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"

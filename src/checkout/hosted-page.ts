@@ -10,6 +10,7 @@ import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
 import { validIdempotencyKey } from '../idempotency/request-key';
+import { OrganizationError } from '../organizations/organizations.errors';
 import { PaymentError } from '../payments/payments.errors';
 import type { CheckoutPayInput, PaymentMethodChoice } from './checkout-payments';
 
@@ -78,6 +79,7 @@ const FORM_ERRORS: Partial<Record<string, keyof CheckoutTexts>> = {
   [PaymentError.MethodNotFound]: 'chooseMethodError',
   [PaymentError.TooManyAttempts]: 'tooManyAttempts',
   [CommonError.InvalidPhoneNumber]: 'invalidPhone',
+  [OrganizationError.NotVerifiedForProduction]: 'merchantNotVerified',
 };
 
 /** A payment refused with `err`: its headers (Retry-After) on the reply, and the text the form shows. */

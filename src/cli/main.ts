@@ -1,34 +1,35 @@
 import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { isUUID } from 'class-validator';
 import { parseArgs } from 'node:util';
+import { CLI_ACTOR } from '../admin/audit-log.repository';
+import { OperatorActionsService } from '../admin/operator-actions.service';
+import { AppError } from '../common/errors/app-error';
 import { ConfigError, loadConfig } from '../config/config';
 import { createApp } from '../app';
 import { runMigrations } from '../database/data-source';
+import { Db } from '../database/db';
 import { openDatabase } from '../database/open';
+import { toOrganizationJson } from '../organizations/account';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 
 const USAGE = `Usage:
-  npm run -s cli -- org:create --name "<name>" --email <email> [--json]
+  npm run -s cli -- org:create --name "<name>" --email <email> [--json] [--unverified] [--platform]
+                 [--payout-iban <IBAN> --payout-bank "<bank>" --payout-holder "<name>"]
+  npm run -s cli -- org:verify <organization id>
+  npm run -s cli -- org:reject <organization id> --reason "<text>"
+  npm run -s cli -- org:platform <organization id>
 `;
 
-async function orgCreate(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.name?.trim() || !values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email)) {
-    process.stderr.write(`org:create needs --name and a valid --email\n${USAGE}`);
-    return 2;
-  }
+/**
+ * Runs `work` in the application context (no HTTP server, no jobs or workers), after pending
+ * migrations, on the service's database: the CLI acts through the very code the service runs.
+ */
+async function withApp<T>(work: (app: NestFastifyApplication) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
     await runMigrations(db.url);
-    // The application context (no HTTP server, no jobs or workers): organizations are created by
-    // the very code the service runs, every module's environment setup included.
     const app = await createApp({
       config: loadConfig({
         ...process.env,
@@ -41,22 +42,7 @@ async function orgCreate(args: string[]): Promise<number> {
     });
     try {
       await app.init();
-      const organizations = app.get(OrganizationsService);
-      const created = await organizations.create({ name: values.name.trim(), email: values.email });
-      if (values.json) {
-        process.stdout.write(JSON.stringify(created) + '\n');
-      } else {
-        process.stdout.write(
-          [
-            `Organization ${created.organizationId} created.`,
-            `Dashboard login: ${created.email} / ${created.password}`,
-            `Sandbox:    ${created.sandbox.secretKey}  ${created.sandbox.publishableKey}`,
-            `Production: ${created.production.secretKey}  ${created.production.publishableKey}`,
-            '',
-          ].join('\n'),
-        );
-      }
-      return 0;
+      return await work(app);
     } finally {
       await app.close();
     }
@@ -65,11 +51,106 @@ async function orgCreate(args: string[]): Promise<number> {
   }
 }
 
+async function orgCreate(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      unverified: { type: 'boolean', default: false },
+      platform: { type: 'boolean', default: false },
+      'payout-iban': { type: 'string' },
+      'payout-bank': { type: 'string' },
+      'payout-holder': { type: 'string' },
+    },
+  });
+  if (!values.name?.trim() || !values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email)) {
+    process.stderr.write(`org:create needs --name and a valid --email\n${USAGE}`);
+    return 2;
+  }
+  const payout = [values['payout-iban'], values['payout-bank'], values['payout-holder']];
+  if (payout.some((v) => v !== undefined) && payout.some((v) => v === undefined)) {
+    process.stderr.write(
+      `org:create: --payout-iban, --payout-bank and --payout-holder go together\n${USAGE}`,
+    );
+    return 2;
+  }
+  const [iban, bank, holderName] = payout;
+  return withApp(async (app) => {
+    // The organization and its payout account together: a refused account creates nothing.
+    const created = await app.get(Db).transaction(async () => {
+      const organization = await app.get(OrganizationsService).create({
+        name: values.name!.trim(),
+        email: values.email!,
+        verification: values.unverified ? 'unverified' : 'verified',
+        platform: values.platform,
+      });
+      if (iban !== undefined && bank !== undefined && holderName !== undefined) {
+        await app
+          .get(OperatorActionsService)
+          .setApprovedPayoutAccount(CLI_ACTOR, organization.organizationId, { iban, bank, holderName });
+      }
+      return organization;
+    });
+    if (values.json) {
+      process.stdout.write(JSON.stringify(created) + '\n');
+    } else {
+      process.stdout.write(
+        [
+          `Organization ${created.organizationId} created.`,
+          `Dashboard login: ${created.email} / ${created.password}`,
+          `Sandbox:    ${created.sandbox.secretKey}  ${created.sandbox.publishableKey}`,
+          `Production: ${created.production.secretKey}  ${created.production.publishableKey}`,
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  });
+}
+
+/** org:verify, org:reject, org:platform: an operator's action on one organization, audited as the CLI's. */
+async function orgAction(
+  command: 'org:verify' | 'org:reject' | 'org:platform',
+  args: string[],
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { reason: { type: 'string' } },
+  });
+  const [organizationId] = positionals;
+  if (positionals.length !== 1 || !isUUID(organizationId)) {
+    process.stderr.write(`${command} needs one organization id\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'org:reject' && !values.reason?.trim()) {
+    process.stderr.write(`org:reject needs --reason "<text>"\n${USAGE}`);
+    return 2;
+  }
+  return withApp(async (app) => {
+    const actions = app.get(OperatorActionsService);
+    const change =
+      command === 'org:verify'
+        ? await actions.verify(CLI_ACTOR, organizationId)
+        : command === 'org:reject'
+          ? await actions.reject(CLI_ACTOR, organizationId, values.reason!)
+          : await actions.setPlatform(CLI_ACTOR, organizationId, true);
+    process.stdout.write(JSON.stringify(toOrganizationJson(change.after)) + '\n');
+    return 0;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'org:create':
       return orgCreate(rest);
+    case 'org:verify':
+    case 'org:reject':
+    case 'org:platform':
+      return orgAction(command, rest);
     default:
       process.stderr.write(USAGE);
       return 2;
@@ -79,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError || err instanceof EmailTakenError)
+    if (err instanceof ConfigError || err instanceof EmailTakenError || err instanceof AppError)
       process.stderr.write(err.message + '\n');
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);

@@ -282,6 +282,29 @@ export class AppConfig {
   @Max(16)
   BILLING_CONCURRENCY = 2;
 
+  /**
+   * The key of the go-live documents and ID numbers (AES-256-GCM): 32 bytes, base64 or hex. Unset
+   * with the embedded database: one generated under DATA_DIR. Required with DATABASE_URL.
+   */
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'DOCUMENTS_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or 44 base64 characters',
+  })
+  DOCUMENTS_ENCRYPTION_KEY?: string;
+
+  /** The previous key during a rotation (docs/going-live.md): still decrypts what it encrypted. */
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'DOCUMENTS_ENCRYPTION_KEY_PREVIOUS must be 32 bytes, as 64 hex digits or 44 base64 characters',
+  })
+  DOCUMENTS_ENCRYPTION_KEY_PREVIOUS?: string;
+
+  /** The banks an owner may choose for the payout account (docs/going-live.md): comma-separated codes. */
+  @Matches(/^[A-Z][A-Z0-9_]{1,31}(,[A-Z][A-Z0-9_]{1,31}){0,99}$/, {
+    message: 'PAYOUT_BANKS must be comma-separated bank codes in capitals, e.g. BNM,BMCI',
+  })
+  PAYOUT_BANKS = 'BNM,BMCI,BPM,BCI,CHINGUITTY,SGM,ATTIJARI,BAMIS,ORABANK,GBM';
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
@@ -294,6 +317,8 @@ const OPTIONAL_SETTINGS = [
   'LOG_FORMAT',
   'CHECKOUT_CSRF_SECRET',
   'WEBHOOK_LEASE_MS',
+  'DOCUMENTS_ENCRYPTION_KEY',
+  'DOCUMENTS_ENCRYPTION_KEY_PREVIOUS',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
 ];
 

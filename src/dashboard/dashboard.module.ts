@@ -7,6 +7,7 @@ import { PaymentsModule } from '../payments/payments.module';
 import { PricesModule } from '../prices/prices.module';
 import { ProductsModule } from '../products/products.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { GoingLiveModule } from '../going-live/going-live.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
@@ -15,6 +16,7 @@ import { DashboardErrorFilter } from './dashboard.filter';
 import { DashboardGuard } from './dashboard.guard';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
+import { DashboardGoLiveController } from './go-live.controller';
 import { DashboardInvoicesController } from './invoices.controller';
 import { DashboardKeysController } from './keys.controller';
 import { DashboardMonitoringController } from './monitoring.controller';
@@ -38,6 +40,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     CustomersModule,
     SubscriptionsModule,
     InvoicesModule,
+    GoingLiveModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -49,6 +52,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardCustomersController,
     DashboardSubscriptionsController,
     DashboardInvoicesController,
+    DashboardGoLiveController,
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],

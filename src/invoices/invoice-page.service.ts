@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CheckoutPayInput, PaymentMethodChoice } from '../checkout/checkout-payments';
 import type { Tenant } from '../auth/tenant';
 import { RequestKey } from '../idempotency/request-key';
+import { assertMayAskForMoney } from '../organizations/account';
 import { PayService } from '../payments/pay.service';
 import type { PaymentStatus } from '../payments/payment';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
@@ -43,7 +44,9 @@ export class InvoicePageService {
       environment: invoice.environment,
       keyKind: 'publishable',
       keyId: `invoice:${invoice.id}`,
+      verification: invoice.verification,
     };
+    assertMayAskForMoney(tenant);
     // Keyed to the invoice (a namespace of its own: the form's key is a field anyone can set); the
     // form is the request, whatever its fields say on a resubmission.
     const key =

@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
+import type { VerificationStatus } from '../organizations/account';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
@@ -23,6 +24,8 @@ export interface InvoicePageRow {
   environmentId: string;
   environment: EnvironmentKind;
   merchantName: string;
+  /** The merchant's: a Production page takes money only once it is verified. */
+  verification: VerificationStatus;
   productName: string;
   paymentRequestId: string;
   transactionId: string;
@@ -223,7 +226,8 @@ export class InvoicesRepository {
     return this.db.one<InvoicePageRow>(sql`
       SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
-             o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
+             o.name AS "merchantName", o.verification_status AS verification, p.name AS "productName",
+             pr.id AS "paymentRequestId",
              pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
              (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"

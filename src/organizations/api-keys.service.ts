@@ -58,6 +58,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
       environment: row.environment,
       keyKind: row.kind,
       keyId: row.id,
+      verification: row.verification,
     };
   }
 

@@ -12,6 +12,8 @@ export enum OrganizationError {
   LastOwner = 'last_owner',
   InvitationNotFound = 'invitation_not_found',
   ApiKeyNotFound = 'api_key_not_found',
+  NotVerifiedForProduction = 'organization_not_verified',
+  OrganizationNotFound = 'organization_not_found',
 }
 
 export const organizationError = domainErrors<OrganizationError>({
@@ -24,4 +26,6 @@ export const organizationError = domainErrors<OrganizationError>({
   [OrganizationError.LastOwner]: [409, Messages.lastOwner],
   [OrganizationError.InvitationNotFound]: [404, Messages.invitationNotFound],
   [OrganizationError.ApiKeyNotFound]: [404, Messages.apiKeyNotFound],
+  [OrganizationError.NotVerifiedForProduction]: [403, Messages.organizationNotVerified],
+  [OrganizationError.OrganizationNotFound]: [404, Messages.organizationNotFound],
 });

@@ -8,6 +8,6 @@ import { UsersService } from './users.service';
 @Global()
 @Module({
   providers: [OrganizationsRepository, OrganizationsService, ApiKeysService, EnvironmentSetup, UsersService],
-  exports: [OrganizationsService, ApiKeysService, EnvironmentSetup, UsersService],
+  exports: [OrganizationsService, OrganizationsRepository, ApiKeysService, EnvironmentSetup, UsersService],
 })
 export class OrganizationsModule {}

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
+import type { Account, PayoutAccountStatus, VerificationStatus } from './account';
+import type {
+  ApplicationFields,
+  DocumentKind,
+  DocumentType,
+  SealedBytes,
+  StoredApplication,
+  StoredDocument,
+} from './application';
 import type { EnvironmentKind, KeyKind } from './tenant';
 import type { Invitation, Role, User } from './users';
 
@@ -11,6 +20,7 @@ export interface KeyRow {
   environment_id: string;
   organization_id: string;
   environment: EnvironmentKind;
+  verification: VerificationStatus;
 }
 
 /** A key as the dashboard lists it: never its hash. */
@@ -51,13 +61,15 @@ export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The live key with this hash and its environment: the one statement of every authenticated
-   * request. A rolled key is live until its expires_at.
+   * The live key with this hash, its environment and its organization's verification: the one
+   * statement of every authenticated request. A rolled key is live until its expires_at.
    */
   liveKeyByHash(hash: Buffer): Promise<KeyRow | undefined> {
     return this.db.one<KeyRow>(sql`
-      SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment
+      SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment,
+             o.verification_status AS verification
         FROM api_keys k JOIN environments e ON e.id = k.environment_id
+        JOIN organizations o ON o.id = k.organization_id
        WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`);
   }
 
@@ -118,8 +130,175 @@ export class OrganizationsRepository {
     return (await this.db.one(sql`SELECT 1 FROM users WHERE email = ${email}`)) !== undefined;
   }
 
-  async insertOrganization(id: string, name: string): Promise<void> {
-    await this.db.exec(sql`INSERT INTO organizations (id, name) VALUES (${id}, ${name})`);
+  async insertOrganization(
+    id: string,
+    name: string,
+    standing: { verification: 'verified' | 'unverified'; platform: boolean },
+  ): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO organizations (id, name, verification_status, verification_decided_at, platform)
+      VALUES (${id}, ${name}, ${standing.verification},
+              ${standing.verification === 'verified' ? new Date() : null}, ${standing.platform})`);
+  }
+
+  /** The organization's record with its payout account; locked for a change when `lock`. */
+  account(organizationId: string, lock = false): Promise<Account | undefined> {
+    return this.db.one<Account>(sql`
+      SELECT o.id, o.name, o.verification_status AS "verificationStatus",
+             o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
+             o.verification_reason AS reason, o.platform, o.fee_bps AS "feeBps", o.payouts_held AS "payoutsHeld",
+             CASE WHEN pa.organization_id IS NULL THEN NULL
+                  ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
+                                         'status', pa.status) END AS "payoutAccount"
+        FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
+       WHERE o.id = ${organizationId} ${raw(lock ? 'FOR UPDATE OF o' : '')}`);
+  }
+
+  /**
+   * Sets the verification: `submitted` stamps submittedAt; `verified` and `rejected` stamp
+   * decidedAt; the reason is kept only with `rejected`.
+   */
+  async setVerification(
+    organizationId: string,
+    status: VerificationStatus,
+    reason: string | null,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE organizations SET verification_status = ${status},
+             verification_reason = ${status === 'rejected' ? reason : null},
+             verification_submitted_at = CASE WHEN ${status}::text = 'submitted' THEN now() ELSE verification_submitted_at END,
+             verification_decided_at = CASE WHEN ${status}::text IN ('verified', 'rejected') THEN now()
+                                            WHEN ${status}::text = 'submitted' THEN NULL ELSE verification_decided_at END
+       WHERE id = ${organizationId}`);
+  }
+
+  /** Sets (or replaces) the organization's payout account. */
+  async savePayoutAccount(
+    organizationId: string,
+    account: { bank: string; holderName: string; iban: string; status: PayoutAccountStatus },
+  ): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO payout_accounts (organization_id, bank, holder_name, iban, status)
+      VALUES (${organizationId}, ${account.bank}, ${account.holderName}, ${account.iban}, ${account.status})
+      ON CONFLICT (organization_id) DO UPDATE
+        SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
+            status = EXCLUDED.status, updated_at = now()`);
+  }
+
+  async setPayoutAccountStatus(organizationId: string, status: PayoutAccountStatus): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE payout_accounts SET status = ${status}, updated_at = now() WHERE organization_id = ${organizationId}`);
+  }
+
+  /** The operator-set terms: platform, fee rate (basis points; null: the default), payouts on hold. */
+  async setTerms(
+    organizationId: string,
+    terms: Partial<{ platform: boolean; feeBps: number | null; payoutsHeld: boolean }>,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE organizations
+         SET platform = COALESCE(${terms.platform ?? null}::boolean, platform),
+             fee_bps = CASE WHEN ${terms.feeBps !== undefined}::boolean THEN ${terms.feeBps ?? null}::int ELSE fee_bps END,
+             payouts_held = COALESCE(${terms.payoutsHeld ?? null}::boolean, payouts_held)
+       WHERE id = ${organizationId}`);
+  }
+
+  async insertApplication(application: {
+    id: string;
+    organizationId: string;
+    submittedBy: string | null;
+    fields: ApplicationFields;
+    representativeId: SealedBytes;
+  }): Promise<void> {
+    const f = application.fields;
+    await this.db.exec(sql`
+      INSERT INTO verification_applications (id, organization_id, submitted_by, legal_name, trade_name, legal_form,
+             rccm, nif, address, representative_name, representative_phone, representative_id_key,
+             representative_id_sealed, payout_bank, payout_holder, payout_iban)
+      VALUES (${application.id}, ${application.organizationId}, ${application.submittedBy}, ${f.legalName},
+              ${f.tradeName}, ${f.legalForm}, ${f.rccm}, ${f.nif}, ${f.address}, ${f.representativeName},
+              ${f.representativePhone}, ${application.representativeId.keyId}, ${application.representativeId.sealed},
+              ${f.payoutBank}, ${f.payoutHolder}, ${f.payoutIban})`);
+  }
+
+  async insertDocument(
+    applicationId: string,
+    kind: DocumentKind,
+    document: { contentType: DocumentType; size: number } & SealedBytes,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
+      VALUES (${applicationId}, ${kind}, ${document.contentType}, ${document.size}, ${document.keyId}, ${document.sealed})`);
+  }
+
+  /** Carries a document of an earlier application over to a corrected one (the owner sent no new file). */
+  async copyDocument(
+    fromApplicationId: string,
+    toApplicationId: string,
+    kind: DocumentKind,
+  ): Promise<boolean> {
+    return (
+      (await this.db.exec(sql`
+        INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
+        SELECT ${toApplicationId}, kind, content_type, size, key_id, sealed FROM verification_documents
+         WHERE application_id = ${fromApplicationId} AND kind = ${kind}`)) > 0
+    );
+  }
+
+  /** The organization's latest application (the one an operator decides on), without the documents' bytes. */
+  latestApplication(organizationId: string): Promise<StoredApplication | undefined> {
+    return this.db
+      .one<StoredApplication>(
+        sql`
+      SELECT a.id, a.organization_id AS "organizationId", a.legal_name AS "legalName", a.trade_name AS "tradeName",
+             a.legal_form AS "legalForm", a.rccm, a.nif, a.address, a.representative_name AS "representativeName",
+             a.representative_phone AS "representativePhone", a.payout_bank AS "payoutBank",
+             a.payout_holder AS "payoutHolder", a.payout_iban AS "payoutIban", a.created_at AS "createdAt",
+             json_build_object('keyId', a.representative_id_key,
+                               'sealed', encode(a.representative_id_sealed, 'base64')) AS "representativeId",
+             COALESCE((SELECT json_agg(json_build_object('kind', d.kind, 'contentType', d.content_type, 'size', d.size)
+                                       ORDER BY d.kind)
+                         FROM verification_documents d WHERE d.application_id = a.id), '[]') AS documents
+        FROM verification_applications a
+       WHERE a.organization_id = ${organizationId}
+       ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
+      )
+      .then((row) =>
+        row
+          ? {
+              ...row,
+              representativeId: {
+                keyId: row.representativeId.keyId,
+                sealed: Buffer.from(row.representativeId.sealed as unknown as string, 'base64'),
+              },
+            }
+          : undefined,
+      );
+  }
+
+  /** A document of the organization's latest application, sealed. */
+  document(organizationId: string, kind: DocumentKind): Promise<StoredDocument | undefined> {
+    return this.db.one<StoredDocument>(sql`
+      SELECT d.content_type AS "contentType", d.size, d.key_id AS "keyId", d.sealed
+        FROM verification_documents d
+       WHERE d.kind = ${kind} AND d.application_id = (
+             SELECT a.id FROM verification_applications a WHERE a.organization_id = ${organizationId}
+              ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`);
+  }
+
+  /** The organizations whose application waits for an operator, oldest first. */
+  submittedQueue(limit = 200): Promise<{ id: string; name: string; submittedAt: Date }[]> {
+    return this.db.many(sql`
+      SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
+       WHERE verification_status = 'submitted'
+       ORDER BY verification_submitted_at, id LIMIT ${limit}`);
+  }
+
+  /** The organization's environments (an account event is written to each). */
+  environments(organizationId: string): Promise<{ id: string; kind: EnvironmentKind }[]> {
+    return this.db.many(
+      sql`SELECT id, kind FROM environments WHERE organization_id = ${organizationId} ORDER BY kind`,
+    );
   }
 
   async insertUser(user: {

@@ -40,13 +40,25 @@ export class OrganizationsService {
   /**
    * An organization with its Sandbox and Production environments (each set up by the registered
    * steps), a secret and a publishable key for each, and its owner: a dashboard user with a
-   * generated password (unless one is given). One transaction.
+   * generated password (unless one is given). One transaction. An operator's act (the CLI), so
+   * the organization is `verified` unless told otherwise (docs/going-live.md).
    */
-  async create(input: { name: string; email: string; password?: string }): Promise<CreatedOrganization> {
+  async create(input: {
+    name: string;
+    email: string;
+    password?: string;
+    verification?: 'verified' | 'unverified';
+    platform?: boolean;
+  }): Promise<CreatedOrganization> {
     const password = input.password ?? generatePassword();
     const passwordHash = await hashPassword(password);
+    const standing = { verification: input.verification ?? 'verified', platform: input.platform ?? false };
     return this.db.transaction(async () => {
-      const { organizationId, email, environments } = await this.insertWithOwner(input, passwordHash);
+      const { organizationId, email, environments } = await this.insertWithOwner(
+        input,
+        passwordHash,
+        standing,
+      );
       const credentials = {} as Record<EnvironmentKind, EnvironmentCredentials>;
       for (const environment of environments) {
         const { kind } = environment;
@@ -75,7 +87,8 @@ export class OrganizationsService {
 
   /**
    * Dashboard sign-up: the organization, its two environments and its owner, without keys (the
-   * owner creates them on the keys page, where each is shown once). One transaction.
+   * owner creates them on the keys page, where each is shown once). One transaction. It starts
+   * `unverified`: Production money waits for the owner's application to be approved.
    */
   async signUp(input: { name: string; email: string; password: string }): Promise<{
     organizationId: string;
@@ -83,17 +96,24 @@ export class OrganizationsService {
   }> {
     const passwordHash = await hashPassword(input.password);
     return this.db.transaction(async () => {
-      const { organizationId, userId } = await this.insertWithOwner(input, passwordHash);
+      const { organizationId, userId } = await this.insertWithOwner(input, passwordHash, {
+        verification: 'unverified',
+        platform: false,
+      });
       return { organizationId, userId };
     });
   }
 
-  private async insertWithOwner(input: { name: string; email: string }, passwordHash: string) {
+  private async insertWithOwner(
+    input: { name: string; email: string },
+    passwordHash: string,
+    standing: { verification: 'verified' | 'unverified'; platform: boolean },
+  ) {
     const email = input.email.trim().toLowerCase();
     if (await this.repo.emailTaken(email)) throw new EmailTakenError(email);
     const organizationId = randomUUID();
     const userId = randomUUID();
-    await this.repo.insertOrganization(organizationId, input.name);
+    await this.repo.insertOrganization(organizationId, input.name, standing);
     await this.repo.insertUser({ id: userId, organizationId, email, passwordHash, role: 'owner' });
     const environments: NewEnvironment[] = [];
     for (const kind of ['sandbox', 'production'] as const) {

@@ -1,3 +1,5 @@
+import type { VerificationStatus } from './account';
+
 export type EnvironmentKind = 'sandbox' | 'production';
 export type KeyKind = 'secret' | 'publishable';
 
@@ -8,6 +10,8 @@ export interface Tenant {
   environment: EnvironmentKind;
   keyKind: KeyKind;
   keyId: string;
+  /** The organization's verification, read with the key: Production money waits for `verified`. */
+  verification: VerificationStatus;
 }
 
 /** An environment just created, handed to the modules that set one up (payment methods, ...). */

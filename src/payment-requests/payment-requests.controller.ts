@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { AnyKey, SecretKey } from '../auth/decorators';
+import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
@@ -28,6 +28,7 @@ export class PaymentRequestsController {
 
   @Post()
   @SecretKey()
+  @AsksForMoney()
   @ApiData(PaymentRequestJson)
   @RecordsIdempotencyKey()
   async create(

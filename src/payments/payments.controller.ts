@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { AnyKey, SecretKey } from '../auth/decorators';
+import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
@@ -33,6 +33,7 @@ export class PaymentsController {
 
   @Post()
   @AnyKey()
+  @AsksForMoney()
   @ApiData(PaymentJson)
   @RecordsIdempotencyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {

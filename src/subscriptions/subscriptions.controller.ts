@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { AsksForMoney } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
@@ -28,12 +29,14 @@ export class SubscriptionsController {
   }
 
   @Post()
+  @AsksForMoney()
   @ApiData(SubscriptionJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionDto) {
     return { data: await this.service.create(t, dto) };
   }
 
   @Post('by-external-user')
+  @AsksForMoney()
   @ApiData(SubscriptionJson)
   async createByExternalUser(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionByExternalUserDto) {
     return { data: await this.service.createByExternalUser(t, dto) };

@@ -15,6 +15,7 @@ export const EXTRA_EVENT_KINDS = [
   'invoice-voided',
   'checkout-session-completed',
   'checkout-session-expired',
+  'account-updated',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

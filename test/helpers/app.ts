@@ -56,6 +56,8 @@ export async function startTestApp(
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    // The documents' key (required with an external database), the same for every app of the run.
+    DOCUMENTS_ENCRYPTION_KEY: TEST_DOCUMENTS_KEY,
     ...env,
   });
   const logs: string[] = [];
@@ -104,13 +106,25 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
   };
 }
 
+/** The go-live documents' key of every app the tests start (global-setup sets it for child processes). */
+export const TEST_DOCUMENTS_KEY = 'a'.repeat(64);
+
 let counter = 0;
 
-/** A fresh organization (both environments, four keys) so tests never share data. */
-export function newTenant(t: TestApp, name = 'Test Merchant'): Promise<CreatedOrganization> {
+/**
+ * A fresh organization (both environments, four keys) so tests never share data. It is verified
+ * (as `org:create` makes them), so its Production keys take money, unless `unverified` is asked for.
+ */
+export function newTenant(
+  t: TestApp,
+  name = 'Test Merchant',
+  options: { verification?: 'verified' | 'unverified' } = {},
+): Promise<CreatedOrganization> {
   counter += 1;
   const unique = `${process.pid}-${Date.now()}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
-  return t.app.get(OrganizationsService).create({ name, email: `merchant-${unique}@test.khoums` });
+  return t.app
+    .get(OrganizationsService)
+    .create({ name, email: `merchant-${unique}@test.khoums`, verification: options.verification });
 }
 
 /** Parses a 422 body (JSON sent as text/plain). */

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as ts from 'typescript';
 import type { Khoums, PaymentMethod } from '../../sdk/src';
+import { CLI_ACTOR } from '../../src/admin/audit-log.repository';
+import { OperatorActionsService } from '../../src/admin/operator-actions.service';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
@@ -48,6 +50,12 @@ beforeAll(async () => {
   t = await startTestApp({ ...WORKER_ENV, SANDBOX_BANK_TIMEOUT_MS: '300' }, db.url);
   doc = (await t.http.get('/api/docs-json').expect(200)).body;
   org = await newTenant(t);
+  // A payout account, so that the organization's answer carries every field it declares.
+  await t.app.get(OperatorActionsService).setApprovedPayoutAccount(CLI_ACTOR, org.organizationId, {
+    bank: 'BNM',
+    holderName: 'Agreement SARL',
+    iban: 'MR1300020001010000123456753',
+  });
   await receiver.start();
 });
 afterAll(async () => {
@@ -290,6 +298,7 @@ describe('every method on the real service', () => {
     ],
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
+    ['organization.get', ({ sk }) => sk.organization.get()],
     [
       'webhookEndpoints.create',
       async ({ sk }) => {

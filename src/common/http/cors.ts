@@ -19,7 +19,7 @@ const EXPOSE_HEADERS = 'X-Request-Id, Idempotent-Replayed, Retry-After';
 export function registerCors(fastify: FastifyInstance): void {
   const preflighted = new Set<string>();
   fastify.addHook('onRoute', (route) => {
-    const config: { crossOrigin?: boolean } | undefined = route.config;
+    const config = route.config as { crossOrigin?: boolean } | undefined;
     if (!config?.crossOrigin || preflighted.has(route.url)) return;
     preflighted.add(route.url);
     fastify.route({

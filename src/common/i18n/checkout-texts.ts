@@ -23,6 +23,8 @@ const fr = {
     'Le paiement a échoué à cause d’une erreur de la banque. Veuillez réessayer ou choisir une autre application.',
   securityCheck: 'La vérification de sécurité a échoué. Veuillez recharger la page et réessayer.',
   tooManyAttempts: 'Trop de tentatives de paiement ont échoué. Veuillez réessayer dans quelques minutes.',
+  merchantNotVerified:
+    "Ce marchand ne peut pas encore recevoir de paiements réels : son compte n'est pas vérifié.",
   pendingTitle: 'Paiement en cours',
   pendingBody:
     'Confirmez le paiement dans votre application bancaire. Cette page se met à jour automatiquement.',
@@ -74,6 +76,7 @@ const ar: CheckoutTexts = {
   bankFailure: 'فشل الدفع بسبب خطأ من البنك. يرجى المحاولة مرة أخرى أو اختيار تطبيق آخر.',
   securityCheck: 'فشل التحقق الأمني. يرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
   tooManyAttempts: 'فشلت محاولات دفع كثيرة. يرجى المحاولة مرة أخرى بعد بضع دقائق.',
+  merchantNotVerified: 'لا يمكن لهذا التاجر تلقي مدفوعات حقيقية بعد: لم يتم التحقق من حسابه.',
   pendingTitle: 'الدفع قيد المعالجة',
   pendingBody: 'أكد الدفع في تطبيقك البنكي. يتم تحديث هذه الصفحة تلقائيا.',
   checkStatus: 'التحقق من حالة الدفع',
@@ -123,6 +126,7 @@ const en: CheckoutTexts = {
     'Payment failed due to a third party error, please try again later. You can retry or choose another bank app.',
   securityCheck: 'The security check failed. Please reload the page and try again.',
   tooManyAttempts: 'Too many payment attempts failed. Please try again in a few minutes.',
+  merchantNotVerified: 'This merchant cannot take real payments yet: its account is not verified.',
   pendingTitle: 'Payment in progress',
   pendingBody: 'Confirm the payment in your bank app. This page updates by itself.',
   checkStatus: 'Check the payment status',

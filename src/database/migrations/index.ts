@@ -12,6 +12,9 @@ import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling'
 import { EventRetention1763777740000 } from './1763777740000-EventRetention';
 import { PayAttemptsPerPhone1763777750000 } from './1763777750000-PayAttemptsPerPhone';
 import { WebhookFairness1763777650000 } from './1763777650000-WebhookFairness';
+import { GoingLive1763778000000 } from './1763778000000-GoingLive';
+import { GoLiveApplications1763778100000 } from './1763778100000-GoLiveApplications';
+import { Operators1763778200000 } from './1763778200000-Operators';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -28,4 +31,7 @@ export const migrations = [
   WebhookFairness1763777650000,
   EventRetention1763777740000,
   PayAttemptsPerPhone1763777750000,
+  GoingLive1763778000000,
+  GoLiveApplications1763778100000,
+  Operators1763778200000,
 ];

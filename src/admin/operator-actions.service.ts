@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
+import { AccountChange, AccountService } from '../going-live/account.service';
+import { normalizeIban, payoutBanks } from '../going-live/payout-account';
+import type { Account } from '../organizations/account';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
+import { AdminError, adminError } from './admin.errors';
+import { Actor, AuditLogRepository } from './audit-log.repository';
+
+/** The audited actions, as the audit log names them. */
+export type OperatorAction =
+  | 'organization.verify'
+  | 'organization.reject'
+  | 'organization.platform'
+  | 'organization.fee_rate'
+  | 'organization.payouts_hold'
+  | 'organization.payouts_release'
+  | 'organization.payout_account';
+
+/** An organization as the audit log records it before and after an action (never the whole IBAN). */
+export function auditRecord(a: Account): Record<string, unknown> {
+  return {
+    name: a.name,
+    verification: { status: a.verificationStatus, reason: a.reason },
+    platform: a.platform,
+    feeBps: a.feeBps,
+    payoutsHeld: a.payoutsHeld,
+    payoutAccount: a.payoutAccount && {
+      bank: a.payoutAccount.bank,
+      holderName: a.payoutAccount.holderName,
+      ibanLast4: a.payoutAccount.iban.slice(-4),
+      status: a.payoutAccount.status,
+    },
+  };
+}
+
+/**
+ * What operators do to an organization, from /admin or the CLI (docs/going-live.md): each action is
+ * one transaction that changes the organization (with its `account-updated` event when due) and
+ * appends the audit entry, so neither exists without the other.
+ */
+@Injectable()
+export class OperatorActionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: AccountService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly audit: AuditLogRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Approves the organization for Production, and its pending payout account. */
+  verify(actor: Actor, organizationId: string): Promise<AccountChange> {
+    return this.act(actor, 'organization.verify', organizationId, async (before) => {
+      await this.organizations.setVerification(organizationId, 'verified', null);
+      if (before.payoutAccount?.status === 'pending')
+        await this.organizations.setPayoutAccountStatus(organizationId, 'approved');
+    });
+  }
+
+  /** Refuses the application with a reason the owner sees; the owner may correct it and apply again. */
+  async reject(actor: Actor, organizationId: string, reason: string): Promise<AccountChange> {
+    const text = reason.trim();
+    if (text.length < 1 || text.length > 1000) throw adminError(AdminError.ReasonRequired);
+    return this.act(actor, 'organization.reject', organizationId, async (before) => {
+      await this.organizations.setVerification(organizationId, 'rejected', text);
+      if (before.payoutAccount?.status === 'pending')
+        await this.organizations.setPayoutAccountStatus(organizationId, 'rejected');
+    });
+  }
+
+  setPlatform(actor: Actor, organizationId: string, platform: boolean): Promise<AccountChange> {
+    return this.act(actor, 'organization.platform', organizationId, () =>
+      this.organizations.setTerms(organizationId, { platform }),
+    );
+  }
+
+  /** The fee rate in basis points (0..10000), kept for the ledger; null goes back to the default. */
+  async setFeeRate(actor: Actor, organizationId: string, feeBps: number | null): Promise<AccountChange> {
+    if (feeBps !== null && !(Number.isInteger(feeBps) && feeBps >= 0 && feeBps <= 10000))
+      throw adminError(AdminError.InvalidFeeRate);
+    return this.act(actor, 'organization.fee_rate', organizationId, () =>
+      this.organizations.setTerms(organizationId, { feeBps }),
+    );
+  }
+
+  setPayoutsHeld(actor: Actor, organizationId: string, held: boolean): Promise<AccountChange> {
+    const action = held ? 'organization.payouts_hold' : 'organization.payouts_release';
+    return this.act(actor, action, organizationId, () =>
+      this.organizations.setTerms(organizationId, { payoutsHeld: held }),
+    );
+  }
+
+  /** An approved payout account set by an operator (org:create's --payout-* options). */
+  async setApprovedPayoutAccount(
+    actor: Actor,
+    organizationId: string,
+    input: { bank: string; holderName: string; iban: string },
+  ): Promise<AccountChange> {
+    const iban = normalizeIban(input.iban);
+    if (!iban) throw adminError(AdminError.InvalidIban);
+    const bank = input.bank.trim().toUpperCase();
+    if (!payoutBanks(this.config.PAYOUT_BANKS).includes(bank))
+      throw adminError(AdminError.UnknownPayoutBank, input.bank);
+    const holderName = input.holderName.trim();
+    if (holderName.length < 1 || holderName.length > 200) throw adminError(AdminError.InvalidPayoutHolder);
+    return this.act(actor, 'organization.payout_account', organizationId, () =>
+      this.organizations.savePayoutAccount(organizationId, { bank, holderName, iban, status: 'approved' }),
+    );
+  }
+
+  private act(
+    actor: Actor,
+    action: OperatorAction,
+    organizationId: string,
+    apply: (before: Account) => Promise<void>,
+  ): Promise<AccountChange> {
+    return this.db.transaction(async () => {
+      const change = await this.accounts.change(organizationId, apply);
+      await this.audit.append({
+        actor,
+        action,
+        organizationId,
+        before: auditRecord(change.before),
+        after: auditRecord(change.after),
+      });
+      return change;
+    });
+  }
+}

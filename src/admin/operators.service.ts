@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DocumentCipher } from '../going-live/document-cipher';
+import { generatePassword, hashPassword, verifyPassword } from '../organizations/secrets';
+import { OperatorsRepository } from './operators.repository';
+import { matchTotp, newTotpSecret, otpauthUri } from './totp';
+
+/** What `operator:create --json` prints, once: the one-time password and the TOTP secret's URI. */
+export interface CreatedOperator {
+  operatorId: string;
+  email: string;
+  password: string;
+  otpauthUri: string;
+}
+
+export class OperatorEmailTakenError extends Error {
+  constructor(email: string) {
+    super(`An operator with email ${email} already exists`);
+  }
+}
+
+/** Operators' accounts: created from the CLI, signed in with a password and a TOTP code. */
+@Injectable()
+export class OperatorsService {
+  constructor(
+    private readonly repo: OperatorsRepository,
+    private readonly cipher: DocumentCipher,
+  ) {}
+
+  /** An operator with a generated one-time password (to change at first sign-in) and a TOTP secret. */
+  async create(emailInput: string): Promise<CreatedOperator> {
+    const email = emailInput.trim().toLowerCase();
+    const password = generatePassword();
+    const secret = newTotpSecret();
+    const sealed = this.cipher.seal(secret);
+    const id = randomUUID();
+    const inserted = await this.repo.insert({
+      id,
+      email,
+      passwordHash: await hashPassword(password),
+      totpKeyId: sealed.keyId,
+      totpSealed: sealed.sealed,
+    });
+    if (!inserted) throw new OperatorEmailTakenError(email);
+    return { operatorId: id, email, password, otpauthUri: otpauthUri(secret, email) };
+  }
+
+  /**
+   * The operator whose password and current TOTP code these are, or null (never which one was
+   * wrong). The code's step is recorded used in the same check, so a code signs in once.
+   */
+  async checkSignIn(
+    emailInput: string,
+    password: string,
+    code: string,
+    atMs = Date.now(),
+  ): Promise<{ id: string; email: string; mustChangePassword: boolean } | null> {
+    const operator = await this.repo.byEmail(emailInput.trim().toLowerCase());
+    if (!operator || !(await verifyPassword(password, operator.passwordHash))) return null;
+    const secret = this.cipher.open({ keyId: operator.totpKeyId, sealed: operator.totpSealed });
+    const step = matchTotp(secret, code.trim(), atMs, operator.lastTotpStep);
+    if (step === null || !(await this.repo.useTotpStep(operator.id, step))) return null;
+    return { id: operator.id, email: operator.email, mustChangePassword: operator.mustChangePassword };
+  }
+}
