@@ -39,8 +39,8 @@ SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment
                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
         FROM checkout_sessions s
         JOIN payment_requests pr ON pr.id = s.payment_request_id
-        JOIN environments e ON e.id = s.environment_id
-        JOIN organizations o ON o.id = e.organization_id
+        JOIN (environments e
+  JOIN organizations o ON o.id = e.organization_id) ON e.id = s.environment_id
        WHERE s.id = $1;
 
 -- CheckoutSessionsRepository.lockRequestOf

@@ -38,7 +38,7 @@ SELECT id, status, voided_at IS NOT NULL AS voided FROM payment_requests
 
 -- PaymentRequestsRepository.search
 SELECT pr.*, to_char(pr.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || pr.id AS cursor FROM payment_requests pr
-    WHERE pr.environment_id = $1 AND pr.transaction_id = $2 AND pr.status = $3 AND pr.transaction_id = $4 AND pr.phone_number = $5 AND pr.created_at >= $6 AND pr.created_at < $7 AND pr.amount >= $8 AND pr.amount <= $9 ORDER BY pr.created_at DESC, pr.id DESC LIMIT $10;
+    WHERE pr.environment_id = $1 AND pr.transaction_id = $2 AND pr.status = $3 AND pr.transaction_id = $4 AND pr.phone_number = $5 AND pr.created_at >= $6 AND pr.created_at < $7 AND pr.amount >= $8 AND pr.amount <= $9 AND (pr.created_at, pr.id) < ($10::timestamptz, $11::uuid) ORDER BY pr.created_at DESC, pr.id DESC LIMIT $12;
 
 -- PaymentRequestsRepository.list
 SELECT * FROM payment_requests WHERE environment_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4;

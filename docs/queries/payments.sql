@@ -151,7 +151,7 @@ SELECT
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
     JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
--- PaymentsRepository.keyed
+-- PaymentsRepository.keyRecordWithPayment
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
     JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
@@ -168,7 +168,7 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 -- PaymentsRepository.byId
 SELECT * FROM payments WHERE id = $1;
 
--- PaymentsRepository.json
+-- PaymentsRepository.paymentJson
 SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.list
@@ -182,7 +182,7 @@ SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, t
     FROM payments p
     JOIN payment_requests pr ON pr.id = p.payment_request_id
     JOIN payment_methods pm ON pm.id = p.payment_method_id
-    WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 ORDER BY p.created_at DESC, p.id DESC LIMIT $13;
+    WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
 SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
@@ -208,10 +208,10 @@ WITH due AS (
       RETURNING p.id;
 
 -- PaymentsRepository.pending
-SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+SELECT p.*, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment_kind,
+             (SELECT organization_id FROM environments WHERE id = p.environment_id) AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-        JOIN environments e ON e.id = p.environment_id
        WHERE p.status = 'pending' AND p.id = ANY($1::uuid[])
        ORDER BY p.created_at;
 

@@ -24,5 +24,5 @@ SELECT count(*)::int AS total FROM products p WHERE p.environment_id = $1 AND p.
 -- ProductsRepository.search
 SELECT p.id, p.organization_id AS "organizationId", p.environment_id AS "environmentId", p.name, p.description,
    p.active, p.created_at AS "createdAt", p.updated_at AS "updatedAt", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor FROM products p
-       WHERE p.environment_id = $1 AND p.active
-       ORDER BY p.created_at DESC, p.id DESC LIMIT $2;
+       WHERE p.environment_id = $1 AND p.active AND (p.created_at, p.id) < ($2::timestamptz, $3::uuid)
+       ORDER BY p.created_at DESC, p.id DESC LIMIT $4;

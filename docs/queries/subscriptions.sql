@@ -206,8 +206,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
   pr.active AS "priceActive", to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || s.id AS cursor
-        FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2 AND s.customer_id = $3
-               ORDER BY s.created_at DESC, s.id DESC LIMIT $4) page
+        FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2 AND s.customer_id = $3 AND (s.created_at, s.id) < ($4::timestamptz, $5::uuid)
+               ORDER BY s.created_at DESC, s.id DESC LIMIT $6) page
         JOIN subscriptions s ON s.id = page.id JOIN customers c ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
        ORDER BY s.created_at DESC, s.id DESC;
 

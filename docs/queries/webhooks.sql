@@ -75,7 +75,7 @@ SELECT d.id, d.event_id AS "eventId", d.endpoint_id AS "endpointId", d.environme
   d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.last_response_snippet AS "lastResponseSnippet",
   d.created_at AS "createdAt", d.updated_at AS "updatedAt", e.url AS "endpointUrl", to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || d.id AS cursor
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       WHERE d.environment_id = $1 AND d.endpoint_id = $2 AND d.event = $3 AND d.status = $4 ORDER BY d.created_at DESC, d.id DESC LIMIT $5;
+       WHERE d.environment_id = $1 AND d.endpoint_id = $2 AND d.event = $3 AND d.status = $4 AND (d.created_at, d.id) < ($5::timestamptz, $6::uuid) ORDER BY d.created_at DESC, d.id DESC LIMIT $7;
 
 -- WebhooksRepository.deliveriesConcerning
 SELECT d.id, d.event_id AS "eventId", d.endpoint_id AS "endpointId", d.environment_id AS "environmentId",
@@ -132,11 +132,10 @@ WITH due AS (
       SELECT c.id, c.endpoint_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-             env.kind AS environment
+             (SELECT kind FROM environments WHERE id = e.environment_id) AS environment
         FROM claimed c
         JOIN events ev ON ev.id = c.event_id
-        JOIN webhook_endpoints e ON e.id = c.endpoint_id
-        JOIN environments env ON env.id = e.environment_id;
+        JOIN webhook_endpoints e ON e.id = c.endpoint_id;
 
 -- WebhooksRepository.writeOutcomes
 WITH input AS (

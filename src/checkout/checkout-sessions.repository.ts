@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
-import { organizationOfEnvironment } from '../organizations/organizations.repository';
+import {
+  ENVIRONMENTS_WITH_ORGANIZATIONS,
+  organizationOfEnvironment,
+} from '../organizations/organizations.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
@@ -124,8 +127,7 @@ export class CheckoutSessionsRepository {
                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
         FROM checkout_sessions s
         JOIN payment_requests pr ON pr.id = s.payment_request_id
-        JOIN environments e ON e.id = s.environment_id
-        JOIN organizations o ON o.id = e.organization_id
+        JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = s.environment_id
        WHERE s.id = ${id}`);
   }
 

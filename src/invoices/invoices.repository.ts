@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
@@ -229,8 +230,7 @@ export class InvoicesRepository {
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
         FROM invoices i
         JOIN payment_requests pr ON pr.id = i.payment_request_id
-        JOIN environments e ON e.id = i.environment_id
-        JOIN organizations o ON o.id = i.organization_id
+        JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id
         JOIN subscriptions s ON s.id = i.subscription_id
         JOIN prices price ON price.id = s.price_id
         JOIN products p ON p.id = price.product_id

@@ -6,6 +6,7 @@ import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.repository';
 import type { RequestKey } from '../idempotency/request-key';
+import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { fromRow, PaymentRequest, PaymentRequestRow } from '../payment-requests/payment-request';
 import type { PaymentMethodType } from './banks/bank';
@@ -181,10 +182,10 @@ export class PaymentsRepository {
         ? sql`p.id = ANY(${filter.ids}::uuid[])`
         : sql`p.payment_request_id = ${filter.paymentRequestId}`;
     const rows = await this.db.many(sql`
-      SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+      SELECT p.*, pm.type AS method_type, ${environmentKindOf(raw('p.environment_id'))} AS environment_kind,
+             ${organizationOfEnvironment(raw('p.environment_id'))} AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-        JOIN environments e ON e.id = p.environment_id
        WHERE p.status = 'pending' AND ${condition}
        ORDER BY p.created_at`);
     return rows.map((r) => ({

@@ -5,6 +5,7 @@ import { AppConfig } from '../../src/config/config';
 import { CustomersRepository } from '../../src/customers/customers.repository';
 import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
+import { encodeCursor } from '../../src/database/keyset';
 import { ServerSecrets } from '../../src/database/server-secrets.repository';
 import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
@@ -44,11 +45,19 @@ interface Recorded {
   statements: { text: string; prepared: boolean }[];
 }
 
-/** A value standing for any argument or row: every property is one, calling it gives one. */
+/** A list cursor the service could have written: a keyset page shows its condition. */
+const AFTER_CURSOR = encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
+
+/**
+ * A value standing for any argument or row: every property is one, calling it gives one; a keyset
+ * page's `after` is a valid cursor (a placeholder there would be refused as not one of ours).
+ */
 function placeholder(): unknown {
   const target = function () {};
   const proxy: unknown = new Proxy(target, {
     get(_t, prop) {
+      if (prop === 'after') return AFTER_CURSOR;
+      if (prop === 'before') return undefined;
       if (prop === Symbol.toPrimitive) return () => 'x';
       if (prop === Symbol.iterator) return function* () {};
       if (prop === 'then' || prop === 'toJSON') return undefined;
