@@ -44,8 +44,7 @@ SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment
        WHERE s.id = $1;
 
 -- CheckoutSessionsRepository.lockRequestOf
-SELECT pr.id FROM payment_requests pr JOIN checkout_sessions s ON s.payment_request_id = pr.id
-       WHERE s.id = $1 FOR UPDATE OF pr;
+SELECT id FROM payment_requests WHERE id IN (SELECT s.payment_request_id FROM checkout_sessions s WHERE s.id = $1) FOR UPDATE;
 
 -- CheckoutSessionsRepository.lockForPayment
 SELECT s.status, s.expires_at <= now() AS due FROM checkout_sessions s
@@ -106,11 +105,9 @@ WITH expired AS (
   s.created_at AS "createdAt", s.updated_at AS "updatedAt" FROM expired s;
 
 -- CheckoutSessionsRepository.claimDueRequests
-SELECT pr.id FROM payment_requests pr
-       WHERE pr.id IN (SELECT s.payment_request_id FROM checkout_sessions s
-                        WHERE s.status = 'open' AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')
-                        ORDER BY s.expires_at LIMIT $1)
-       FOR UPDATE OF pr SKIP LOCKED;
+SELECT id FROM payment_requests WHERE id IN (SELECT s.payment_request_id FROM checkout_sessions s
+                           WHERE s.status = 'open' AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')
+                           ORDER BY s.expires_at LIMIT $1) FOR UPDATE SKIP LOCKED;
 
 -- CheckoutSessionsRepository.expireDueOf
 WITH expired AS (

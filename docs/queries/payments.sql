@@ -13,8 +13,8 @@ SELECT
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
 -- pay: openStatement (prepared)
 WITH req AS (
@@ -65,8 +65,8 @@ WITH req AS (
 
 -- pay: keyedStatement
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
 -- pay: settleStatement, with the checkout and billing settlement extensions (prepared)
 WITH req AS (
@@ -121,10 +121,8 @@ WITH req AS (
        WHERE s.status = 'active' AND paid.due_date <= $36
          AND NOT EXISTS (SELECT 1 FROM invoices o
                           WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
-      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-       WHERE i.status = 'pending' AND pr.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')
-       FOR UPDATE OF pr
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), billing_voided_after_failure AS (
       UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
@@ -148,13 +146,13 @@ SELECT
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
 -- PaymentsRepository.keyRecordWithPayment
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
 -- PaymentsRepository.open (prepared)
 x;
@@ -169,25 +167,24 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 SELECT * FROM payments WHERE id = $1;
 
 -- PaymentsRepository.paymentJson
-SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.id = $1 AND p.environment_id = $2;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.list
-SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4 ORDER BY p.created_at DESC, p.id DESC LIMIT $5 OFFSET $6;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
 
 -- PaymentsRepository.list
-SELECT count(*)::int AS total FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4;
+SELECT count(*)::int AS total FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5;
 
 -- PaymentsRepository.search
-SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name,
+           pm.type AS method_type, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor
     FROM payments p
-    JOIN payment_requests pr ON pr.id = p.payment_request_id
     JOIN payment_methods pm ON pm.id = p.payment_method_id
     WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
-SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name, pm.type AS method_type
         FROM payments p
-        JOIN payment_requests pr ON pr.id = p.payment_request_id
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = $1 AND p.environment_id = $2
        ORDER BY p.created_at DESC, p.id DESC;
@@ -214,9 +211,6 @@ SELECT p.*, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.status = 'pending' AND p.id = ANY($1::uuid[])
        ORDER BY p.created_at;
-
--- PaymentsRepository.requestOf
-SELECT * FROM payment_requests WHERE id = $1;
 
 -- PaymentsRepository.enabledMethods
 SELECT * FROM payment_methods WHERE environment_id = $1 AND enabled ORDER BY position, name;

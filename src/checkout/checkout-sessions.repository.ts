@@ -6,6 +6,11 @@ import {
   ENVIRONMENTS_WITH_ORGANIZATIONS,
   organizationOfEnvironment,
 } from '../organizations/organizations.repository';
+import {
+  claimRequestsIn,
+  lockRequestsIn,
+  paymentRequestRows,
+} from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
@@ -126,7 +131,7 @@ export class CheckoutSessionsRepository {
              (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
                ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
         FROM checkout_sessions s
-        JOIN payment_requests pr ON pr.id = s.payment_request_id
+        JOIN ${paymentRequestRows('pr')} ON pr.id = s.payment_request_id
         JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = s.environment_id
        WHERE s.id = ${id}`);
   }
@@ -136,9 +141,9 @@ export class CheckoutSessionsRepository {
    * that depend on payments (expire, cancel) take it before touching the session.
    */
   async lockRequestOf(sessionId: string): Promise<void> {
-    await this.db.exec(sql`
-      SELECT pr.id FROM payment_requests pr JOIN checkout_sessions s ON s.payment_request_id = pr.id
-       WHERE s.id = ${sessionId} FOR UPDATE OF pr`);
+    await this.db.exec(
+      lockRequestsIn(sql`SELECT s.payment_request_id FROM checkout_sessions s WHERE s.id = ${sessionId}`),
+    );
   }
 
   /** Locks a session of the request; its status and whether it is past its deadline. */
@@ -179,12 +184,11 @@ export class CheckoutSessionsRepository {
 
   /** Claims (SKIP LOCKED) the payment requests of up to `limit` sessions due to expire. */
   async claimDueRequests(limit: number): Promise<string[]> {
-    const rows = await this.db.many<{ id: string }>(sql`
-      SELECT pr.id FROM payment_requests pr
-       WHERE pr.id IN (SELECT s.payment_request_id FROM checkout_sessions s
-                        WHERE s.status = 'open' AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}
-                        ORDER BY s.expires_at LIMIT ${limit})
-       FOR UPDATE OF pr SKIP LOCKED`);
+    const rows = await this.db.many<{ id: string }>(
+      claimRequestsIn(sql`SELECT s.payment_request_id FROM checkout_sessions s
+                           WHERE s.status = 'open' AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}
+                           ORDER BY s.expires_at LIMIT ${limit}`),
+    );
     return rows.map((r) => r.id);
   }
 

@@ -6,7 +6,11 @@ import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from
 import { and, raw, Sql, sql } from '../database/sql';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
+import {
+  lockPendingRequestsIn,
+  paymentRequestRows,
+  voidRequestsIn,
+} from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
@@ -86,7 +90,7 @@ export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, pu
   return voidInvoicesCtes(
     name,
     sql`i.subscription_id IN (${subscriptionIds})
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = pr.id AND p.status = 'pending')`,
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = i.payment_request_id AND p.status = 'pending')`,
     at,
     publicUrl,
   );
@@ -99,9 +103,8 @@ export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, pu
  * before it started, and opening a payment holds its request's lock).
  */
 export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
-  return sql`SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending' AND pr.status = 'pending'
-              ORDER BY pr.id FOR UPDATE OF pr`;
+  return lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i
+              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending'`);
 }
 
 /**
@@ -137,12 +140,10 @@ function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string):
   });
 }
 
-/** Voids the pending invoices matching `condition` (on `i`, the invoice, and `pr`, its request). */
+/** Voids the pending invoices matching `condition` (on `i`, the invoice) whose request is still pending. */
 function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: string): Sql {
   return sql`${raw(name)}_locked AS (
-      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-       WHERE i.status = 'pending' AND pr.status = 'pending' AND ${condition}
-       FOR UPDATE OF pr
+      ${lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND ${condition}`)}
     ), ${raw(name)} AS (
       UPDATE invoices i SET status = 'void', voided_at = ${at}, updated_at = ${at}
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
@@ -229,7 +230,7 @@ export class InvoicesRepository {
              (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
         FROM invoices i
-        JOIN payment_requests pr ON pr.id = i.payment_request_id
+        JOIN ${paymentRequestRows('pr')} ON pr.id = i.payment_request_id
         JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id
         JOIN subscriptions s ON s.id = i.subscription_id
         JOIN prices price ON price.id = s.price_id

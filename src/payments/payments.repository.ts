@@ -8,7 +8,7 @@ import type { KeyRecord } from '../idempotency/idempotency.repository';
 import type { RequestKey } from '../idempotency/request-key';
 import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { fromRow, PaymentRequest, PaymentRequestRow } from '../payment-requests/payment-request';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
@@ -47,8 +47,8 @@ export interface PendingPayment {
   methodType: PaymentMethodType;
 }
 
-const PAYMENT_COLUMNS = raw('p.*, pr.transaction_id');
-const PAYMENT_FROM = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');
+const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
+const PAYMENT_FROM = raw('FROM payments p');
 
 const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
 
@@ -107,7 +107,8 @@ export class PaymentsRepository {
     page: Page,
   ): Promise<{ items: PaymentJson[]; total: number }> {
     const where = [sql`p.environment_id = ${environmentId}`];
-    if (filter.transactionId !== undefined) where.push(sql`pr.transaction_id = ${filter.transactionId}`);
+    if (filter.transactionId !== undefined)
+      where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
     if (filter.paymentRequestId !== undefined)
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
@@ -139,9 +140,8 @@ export class PaymentsRepository {
   /** Every payment of a request, newest first, with its bank app. */
   async ofRequest(environmentId: string, paymentRequestId: string): Promise<PaymentListItem[]> {
     const rows = await this.db.many(sql`
-      SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
+      SELECT ${PAYMENT_COLUMNS}, pm.name AS method_name, pm.type AS method_type
         FROM payments p
-        JOIN payment_requests pr ON pr.id = p.payment_request_id
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = ${paymentRequestId} AND p.environment_id = ${environmentId}
        ORDER BY p.created_at DESC, p.id DESC`);
@@ -194,14 +194,6 @@ export class PaymentsRepository {
       environment: r.environment_kind as EnvironmentKind,
       methodType: r.method_type as PaymentMethodType,
     }));
-  }
-
-  /** The request a payment pays. */
-  async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
-    const row = await this.db.one<PaymentRequestRow>(
-      sql`SELECT * FROM payment_requests WHERE id = ${paymentRequestId}`,
-    );
-    return fromRow(row!);
   }
 
   /** The bank apps enabled for the environment, in display order. */
