@@ -133,7 +133,7 @@ WITH new_invoices AS (
         RETURNING s.id
       ), voided_locked AS (
       SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($5::uuid[]))
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = i.payment_request_id AND p.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
+        AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
       UPDATE invoices i SET status = 'void', voided_at = $6, updated_at = $7
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)

@@ -12,6 +12,7 @@ import {
   paymentRequestRows,
 } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
@@ -39,9 +40,7 @@ export interface PageSessionRow extends PayableSession {
  * pending payment neither expires nor cancels: it waits for the payment's outcome (docs/checkout.md).
  * Only meaningful once the request row is locked, which pay holds while it records a pending payment.
  */
-const NO_PENDING_PAYMENT = raw(
-  `NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')`,
-);
+const NO_PENDING_PAYMENT = sql`NOT ${hasPendingPayment(raw('s.payment_request_id'))}`;
 
 /** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -128,8 +127,7 @@ export class CheckoutSessionsRepository {
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
-             (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
-               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
+             ${latestPaymentStatusOf(raw('s.payment_request_id'))} AS "paymentStatus"
         FROM checkout_sessions s
         JOIN ${paymentRequestRows('pr')} ON pr.id = s.payment_request_id
         JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = s.environment_id

@@ -12,6 +12,7 @@ import {
   voidRequestsIn,
 } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
@@ -90,7 +91,7 @@ export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, pu
   return voidInvoicesCtes(
     name,
     sql`i.subscription_id IN (${subscriptionIds})
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = i.payment_request_id AND p.status = 'pending')`,
+        AND NOT ${hasPendingPayment(raw('i.payment_request_id'))}`,
     at,
     publicUrl,
   );
@@ -227,8 +228,7 @@ export class InvoicesRepository {
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
              o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
              pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
-             (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
-               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
+             ${latestPaymentStatusOf(raw('pr.id'))} AS "paymentStatus"
         FROM invoices i
         JOIN ${paymentRequestRows('pr')} ON pr.id = i.payment_request_id
         JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id

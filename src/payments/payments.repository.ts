@@ -50,6 +50,22 @@ export interface PendingPayment {
 const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
 const PAYMENT_FROM = raw('FROM payments p');
 
+/*
+ * Parts of other modules' statements (checkout sessions, invoices): what they need to know of a
+ * request's payments, read in their own statement.
+ */
+
+/** SQL: whether a payment of the request (`paymentRequestId`, SQL naming it) is waiting for the bank. */
+export function hasPendingPayment(paymentRequestId: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId} AND pay.status = 'pending')`;
+}
+
+/** SQL: the status of the request's (`paymentRequestId`, SQL naming it) latest payment, null before any. */
+export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
+  return sql`(SELECT pay.status FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId}
+               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
+}
+
 const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
 
 /** Payments and payment methods. */
