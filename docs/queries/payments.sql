@@ -119,8 +119,8 @@ WITH req AS (
     'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $35
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $36
-         AND NOT EXISTS (SELECT 1 FROM invoices o
-                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
+         AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
+                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
       SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
         AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), billing_voided_after_failure AS (

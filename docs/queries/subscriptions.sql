@@ -38,7 +38,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
         FROM subscriptions s
        WHERE s.environment_id = $1
          AND s.customer_id = (SELECT c.id FROM customers c
-                               WHERE c.organization_id = $2 AND c.external_user_id = $3)
+        WHERE c.organization_id = $2 AND c.external_user_id = $3)
        ORDER BY s.status IN ('trialing', 'active', 'paused', 'pending_cancellation') DESC, s.created_at DESC, s.id DESC
        LIMIT 1;
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
-import { and, raw, Sql, sql } from '../database/sql';
+import { and, empty, raw, Sql, sql } from '../database/sql';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
@@ -53,10 +54,8 @@ export interface InvoiceSearch {
 
 const LIST_ITEM_COLUMNS = sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
   c.phone AS "customerPhone", p.name AS "productName"`;
-const LIST_ITEM_JOINS = raw(
-  `JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
-   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`,
-);
+const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
+   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`;
 
 /*
  * Statements other modules' statements are built from (set-based billing, settlement, cancel),
@@ -130,6 +129,29 @@ export function voidAfterFailureCtes(
   );
 }
 
+/**
+ * SQL: whether the subscription (`subscriptionId`, SQL naming it) has an invoice still pending
+ * after its due date at `at`, `except` (an invoice id) aside. With `environmentId`, the
+ * subscription's (its invoices live there), a filter can start from the environment's overdue
+ * invoices, by index.
+ */
+export function hasOverdueInvoice(of: {
+  subscriptionId: Sql;
+  at: Sql | Date;
+  environmentId?: Sql;
+  except?: Sql;
+}): Sql {
+  const inEnvironment = of.environmentId ? sql` AND o.environment_id = ${of.environmentId}` : empty;
+  const except = of.except ? sql` AND o.id <> ${of.except}` : empty;
+  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = ${of.subscriptionId}${inEnvironment}
+                        AND o.status = 'pending' AND o.due_date <= ${of.at}${except})`;
+}
+
+/** SQL: the due date of the subscription's (`subscriptionId`, SQL naming it) oldest pending invoice, null when none. */
+export function oldestPendingDueDateOf(subscriptionId: Sql): Sql {
+  return sql`(SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = ${subscriptionId} AND i.status = 'pending')`;
+}
+
 /** The outbox's insert of an event per invoice of `from` (alias `i`). */
 function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string): Sql {
   return insertEventPerRow(from, {
@@ -197,8 +219,7 @@ export class InvoicesRepository {
     if (filter.id !== undefined) where.push(sql`i.id = ${filter.id}`);
     if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
     if (filter.externalUserId !== undefined) {
-      where.push(sql`i.customer_id = (SELECT c.id FROM customers c
-        WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${filter.externalUserId})`);
+      where.push(sql`i.customer_id = ${customerIdByExternalUser(organizationId, filter.externalUserId)}`);
     }
     // The page's ids from the list index alone (index-only: a deep page skips index entries, not
     // rows), then its rows; the total alongside, as `pageRows` does.
