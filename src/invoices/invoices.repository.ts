@@ -18,6 +18,7 @@ import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
 import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
+import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
 export interface InvoicePageRow {
@@ -52,10 +53,7 @@ export interface InvoiceSearch {
   subscriptionId?: string;
 }
 
-const LIST_ITEM_COLUMNS = sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
-  c.phone AS "customerPhone", p.name AS "productName"`;
-const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
-   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`;
+const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id`;
 
 /*
  * Statements other modules' statements are built from (set-based billing, settlement, cancel),
@@ -199,8 +197,15 @@ export class InvoicesRepository {
   constructor(
     private readonly db: Db,
     config: AppConfig,
+    private readonly subscriptions: InvoiceSubscriptions,
   ) {
     this.publicUrl = config.publicUrl;
+  }
+
+  /** An invoice's columns with its customer's and the name of the product its subscription bills. */
+  private listItemColumns(): Sql {
+    return sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
+  c.phone AS "customerPhone", ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName"`;
   }
 
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
@@ -247,15 +252,13 @@ export class InvoicesRepository {
     return this.db.one<InvoicePageRow>(sql`
       SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
-             o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
+             o.name AS "merchantName", ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName",
+             pr.id AS "paymentRequestId",
              pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
              ${latestPaymentStatusOf(raw('pr.id'))} AS "paymentStatus"
         FROM invoices i
         JOIN ${paymentRequestRows('pr')} ON pr.id = i.payment_request_id
         JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id
-        JOIN subscriptions s ON s.id = i.subscription_id
-        JOIN prices price ON price.id = s.price_id
-        JOIN products p ON p.id = price.product_id
        WHERE i.id = ${id}`);
   }
 
@@ -277,7 +280,7 @@ export class InvoicesRepository {
     if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
     const k = keysetClauses('i', page);
     const rows = await this.db.many<InvoiceListItem & { cursor: string }>(sql`
-      SELECT ${LIST_ITEM_COLUMNS}, ${cursorColumn('i')}
+      SELECT ${this.listItemColumns()}, ${cursorColumn('i')}
         FROM (SELECT i.id FROM invoices i WHERE ${and([...where, ...k.where])}
                ORDER BY ${k.orderBy} LIMIT ${k.limit}) page
         JOIN invoices i ON i.id = page.id ${LIST_ITEM_JOINS}
@@ -288,7 +291,7 @@ export class InvoicesRepository {
   /** One invoice of the environment with its customer and product (the dashboard's page). */
   detail(environmentId: string, id: string): Promise<InvoiceListItem | undefined> {
     return this.db.one<InvoiceListItem>(sql`
-      SELECT ${LIST_ITEM_COLUMNS} FROM invoices i ${LIST_ITEM_JOINS}
+      SELECT ${this.listItemColumns()} FROM invoices i ${LIST_ITEM_JOINS}
        WHERE i.id = ${id} AND i.environment_id = ${environmentId}`);
   }
 }

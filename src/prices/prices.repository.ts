@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { sql } from '../database/sql';
+import { raw, Sql, sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
+import { PriceProducts } from './price-products';
+
+/** SQL after FROM or JOIN: the prices, as `alias` (id, product_id, amount, interval, active), for another module's statement. */
+export function priceRows(alias: string): Sql {
+  return raw(`prices ${alias}`);
+}
 
 /**
  * Prices: readable and changed by any secret key of their organization (docs/api.md), created only
@@ -9,14 +15,17 @@ import { Price, PRICE_COLUMNS, PriceInterval } from './price';
  */
 @Injectable()
 export class PricesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly products: PriceProducts,
+  ) {}
 
   /** Inserts the price when its product is an active product of the environment; null otherwise. */
   async insert(price: Price, environmentId: string): Promise<Price | null> {
     const row = await this.db.one<Price>(sql`
       INSERT INTO prices AS pr (id, organization_id, product_id, amount, interval, created_at, updated_at)
       SELECT ${price.id}, p.organization_id, p.id, ${price.amount}, ${price.interval}, ${price.createdAt}, ${price.updatedAt}
-        FROM products p
+        FROM ${this.products.productRows('p')}
        WHERE p.id = ${price.productId} AND p.environment_id = ${environmentId} AND p.active
       RETURNING ${PRICE_COLUMNS}`);
     return row ?? null;
@@ -32,7 +41,7 @@ export class PricesRepository {
   /** An active price of the organization whose product is active too: what new subscriptions may use. */
   subscribable(organizationId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN products p ON p.id = pr.product_id
+      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active AND p.active`);
   }
 
@@ -94,7 +103,7 @@ export class PricesRepository {
   /** An active price of an active product of the environment (the dashboard reaches prices through their product). */
   activeInEnvironment(environmentId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN products p ON p.id = pr.product_id
+      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.active AND p.environment_id = ${environmentId} AND p.active`);
   }
 }

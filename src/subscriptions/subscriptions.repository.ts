@@ -14,6 +14,8 @@ import {
 } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
 import type { PriceInterval } from '../prices/price';
+import { priceRows } from '../prices/prices.repository';
+import { productRows } from '../products/products.repository';
 import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
@@ -46,7 +48,7 @@ const LIST_ITEM_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdu
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
   pr.active AS "priceActive"`;
-const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`;
+const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = s.customer_id JOIN ${priceRows('pr')} ON pr.id = s.price_id JOIN ${productRows('p')} ON p.id = pr.product_id`;
 
 /** A subscription locked for a renewal, with what the renewal needs to know. */
 export interface RenewalRow extends Subscription {
@@ -98,7 +100,7 @@ export interface SubscriptionsWrite {
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
-const RENEWAL_JOINS = sql`JOIN prices p ON p.id = s.price_id JOIN ${customerRows('c')} ON c.id = s.customer_id`;
+const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${customerRows('c')} ON c.id = s.customer_id`;
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
@@ -112,6 +114,13 @@ const isCurrent = raw(
     .map((st) => `'${st}'`)
     .join(', ')})`,
 );
+
+/** SQL: the name of the product the subscription (`subscriptionId`, SQL naming it) bills, its price's product. */
+export function productNameOfSubscription(subscriptionId: Sql): Sql {
+  return sql`(SELECT product.name FROM subscriptions sub
+      JOIN ${priceRows('price')} ON price.id = sub.price_id JOIN ${productRows('product')} ON product.id = price.product_id
+     WHERE sub.id = ${subscriptionId})`;
+}
 
 /** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
 export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);

@@ -10,6 +10,7 @@ import { ServerSecrets } from '../../src/database/server-secrets.repository';
 import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
+import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
@@ -22,8 +23,11 @@ import {
 } from '../../src/payments/pay.statements';
 import type { Payment } from '../../src/payments/payment';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PriceProducts } from '../../src/prices/price-products';
 import { PricesRepository } from '../../src/prices/prices.repository';
+import { ProductsOfPrices } from '../../src/products/products-of-prices';
 import { ProductsRepository } from '../../src/products/products.repository';
+import { SubscriptionsOfInvoices } from '../../src/subscriptions/subscriptions-of-invoices';
 import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 
@@ -93,7 +97,8 @@ class RecordingDb {
   }
 }
 
-type RepositoryClass = new (db: Db, config: AppConfig) => object;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RepositoryClass = new (db: Db, ...rest: any[]) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
@@ -112,12 +117,27 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   dashboard: [DashboardRepository],
 };
 
+/** The repository on `db`, with the extension points it reads filled as the application fills them. */
+function construct(Repository: RepositoryClass, db: Db): object {
+  if (Repository === PricesRepository) {
+    const products = new PriceProducts();
+    new ProductsOfPrices(products).onModuleInit();
+    return new PricesRepository(db, products);
+  }
+  if (Repository === InvoicesRepository) {
+    const subscriptions = new InvoiceSubscriptions();
+    new SubscriptionsOfInvoices(subscriptions).onModuleInit();
+    return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  return new Repository(db, CONFIG);
+}
+
 async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
   const out: Recorded[] = [];
   const names = Object.getOwnPropertyNames(Repository.prototype).filter((n) => n !== 'constructor');
   for (const name of names) {
     const db = new RecordingDb();
-    const repository = new Repository(db as unknown as Db, CONFIG) as Record<
+    const repository = construct(Repository, db as unknown as Db) as Record<
       string,
       (...args: unknown[]) => unknown
     >;
