@@ -8,7 +8,9 @@ import { Db } from '../src/database/db';
 import { createPool } from '../src/database/database.module';
 import { encodeCursor } from '../src/database/keyset';
 import type { Sql } from '../src/database/sql';
+import { InvoiceSubscriptions } from '../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../src/invoices/invoices.repository';
+import { SubscriptionsOfInvoices } from '../src/subscriptions/subscriptions-of-invoices';
 import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
 import { EventRetentionJob } from '../src/webhooks/event-retention.job';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
@@ -92,6 +94,9 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   const config = loadConfig({});
+  // What invoices show of their subscription, registered as the application registers it.
+  const invoiceSubscriptions = new InvoiceSubscriptions();
+  new SubscriptionsOfInvoices(invoiceSubscriptions).onModuleInit();
   const explained: string[] = [];
   const explain = async (title: string, call: (db: Db) => Promise<unknown>) => {
     for (const statement of await statementsOf(call)) {
@@ -229,10 +234,13 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
       'GET /subscriptions?status=past_due',
       (db) => new SubscriptionsRepository(db, config).list(env, { status: 'past_due' }, page),
     ],
-    ['GET /invoices', (db) => new InvoicesRepository(db, config).list(org.organizationId, {}, page)],
+    [
+      'GET /invoices',
+      (db) => new InvoicesRepository(db, config, invoiceSubscriptions).list(org.organizationId, {}, page),
+    ],
     [
       'GET /invoices?page=2500',
-      (db) => new InvoicesRepository(db, config).list(org.organizationId, {}, deep),
+      (db) => new InvoicesRepository(db, config, invoiceSubscriptions).list(org.organizationId, {}, deep),
     ],
     [
       'GET /invoices?subscriptionId=',
@@ -240,7 +248,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
         const {
           rows: [{ id }],
         } = await ds.query('SELECT id FROM subscriptions WHERE environment_id = $1 LIMIT 1', [env]);
-        return new InvoicesRepository(db, config).list(
+        return new InvoicesRepository(db, config, invoiceSubscriptions).list(
           org.organizationId,
           { subscriptionId: id as string },
           page,
@@ -263,14 +271,23 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   const [invoiceCursor, subscriptionCursor] = [await halfWay('invoices'), await halfWay('subscriptions')];
   const keyset = { limit: 25 };
   plans.push(
-    ['dashboard /invoices', (db) => new InvoicesRepository(db, config).search(env, {}, keyset)],
+    [
+      'dashboard /invoices',
+      (db) => new InvoicesRepository(db, config, invoiceSubscriptions).search(env, {}, keyset),
+    ],
     [
       'dashboard /invoices?status=void (none)',
-      (db) => new InvoicesRepository(db, config).search(env, { status: 'void' }, keyset),
+      (db) =>
+        new InvoicesRepository(db, config, invoiceSubscriptions).search(env, { status: 'void' }, keyset),
     ],
     [
       'dashboard /invoices, half way down',
-      (db) => new InvoicesRepository(db, config).search(env, {}, { ...keyset, after: invoiceCursor }),
+      (db) =>
+        new InvoicesRepository(db, config, invoiceSubscriptions).search(
+          env,
+          {},
+          { ...keyset, after: invoiceCursor },
+        ),
     ],
     [
       'dashboard /subscriptions?status=active',

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // One owner per table (docs/architecture.md, "Table owners"): every table belongs to one module, and
-// only that module writes it (INSERT INTO, UPDATE, DELETE FROM, TRUNCATE). Another module reads it
-// (FROM, JOIN, USING, REFERENCES) only where the list says so, in its "also read by" column: each
-// such read is named there, for a reviewer to see and for the list to shrink. Other modules compose
-// the owner's exported fragments instead (as settlement composes the outbox's insertEvent).
-// The owners are read from the table of docs/architecture.md, the only list. This scans the string
-// literals and template texts of every .ts file of src/ (migrations aside: they write the whole
-// schema) and fails on a table named outside its owner's folder and not declared, on a write by
-// any other module, and on a table of the migrations missing from the list.
+// only that module's SQL names it, to write it (INSERT INTO, UPDATE, DELETE FROM, TRUNCATE) or to
+// read it (FROM, JOIN, USING, REFERENCES). Other modules ask the owner's repository or compose the
+// fragments it exports (as settlement composes the outbox's insertEvent).
+// The owners are read from the table of docs/architecture.md, the only list (two columns: a list
+// of other readers is refused). This scans the string literals and template texts of every .ts file
+// of src/ (migrations aside: they write the whole schema) and fails on a table named outside its
+// owner's folder, and on a table of the migrations missing from the list.
 // usage: node scripts/check-table-owners.mjs [SRC_DIR] [OWNERS_DOC]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,19 +15,16 @@ const src = path.resolve(process.argv[2] ?? 'src');
 const doc = path.resolve(process.argv[3] ?? 'docs/architecture.md');
 
 /**
- * The rows `| \`table\` | \`owner\` | \`reader\`, ... |` of the doc's "### Table owners" section:
- * table -> { owner, readers }.
+ * The rows `| \`table\` | \`owner\` |` of the doc's "### Table owners" section: table -> { owner,
+ * extra }, `extra` being any text of further cells (a list of other readers, which is refused).
  */
 function readOwners(text) {
   const start = text.indexOf('### Table owners');
   if (start < 0) return null;
   const section = text.slice(start + 1).split(/\n#{1,3} /)[0];
   const owners = new Map();
-  for (const m of section.matchAll(/^\|\s*`([a-z_][a-z0-9_]*)`\s*\|\s*`([a-z-]+)\/?`\s*\|([^\n]*)\|\s*$/gm))
-    owners.set(m[1], {
-      owner: m[2],
-      readers: new Set([...m[3].matchAll(/`([a-z-]+)\/?`/g)].map((r) => r[1])),
-    });
+  for (const m of section.matchAll(/^\|\s*`([a-z_][a-z0-9_]*)`\s*\|\s*`([a-z-]+)\/?`\s*\|([^\n]*)$/gm))
+    owners.set(m[1], { owner: m[2], extra: m[3].replace(/[|\s]/g, '') });
   return owners;
 }
 
@@ -116,7 +112,7 @@ function check(srcDir, owners) {
           problems.push(
             `${at}: ${verb} ${table}: only ${entry.owner} writes it; use a fragment its repository exports`,
           );
-        else if (!entry.readers.has(module ?? ''))
+        else
           problems.push(
             `${at}: ${verb} ${table} (owned by ${entry.owner}): ask ${entry.owner}'s repository or compose its fragment`,
           );
@@ -131,9 +127,14 @@ function check(srcDir, owners) {
         .matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)/gi))
         if (!owners.has(m[1].toLowerCase()))
           problems.push(`table ${m[1]} (src/database/migrations/${f}) has no owner in the list`);
-  for (const [table, { owner }] of owners)
+  for (const [table, { owner, extra }] of owners) {
     if (!fs.existsSync(path.join(srcDir, owner)))
       problems.push(`the owner of ${table}, ${owner}, is not a folder of src/`);
+    if (extra !== '')
+      problems.push(
+        `the line of ${table} names other readers (${extra}): only its owner, ${owner}, reads it`,
+      );
+  }
   return problems;
 }
 
@@ -150,7 +151,5 @@ function check(srcDir, owners) {
     );
     process.exit(1);
   }
-  console.log(
-    `table owners: ${owners.size} tables, each written only by its owner and read elsewhere only where declared`,
-  );
+  console.log(`table owners: ${owners.size} tables, each written and read only by its owner`);
 }

@@ -10,11 +10,11 @@ const OWNERS = `# How the code is built
 
 ### Table owners
 
-| table | owner | also read by |
-|---|---|---|
-| \`payment_requests\` | \`payment-requests\` | \`payments\` |
-| \`payments\` | \`payments\` | |
-| \`events\` | \`webhooks\` | |
+| table | owner |
+|---|---|
+| \`payment_requests\` | \`payment-requests\` |
+| \`payments\` | \`payments\` |
+| \`events\` | \`webhooks\` |
 
 ## Errors
 `;
@@ -47,12 +47,13 @@ it('passes the project itself', () => {
   expect(r.status).toBe(0);
 });
 
-it("passes a module's SQL on its own tables and a declared read of another's", () => {
+it("passes a module's SQL on its own tables composing a fragment another module's repository exports", () => {
   const r = check(
     tree({
-      'payment-requests/r.ts': 'const a = sql`UPDATE payment_requests SET status = ${s} WHERE id = ${id}`;',
+      'payment-requests/r.ts':
+        'const a = sql`UPDATE payment_requests SET status = ${s} WHERE id = ${id}`;\nexport const rows = (alias) => raw(`payment_requests ${alias}`);',
       'payments/r.ts':
-        "const a = sql`INSERT INTO payments (id) VALUES (${id})`;\nconst b = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');",
+        "const a = sql`INSERT INTO payments (id) VALUES (${id})`;\nconst b = sql`FROM payments p JOIN ${rows('pr')} ON pr.id = p.payment_request_id`;",
       'webhooks/outbox.ts': 'export const e = sql`INSERT INTO events (id) VALUES (${id})`;',
     }),
   );
@@ -60,7 +61,7 @@ it("passes a module's SQL on its own tables and a declared read of another's", (
   expect(r.status).toBe(0);
 });
 
-it("fails on a write to another module's table, even one it may read", () => {
+it("fails on a write to another module's table", () => {
   const r = check(
     tree({
       'payments/r.ts':
@@ -70,6 +71,35 @@ it("fails on a write to another module's table, even one it may read", () => {
   expect(r.status).toBe(1);
   expect(r.stderr).toContain(
     'src/payments/r.ts:2: UPDATE payment_requests: only payment-requests writes it; use a fragment its repository exports',
+  );
+});
+
+it("fails on a join to another module's table", () => {
+  const r = check(
+    tree({
+      'payments/r.ts':
+        "const b = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');",
+    }),
+  );
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(
+    "src/payments/r.ts:1: JOIN payment_requests (owned by payment-requests): ask payment-requests's repository or compose its fragment",
+  );
+});
+
+it('fails on a list that names other readers of a table', () => {
+  const r = check(
+    tree(
+      {},
+      OWNERS.replace(
+        '| `payment_requests` | `payment-requests` |',
+        '| `payment_requests` | `payment-requests` | `payments` |',
+      ),
+    ),
+  );
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(
+    'the line of payment_requests names other readers (`payments`): only its owner, payment-requests, reads it',
   );
 });
 
@@ -83,7 +113,7 @@ it('fails on an event written by hand outside the outbox module', () => {
   expect(r.stderr).toContain('src/payments/r.ts:1: INSERT INTO events: only webhooks writes it');
 });
 
-it('fails on a read the list does not declare', () => {
+it("fails on a read of another module's table, the dashboard's included", () => {
   const r = check(
     tree({
       'dashboard/dashboard.repository.ts':

@@ -18,7 +18,7 @@ SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "en
 SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
-  s.created_at AS "createdAt", s.updated_at AS "updatedAt", s.expires_at <= now() AS due, NOT NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending') AS paying
+  s.created_at AS "createdAt", s.updated_at AS "updatedAt", s.expires_at <= now() AS due, NOT NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = s.payment_request_id AND pay.status = 'pending') AS paying
         FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open';
 
 -- CheckoutSessionsRepository.insert
@@ -35,17 +35,16 @@ SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
-             (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
-               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
+             (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = s.payment_request_id
+               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
         FROM checkout_sessions s
         JOIN payment_requests pr ON pr.id = s.payment_request_id
-        JOIN environments e ON e.id = s.environment_id
-        JOIN organizations o ON o.id = e.organization_id
+        JOIN (environments e
+  JOIN organizations o ON o.id = e.organization_id) ON e.id = s.environment_id
        WHERE s.id = $1;
 
 -- CheckoutSessionsRepository.lockRequestOf
-SELECT pr.id FROM payment_requests pr JOIN checkout_sessions s ON s.payment_request_id = pr.id
-       WHERE s.id = $1 FOR UPDATE OF pr;
+SELECT id FROM payment_requests WHERE id IN (SELECT s.payment_request_id FROM checkout_sessions s WHERE s.id = $1) FOR UPDATE;
 
 -- CheckoutSessionsRepository.lockForPayment
 SELECT s.status, s.expires_at <= now() AS due FROM checkout_sessions s
@@ -91,7 +90,7 @@ WITH expired AS (
 -- CheckoutSessionsRepository.expireIfDue
 WITH expired AS (
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
-         WHERE s.status = 'open' AND s.id = $1 AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')
+         WHERE s.status = 'open' AND s.id = $1 AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = s.payment_request_id AND pay.status = 'pending')
         RETURNING s.*
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $2, jsonb_build_object(
@@ -106,16 +105,14 @@ WITH expired AS (
   s.created_at AS "createdAt", s.updated_at AS "updatedAt" FROM expired s;
 
 -- CheckoutSessionsRepository.claimDueRequests
-SELECT pr.id FROM payment_requests pr
-       WHERE pr.id IN (SELECT s.payment_request_id FROM checkout_sessions s
-                        WHERE s.status = 'open' AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')
-                        ORDER BY s.expires_at LIMIT $1)
-       FOR UPDATE OF pr SKIP LOCKED;
+SELECT id FROM payment_requests WHERE id IN (SELECT s.payment_request_id FROM checkout_sessions s
+                           WHERE s.status = 'open' AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = s.payment_request_id AND pay.status = 'pending')
+                           ORDER BY s.expires_at LIMIT $1) FOR UPDATE SKIP LOCKED;
 
 -- CheckoutSessionsRepository.expireDueOf
 WITH expired AS (
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
-         WHERE s.status = 'open' AND s.payment_request_id = ANY($1::uuid[]) AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')
+         WHERE s.status = 'open' AND s.payment_request_id = ANY($1::uuid[]) AND s.expires_at <= now() AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = s.payment_request_id AND pay.status = 'pending')
         RETURNING s.*
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $2, jsonb_build_object(

@@ -27,17 +27,17 @@ SELECT status FROM invoices WHERE id = $1 FOR UPDATE;
 -- InvoicesRepository.forPage
 SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
-             o.name AS "merchantName", p.name AS "productName", pr.id AS "paymentRequestId",
+             o.name AS "merchantName", (SELECT product.name FROM subscriptions sub
+      JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
+     WHERE sub.id = i.subscription_id) AS "productName",
+             pr.id AS "paymentRequestId",
              pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
              (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
         FROM invoices i
         JOIN payment_requests pr ON pr.id = i.payment_request_id
-        JOIN environments e ON e.id = i.environment_id
-        JOIN organizations o ON o.id = i.organization_id
-        JOIN subscriptions s ON s.id = i.subscription_id
-        JOIN prices price ON price.id = s.price_id
-        JOIN products p ON p.id = price.product_id
+        JOIN (environments e
+  JOIN organizations o ON o.id = e.organization_id) ON e.id = i.environment_id AND o.id = i.organization_id
        WHERE i.id = $1;
 
 -- InvoicesRepository.search
@@ -45,11 +45,12 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
-  c.phone AS "customerPhone", p.name AS "productName", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor
+  c.phone AS "customerPhone", (SELECT product.name FROM subscriptions sub
+      JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
+     WHERE sub.id = i.subscription_id) AS "productName", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor
         FROM (SELECT i.id FROM invoices i WHERE i.environment_id = $1 AND i.status = $2 AND i.customer_id = $3 AND i.subscription_id = $4 AND (i.created_at, i.id) < ($5::timestamptz, $6::uuid)
                ORDER BY i.created_at DESC, i.id DESC LIMIT $7) page
-        JOIN invoices i ON i.id = page.id JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
-   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+        JOIN invoices i ON i.id = page.id JOIN customers c ON c.id = i.customer_id
        ORDER BY i.created_at DESC, i.id DESC;
 
 -- InvoicesRepository.detail
@@ -57,6 +58,7 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
-  c.phone AS "customerPhone", p.name AS "productName" FROM invoices i JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
-   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id
+  c.phone AS "customerPhone", (SELECT product.name FROM subscriptions sub
+      JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
+     WHERE sub.id = i.subscription_id) AS "productName" FROM invoices i JOIN customers c ON c.id = i.customer_id
        WHERE i.id = $1 AND i.environment_id = $2;

@@ -13,30 +13,30 @@ SELECT
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
 -- pay: openStatement (prepared)
 WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $4)
+          WHERE payment_request_id = $2 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $3)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $5, $6, req.id, $7, $8,
-                $9, 'pending', $10, $11, $12
-           FROM req WHERE (SELECT n FROM failures) < $13
+         SELECT $4, $5, req.id, $6, $7,
+                $8, 'pending', $9, $10, $11
+           FROM req WHERE (SELECT n FROM failures) < $12
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $14, $15, $16, $17, $18, $19
+    SELECT $13, $14, $15, $16, $17, $18
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $20 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $21) - now())))::int END
+              (SELECT CASE WHEN n >= $19 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $20) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -44,29 +44,29 @@ WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $4)
+          WHERE payment_request_id = $2 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $3)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $5, $6, req.id, $7, $8,
-                $9, 'pending', $10, $11, $12
-           FROM req WHERE (SELECT n FROM failures) < $13
+         SELECT $4, $5, req.id, $6, $7,
+                $8, 'pending', $9, $10, $11
+           FROM req WHERE (SELECT n FROM failures) < $12
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $14, $15, $16, $17, $18, $19
+    SELECT $13, $14, $15, $16, $17, $18
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $20, $21, $22, $23, s.id FROM created s)
+    SELECT $19, $20, $21, $22, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $25) - now())))::int END
+              (SELECT CASE WHEN n >= $23 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $24) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
 -- pay: settleStatement, with the checkout and billing settlement extensions (prepared)
 WITH req AS (
@@ -119,12 +119,10 @@ WITH req AS (
     'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $35
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $36
-         AND NOT EXISTS (SELECT 1 FROM invoices o
-                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
-      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-       WHERE i.status = 'pending' AND pr.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')
-       FOR UPDATE OF pr
+         AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
+                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), billing_voided_after_failure AS (
       UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
@@ -148,13 +146,13 @@ SELECT
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $5) AS keyed;
 
 -- PaymentsRepository.keyRecordWithPayment
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
+                        'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
 -- PaymentsRepository.open (prepared)
 x;
@@ -169,25 +167,24 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 SELECT * FROM payments WHERE id = $1;
 
 -- PaymentsRepository.paymentJson
-SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.id = $1 AND p.environment_id = $2;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.list
-SELECT p.*, pr.transaction_id FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4 ORDER BY p.created_at DESC, p.id DESC LIMIT $5 OFFSET $6;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
 
 -- PaymentsRepository.list
-SELECT count(*)::int AS total FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id WHERE p.environment_id = $1 AND pr.transaction_id = $2 AND p.payment_request_id = $3 AND p.status = $4;
+SELECT count(*)::int AS total FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5;
 
 -- PaymentsRepository.search
-SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name,
+           pm.type AS method_type, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor
     FROM payments p
-    JOIN payment_requests pr ON pr.id = p.payment_request_id
     JOIN payment_methods pm ON pm.id = p.payment_method_id
     WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
-SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name, pm.type AS method_type
         FROM payments p
-        JOIN payment_requests pr ON pr.id = p.payment_request_id
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = $1 AND p.environment_id = $2
        ORDER BY p.created_at DESC, p.id DESC;
@@ -208,15 +205,12 @@ WITH due AS (
       RETURNING p.id;
 
 -- PaymentsRepository.pending
-SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+SELECT p.*, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment_kind,
+             (SELECT organization_id FROM environments WHERE id = p.environment_id) AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-        JOIN environments e ON e.id = p.environment_id
        WHERE p.status = 'pending' AND p.id = ANY($1::uuid[])
        ORDER BY p.created_at;
-
--- PaymentsRepository.requestOf
-SELECT * FROM payment_requests WHERE id = $1;
 
 -- PaymentsRepository.enabledMethods
 SELECT * FROM payment_methods WHERE environment_id = $1 AND enabled ORDER BY position, name;

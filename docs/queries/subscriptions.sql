@@ -38,7 +38,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
         FROM subscriptions s
        WHERE s.environment_id = $1
          AND s.customer_id = (SELECT c.id FROM customers c
-                               WHERE c.organization_id = $2 AND c.external_user_id = $3)
+        WHERE c.organization_id = $2 AND c.external_user_id = $3)
        ORDER BY s.status IN ('trialing', 'active', 'paused', 'pending_cancellation') DESC, s.created_at DESC, s.id DESC
        LIMIT 1;
 
@@ -91,9 +91,8 @@ WITH claimed AS (
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
 
 -- SubscriptionsRepository.write
-SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-              WHERE i.subscription_id = ANY($1::uuid[]) AND i.status = 'pending' AND pr.status = 'pending'
-              ORDER BY pr.id FOR UPDATE OF pr;
+SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i
+              WHERE i.subscription_id = ANY($1::uuid[]) AND i.status = 'pending') AND status = 'pending' ORDER BY id FOR UPDATE;
 
 -- SubscriptionsRepository.write
 WITH new_invoices AS (
@@ -133,10 +132,8 @@ WITH new_invoices AS (
           FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-       WHERE i.status = 'pending' AND pr.status = 'pending' AND i.subscription_id IN (SELECT unnest($5::uuid[]))
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = pr.id AND p.status = 'pending')
-       FOR UPDATE OF pr
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($5::uuid[]))
+        AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
       UPDATE invoices i SET status = 'void', voided_at = $6, updated_at = $7
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)

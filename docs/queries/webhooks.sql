@@ -173,11 +173,10 @@ WITH RECURSIVE with_work AS (
       SELECT c.id, c.endpoint_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-             env.kind AS environment
+             (SELECT kind FROM environments WHERE id = e.environment_id) AS environment
         FROM claimed c
         JOIN events ev ON ev.id = c.event_id
-        JOIN webhook_endpoints e ON e.id = c.endpoint_id
-        JOIN environments env ON env.id = e.environment_id;
+        JOIN webhook_endpoints e ON e.id = c.endpoint_id;
 
 -- WebhooksRepository.writeOutcomes
 WITH input AS (

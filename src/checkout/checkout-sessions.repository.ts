@@ -2,8 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
-import { organizationOfEnvironment } from '../organizations/organizations.repository';
+import {
+  ENVIRONMENTS_WITH_ORGANIZATIONS,
+  organizationOfEnvironment,
+} from '../organizations/organizations.repository';
+import {
+  claimRequestsIn,
+  lockRequestsIn,
+  paymentRequestRows,
+} from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
@@ -31,9 +40,7 @@ export interface PageSessionRow extends PayableSession {
  * pending payment neither expires nor cancels: it waits for the payment's outcome (docs/checkout.md).
  * Only meaningful once the request row is locked, which pay holds while it records a pending payment.
  */
-const NO_PENDING_PAYMENT = raw(
-  `NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = s.payment_request_id AND p.status = 'pending')`,
-);
+const NO_PENDING_PAYMENT = sql`NOT ${hasPendingPayment(raw('s.payment_request_id'))}`;
 
 /** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -121,12 +128,10 @@ export class CheckoutSessionsRepository {
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
              o.verification_status AS verification,
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
-             (SELECT p.status FROM payments p WHERE p.payment_request_id = s.payment_request_id
-               ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS "paymentStatus"
+             ${latestPaymentStatusOf(raw('s.payment_request_id'))} AS "paymentStatus"
         FROM checkout_sessions s
-        JOIN payment_requests pr ON pr.id = s.payment_request_id
-        JOIN environments e ON e.id = s.environment_id
-        JOIN organizations o ON o.id = e.organization_id
+        JOIN ${paymentRequestRows('pr')} ON pr.id = s.payment_request_id
+        JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = s.environment_id
        WHERE s.id = ${id}`);
   }
 
@@ -135,9 +140,9 @@ export class CheckoutSessionsRepository {
    * that depend on payments (expire, cancel) take it before touching the session.
    */
   async lockRequestOf(sessionId: string): Promise<void> {
-    await this.db.exec(sql`
-      SELECT pr.id FROM payment_requests pr JOIN checkout_sessions s ON s.payment_request_id = pr.id
-       WHERE s.id = ${sessionId} FOR UPDATE OF pr`);
+    await this.db.exec(
+      lockRequestsIn(sql`SELECT s.payment_request_id FROM checkout_sessions s WHERE s.id = ${sessionId}`),
+    );
   }
 
   /** Locks a session of the request; its status and whether it is past its deadline. */
@@ -178,12 +183,11 @@ export class CheckoutSessionsRepository {
 
   /** Claims (SKIP LOCKED) the payment requests of up to `limit` sessions due to expire. */
   async claimDueRequests(limit: number): Promise<string[]> {
-    const rows = await this.db.many<{ id: string }>(sql`
-      SELECT pr.id FROM payment_requests pr
-       WHERE pr.id IN (SELECT s.payment_request_id FROM checkout_sessions s
-                        WHERE s.status = 'open' AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}
-                        ORDER BY s.expires_at LIMIT ${limit})
-       FOR UPDATE OF pr SKIP LOCKED`);
+    const rows = await this.db.many<{ id: string }>(
+      claimRequestsIn(sql`SELECT s.payment_request_id FROM checkout_sessions s
+                           WHERE s.status = 'open' AND s.expires_at <= now() AND ${NO_PENDING_PAYMENT}
+                           ORDER BY s.expires_at LIMIT ${limit}`),
+    );
     return rows.map((r) => r.id);
   }
 

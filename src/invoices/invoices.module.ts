@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
+import { InvoiceSubscriptions } from './invoice-subscriptions';
 import { InvoicePageController } from './invoice-page.controller';
 import { InvoicePageRenderer } from './invoice-page.renderer';
 import { InvoicePageService } from './invoice-page.service';
@@ -10,7 +11,13 @@ import { InvoicesService } from './invoices.service';
 @Module({
   imports: [PaymentsModule],
   controllers: [InvoicesController, InvoicePageController],
-  providers: [InvoicesService, InvoicesRepository, InvoicePageService, InvoicePageRenderer],
-  exports: [InvoicesService, InvoicesRepository],
+  providers: [
+    InvoicesService,
+    InvoicesRepository,
+    InvoicePageService,
+    InvoicePageRenderer,
+    InvoiceSubscriptions,
+  ],
+  exports: [InvoicesService, InvoicesRepository, InvoiceSubscriptions],
 })
 export class InvoicesModule {}

@@ -1,17 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
-import { and, raw, Sql, sql } from '../database/sql';
+import { and, empty, raw, Sql, sql } from '../database/sql';
 import type { VerificationStatus } from '../organizations/account';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { voidRequestsIn } from '../payment-requests/payment-requests.repository';
+import {
+  lockPendingRequestsIn,
+  paymentRequestRows,
+  voidRequestsIn,
+} from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
 import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
+import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
 export interface InvoicePageRow {
@@ -48,12 +56,7 @@ export interface InvoiceSearch {
   subscriptionId?: string;
 }
 
-const LIST_ITEM_COLUMNS = sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
-  c.phone AS "customerPhone", p.name AS "productName"`;
-const LIST_ITEM_JOINS = raw(
-  `JOIN customers c ON c.id = i.customer_id JOIN subscriptions s ON s.id = i.subscription_id
-   JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`,
-);
+const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id`;
 
 /*
  * Statements other modules' statements are built from (set-based billing, settlement, cancel),
@@ -88,7 +91,7 @@ export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, pu
   return voidInvoicesCtes(
     name,
     sql`i.subscription_id IN (${subscriptionIds})
-        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.payment_request_id = pr.id AND p.status = 'pending')`,
+        AND NOT ${hasPendingPayment(raw('i.payment_request_id'))}`,
     at,
     publicUrl,
   );
@@ -101,9 +104,8 @@ export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, pu
  * before it started, and opening a payment holds its request's lock).
  */
 export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
-  return sql`SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending' AND pr.status = 'pending'
-              ORDER BY pr.id FOR UPDATE OF pr`;
+  return lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i
+              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending'`);
 }
 
 /**
@@ -128,6 +130,29 @@ export function voidAfterFailureCtes(
   );
 }
 
+/**
+ * SQL: whether the subscription (`subscriptionId`, SQL naming it) has an invoice still pending
+ * after its due date at `at`, `except` (an invoice id) aside. With `environmentId`, the
+ * subscription's (its invoices live there), a filter can start from the environment's overdue
+ * invoices, by index.
+ */
+export function hasOverdueInvoice(of: {
+  subscriptionId: Sql;
+  at: Sql | Date;
+  environmentId?: Sql;
+  except?: Sql;
+}): Sql {
+  const inEnvironment = of.environmentId ? sql` AND o.environment_id = ${of.environmentId}` : empty;
+  const except = of.except ? sql` AND o.id <> ${of.except}` : empty;
+  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = ${of.subscriptionId}${inEnvironment}
+                        AND o.status = 'pending' AND o.due_date <= ${of.at}${except})`;
+}
+
+/** SQL: the due date of the subscription's (`subscriptionId`, SQL naming it) oldest pending invoice, null when none. */
+export function oldestPendingDueDateOf(subscriptionId: Sql): Sql {
+  return sql`(SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = ${subscriptionId} AND i.status = 'pending')`;
+}
+
 /** The outbox's insert of an event per invoice of `from` (alias `i`). */
 function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string): Sql {
   return insertEventPerRow(from, {
@@ -139,12 +164,10 @@ function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string):
   });
 }
 
-/** Voids the pending invoices matching `condition` (on `i`, the invoice, and `pr`, its request). */
+/** Voids the pending invoices matching `condition` (on `i`, the invoice) whose request is still pending. */
 function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: string): Sql {
   return sql`${raw(name)}_locked AS (
-      SELECT pr.id FROM payment_requests pr JOIN invoices i ON i.payment_request_id = pr.id
-       WHERE i.status = 'pending' AND pr.status = 'pending' AND ${condition}
-       FOR UPDATE OF pr
+      ${lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND ${condition}`)}
     ), ${raw(name)} AS (
       UPDATE invoices i SET status = 'void', voided_at = ${at}, updated_at = ${at}
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
@@ -177,8 +200,15 @@ export class InvoicesRepository {
   constructor(
     private readonly db: Db,
     config: AppConfig,
+    private readonly subscriptions: InvoiceSubscriptions,
   ) {
     this.publicUrl = config.publicUrl;
+  }
+
+  /** An invoice's columns with its customer's and the name of the product its subscription bills. */
+  private listItemColumns(): Sql {
+    return sql`${INVOICE_COLUMNS}, c.external_user_id AS "customerExternalUserId",
+  c.phone AS "customerPhone", ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName"`;
   }
 
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
@@ -197,8 +227,7 @@ export class InvoicesRepository {
     if (filter.id !== undefined) where.push(sql`i.id = ${filter.id}`);
     if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
     if (filter.externalUserId !== undefined) {
-      where.push(sql`i.customer_id = (SELECT c.id FROM customers c
-        WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${filter.externalUserId})`);
+      where.push(sql`i.customer_id = ${customerIdByExternalUser(organizationId, filter.externalUserId)}`);
     }
     // The page's ids from the list index alone (index-only: a deep page skips index entries, not
     // rows), then its rows; the total alongside, as `pageRows` does.
@@ -226,18 +255,13 @@ export class InvoicesRepository {
     return this.db.one<InvoicePageRow>(sql`
       SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
-             o.name AS "merchantName", o.verification_status AS verification, p.name AS "productName",
+             o.name AS "merchantName", o.verification_status AS verification, ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName",
              pr.id AS "paymentRequestId",
              pr.transaction_id AS "transactionId", pr.phone_number AS "phoneNumber",
-             (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = pr.id
-               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
+             ${latestPaymentStatusOf(raw('pr.id'))} AS "paymentStatus"
         FROM invoices i
-        JOIN payment_requests pr ON pr.id = i.payment_request_id
-        JOIN environments e ON e.id = i.environment_id
-        JOIN organizations o ON o.id = i.organization_id
-        JOIN subscriptions s ON s.id = i.subscription_id
-        JOIN prices price ON price.id = s.price_id
-        JOIN products p ON p.id = price.product_id
+        JOIN ${paymentRequestRows('pr')} ON pr.id = i.payment_request_id
+        JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id
        WHERE i.id = ${id}`);
   }
 
@@ -259,7 +283,7 @@ export class InvoicesRepository {
     if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
     const k = keysetClauses('i', page);
     const rows = await this.db.many<InvoiceListItem & { cursor: string }>(sql`
-      SELECT ${LIST_ITEM_COLUMNS}, ${cursorColumn('i')}
+      SELECT ${this.listItemColumns()}, ${cursorColumn('i')}
         FROM (SELECT i.id FROM invoices i WHERE ${and([...where, ...k.where])}
                ORDER BY ${k.orderBy} LIMIT ${k.limit}) page
         JOIN invoices i ON i.id = page.id ${LIST_ITEM_JOINS}
@@ -270,7 +294,7 @@ export class InvoicesRepository {
   /** One invoice of the environment with its customer and product (the dashboard's page). */
   detail(environmentId: string, id: string): Promise<InvoiceListItem | undefined> {
     return this.db.one<InvoiceListItem>(sql`
-      SELECT ${LIST_ITEM_COLUMNS} FROM invoices i ${LIST_ITEM_JOINS}
+      SELECT ${this.listItemColumns()} FROM invoices i ${LIST_ITEM_JOINS}
        WHERE i.id = ${id} AND i.environment_id = ${environmentId}`);
   }
 }

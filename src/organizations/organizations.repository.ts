@@ -46,6 +46,19 @@ export function organizationOfEnvironment(environmentId: Sql): Sql {
   return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
 }
 
+/** SQL: the kind (`sandbox` or `production`) of an environment (`environmentId`, SQL naming it), for other modules' statements. */
+export function environmentKindOf(environmentId: Sql): Sql {
+  return sql`(SELECT kind FROM environments WHERE id = ${environmentId})`;
+}
+
+/**
+ * SQL after FROM or JOIN (in parentheses): environments `e` (id, kind, organization_id) with their
+ * organization `o` (name), for a statement that shows its own rows with their merchant (the hosted
+ * pages, read in one statement).
+ */
+export const ENVIRONMENTS_WITH_ORGANIZATIONS = raw(`environments e
+  JOIN organizations o ON o.id = e.organization_id`);
+
 /**
  * SQL after FROM (in parentheses): users `u` with their organization `o` and its environments `e`,
  * for a statement that joins its own rows to a user and one of its environments (the dashboard's

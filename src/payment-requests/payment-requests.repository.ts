@@ -86,6 +86,42 @@ export function requestJsonByTransaction(environmentId: string, transactionId: s
       WHERE pr.environment_id = ${environmentId} AND pr.transaction_id = ${transactionId})`;
 }
 
+/**
+ * SQL after FROM or JOIN: the payment requests, as `alias`, for a statement of another module that
+ * shows its own rows with their request's transaction_id, amount and phone_number (the hosted pages).
+ */
+export function paymentRequestRows(alias: string): Sql {
+  return raw(`payment_requests ${alias}`);
+}
+
+/** SQL: the transactionId of a request (`id`, SQL naming it), for other modules' statements. */
+export function transactionIdOf(id: Sql): Sql {
+  return sql`(SELECT transaction_id FROM payment_requests WHERE id = ${id})`;
+}
+
+/** SQL: the id of the environment's request with this transactionId (null: none). */
+export function requestIdByTransaction(environmentId: string, transactionId: string): Sql {
+  return sql`(SELECT id FROM payment_requests WHERE environment_id = ${environmentId} AND transaction_id = ${transactionId})`;
+}
+
+/** A SELECT locking (`FOR UPDATE`) the requests whose ids `ids` selects. */
+export function lockRequestsIn(ids: Sql): Sql {
+  return sql`SELECT id FROM payment_requests WHERE id IN (${ids}) FOR UPDATE`;
+}
+
+/** A SELECT claiming the requests whose ids `ids` selects: locked (`FOR UPDATE`) unless another holds one (`SKIP LOCKED`). */
+export function claimRequestsIn(ids: Sql): Sql {
+  return sql`SELECT id FROM payment_requests WHERE id IN (${ids}) FOR UPDATE SKIP LOCKED`;
+}
+
+/**
+ * A SELECT locking (`FOR UPDATE`) the pending requests whose ids `ids` selects, in id order (the
+ * order every set-based lock of requests takes, so two of them queue rather than deadlock).
+ */
+export function lockPendingRequestsIn(ids: Sql): Sql {
+  return sql`SELECT id FROM payment_requests WHERE id IN (${ids}) AND status = 'pending' ORDER BY id FOR UPDATE`;
+}
+
 /** A SELECT locking the request (`FOR UPDATE`) when it can still be paid: pending and not void. */
 export function lockPayableRequest(id: string): Sql {
   return sql`SELECT id FROM payment_requests WHERE id = ${id} AND status = 'pending' AND voided_at IS NULL FOR UPDATE`;

@@ -17,6 +17,7 @@ import {
   lockRequest,
   markPaidWhen,
   requestJsonByTransaction,
+  transactionIdOf,
 } from '../payment-requests/payment-requests.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
@@ -57,8 +58,8 @@ export const FAILED_PAYMENTS_WINDOW_MINUTES = 15;
 export type SettledRow = Record<string, unknown> & { paid: number };
 
 /** SQL on a key's record (alias `k`): the payment it opened with its transactionId (row_to_json). */
-const KEYED_PAYMENT = raw(`(SELECT row_to_json(x) FROM (SELECT p.*, r.transaction_id FROM payments p
-    JOIN payment_requests r ON r.id = p.payment_request_id WHERE p.id = k.payment_id) x)`);
+const KEYED_PAYMENT = sql`(SELECT row_to_json(x) FROM (SELECT p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id
+    FROM payments p WHERE p.id = k.payment_id) x)`;
 
 /**
  * Pay's read, one statement: the enabled method and the payment request (unlocked; opening rechecks

@@ -1,6 +1,7 @@
 import { normalizePhone } from '../common/validation/rules';
 import { cursorColumn, keysetClauses, KeysetQuery } from '../database/keyset';
 import { and, join, raw, Sql, sql } from '../database/sql';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
 import type { PaymentMethodType } from './banks/bank';
 import { PaymentJson, paymentFromRow, PaymentStatus, toPaymentJson } from './payment';
 
@@ -26,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function paymentSearchStatement(environmentId: string, f: PaymentSearch, page: KeysetQuery): Sql {
   const where = [sql`p.environment_id = ${environmentId}`];
   const byTransaction = (transactionId: string) =>
-    sql`p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = ${environmentId} AND transaction_id = ${transactionId})`;
+    sql`p.payment_request_id = ${requestIdByTransaction(environmentId, transactionId)}`;
   if (f.q !== undefined) {
     const any = [byTransaction(f.q)];
     if (UUID.test(f.q)) any.push(sql`p.id = ${f.q}::uuid`, sql`p.payment_request_id = ${f.q}::uuid`);
@@ -43,9 +44,9 @@ export function paymentSearchStatement(environmentId: string, f: PaymentSearch, 
   if (f.amountMin !== undefined) where.push(sql`p.amount >= ${f.amountMin}`);
   if (f.amountMax !== undefined) where.push(sql`p.amount <= ${f.amountMax}`);
   const k = keysetClauses('p', page);
-  return sql`SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type, ${cursorColumn('p')}
+  return sql`SELECT p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id, pm.name AS method_name,
+           pm.type AS method_type, ${cursorColumn('p')}
     FROM payments p
-    JOIN payment_requests pr ON pr.id = p.payment_request_id
     JOIN payment_methods pm ON pm.id = p.payment_method_id
     WHERE ${and([...where, ...k.where])} ORDER BY ${k.orderBy} LIMIT ${k.limit}`;
 }

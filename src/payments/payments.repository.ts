@@ -6,8 +6,9 @@ import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.repository';
 import type { RequestKey } from '../idempotency/request-key';
+import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { fromRow, PaymentRequest, PaymentRequestRow } from '../payment-requests/payment-request';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
@@ -46,8 +47,24 @@ export interface PendingPayment {
   methodType: PaymentMethodType;
 }
 
-const PAYMENT_COLUMNS = raw('p.*, pr.transaction_id');
-const PAYMENT_FROM = raw('FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id');
+const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
+const PAYMENT_FROM = raw('FROM payments p');
+
+/*
+ * Parts of other modules' statements (checkout sessions, invoices): what they need to know of a
+ * request's payments, read in their own statement.
+ */
+
+/** SQL: whether a payment of the request (`paymentRequestId`, SQL naming it) is waiting for the bank. */
+export function hasPendingPayment(paymentRequestId: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId} AND pay.status = 'pending')`;
+}
+
+/** SQL: the status of the request's (`paymentRequestId`, SQL naming it) latest payment, null before any. */
+export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
+  return sql`(SELECT pay.status FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId}
+               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
+}
 
 const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
 
@@ -106,7 +123,8 @@ export class PaymentsRepository {
     page: Page,
   ): Promise<{ items: PaymentJson[]; total: number }> {
     const where = [sql`p.environment_id = ${environmentId}`];
-    if (filter.transactionId !== undefined) where.push(sql`pr.transaction_id = ${filter.transactionId}`);
+    if (filter.transactionId !== undefined)
+      where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
     if (filter.paymentRequestId !== undefined)
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
@@ -138,9 +156,8 @@ export class PaymentsRepository {
   /** Every payment of a request, newest first, with its bank app. */
   async ofRequest(environmentId: string, paymentRequestId: string): Promise<PaymentListItem[]> {
     const rows = await this.db.many(sql`
-      SELECT p.*, pr.transaction_id, pm.name AS method_name, pm.type AS method_type
+      SELECT ${PAYMENT_COLUMNS}, pm.name AS method_name, pm.type AS method_type
         FROM payments p
-        JOIN payment_requests pr ON pr.id = p.payment_request_id
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = ${paymentRequestId} AND p.environment_id = ${environmentId}
        ORDER BY p.created_at DESC, p.id DESC`);
@@ -181,10 +198,10 @@ export class PaymentsRepository {
         ? sql`p.id = ANY(${filter.ids}::uuid[])`
         : sql`p.payment_request_id = ${filter.paymentRequestId}`;
     const rows = await this.db.many(sql`
-      SELECT p.*, pm.type AS method_type, e.kind AS environment_kind, e.organization_id
+      SELECT p.*, pm.type AS method_type, ${environmentKindOf(raw('p.environment_id'))} AS environment_kind,
+             ${organizationOfEnvironment(raw('p.environment_id'))} AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-        JOIN environments e ON e.id = p.environment_id
        WHERE p.status = 'pending' AND ${condition}
        ORDER BY p.created_at`);
     return rows.map((r) => ({
@@ -193,14 +210,6 @@ export class PaymentsRepository {
       environment: r.environment_kind as EnvironmentKind,
       methodType: r.method_type as PaymentMethodType,
     }));
-  }
-
-  /** The request a payment pays. */
-  async requestOf(paymentRequestId: string): Promise<PaymentRequest> {
-    const row = await this.db.one<PaymentRequestRow>(
-      sql`SELECT * FROM payment_requests WHERE id = ${paymentRequestId}`,
-    );
-    return fromRow(row!);
   }
 
   /** The bank apps enabled for the environment, in display order. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
 import { PaymentJson } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
@@ -12,6 +13,7 @@ import { PaymentSettlement } from './settlement';
 export class PaymentsService {
   constructor(
     private readonly repo: PaymentsRepository,
+    private readonly requests: PaymentRequestsRepository,
     private readonly settlement: PaymentSettlement,
   ) {}
 
@@ -45,7 +47,7 @@ export class PaymentsService {
     if (current.status !== 'pending') throw paymentError(PaymentError.NotPending);
     const settled = await this.settlement.settle(
       (await this.repo.byId(id))!,
-      await this.repo.requestOf(current.paymentRequestId),
+      (await this.requests.byIdAnywhere(current.paymentRequestId))!,
       tenant.organizationId,
       outcome === 'completed'
         ? { status: 'completed', bankReference: null }

@@ -99,7 +99,7 @@ export class ReconciliationService {
     }
     const settled = await this.settlement.settle(
       payment,
-      await this.repo.requestOf(payment.paymentRequestId),
+      (await this.requests.byIdAnywhere(payment.paymentRequestId))!,
       p.organizationId,
       settlement,
     );

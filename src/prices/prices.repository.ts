@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { Sql, sql } from '../database/sql';
+import { raw, Sql, sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
+import { PriceProducts } from './price-products';
 
-/** The price `pr` is of a product of the environment: the condition of every change. */
-const ofEnvironment = (environmentId: string): Sql =>
-  sql`EXISTS (SELECT 1 FROM products p WHERE p.id = pr.product_id AND p.environment_id = ${environmentId})`;
+/** SQL after FROM or JOIN: the prices, as `alias` (id, product_id, amount, interval, active), for another module's statement. */
+export function priceRows(alias: string): Sql {
+  return raw(`prices ${alias}`);
+}
 
 /**
  * Prices: readable by any secret key of their organization, created and changed only with a key of
@@ -14,14 +16,22 @@ const ofEnvironment = (environmentId: string): Sql =>
  */
 @Injectable()
 export class PricesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly products: PriceProducts,
+  ) {}
+
+  /** The price `pr` is of a product of the environment: the condition of every change. */
+  private ofEnvironment(environmentId: string): Sql {
+    return sql`EXISTS (SELECT 1 FROM ${this.products.productRows('p')} WHERE p.id = pr.product_id AND p.environment_id = ${environmentId})`;
+  }
 
   /** Inserts the price when its product is an active product of the environment; null otherwise. */
   async insert(price: Price, environmentId: string): Promise<Price | null> {
     const row = await this.db.one<Price>(sql`
       INSERT INTO prices AS pr (id, organization_id, product_id, amount, interval, created_at, updated_at)
       SELECT ${price.id}, p.organization_id, p.id, ${price.amount}, ${price.interval}, ${price.createdAt}, ${price.updatedAt}
-        FROM products p
+        FROM ${this.products.productRows('p')}
        WHERE p.id = ${price.productId} AND p.environment_id = ${environmentId} AND p.active
       RETURNING ${PRICE_COLUMNS}`);
     return row ?? null;
@@ -37,7 +47,7 @@ export class PricesRepository {
   /** An active price of the organization whose product is active too: what new subscriptions may use. */
   subscribable(organizationId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN products p ON p.id = pr.product_id
+      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active AND p.active`);
   }
 
@@ -52,7 +62,7 @@ export class PricesRepository {
          SET amount = COALESCE(${changes.amount ?? null}::int, pr.amount),
              interval = COALESCE(${changes.interval ?? null}::text, pr.interval),
              updated_at = now()
-       WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
+       WHERE pr.id = ${id} AND ${this.ofEnvironment(environmentId)} AND pr.active
       RETURNING ${PRICE_COLUMNS}`);
   }
 
@@ -69,7 +79,7 @@ export class PricesRepository {
     return this.db.one<Price>(sql`
       WITH old AS (
         UPDATE prices pr SET active = false, replaced_by = ${replacement.id}, updated_at = ${replacement.createdAt}
-         WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
+         WHERE pr.id = ${id} AND ${this.ofEnvironment(environmentId)} AND pr.active
         RETURNING *
       )
       INSERT INTO prices AS pr (id, organization_id, product_id, amount, interval, created_at, updated_at)
@@ -83,7 +93,7 @@ export class PricesRepository {
   archive(environmentId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
       UPDATE prices pr SET active = false, updated_at = now()
-       WHERE pr.id = ${id} AND ${ofEnvironment(environmentId)} AND pr.active
+       WHERE pr.id = ${id} AND ${this.ofEnvironment(environmentId)} AND pr.active
       RETURNING ${PRICE_COLUMNS}`);
   }
 
@@ -99,7 +109,7 @@ export class PricesRepository {
   /** An active price of an active product of the environment (the dashboard reaches prices through their product). */
   activeInEnvironment(environmentId: string, id: string): Promise<Price | undefined> {
     return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN products p ON p.id = pr.product_id
+      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.active AND p.environment_id = ${environmentId} AND p.active`);
   }
 }

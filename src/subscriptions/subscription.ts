@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
+import { hasOverdueInvoice } from '../invoices/invoices.repository';
 import type { PriceInterval } from '../prices/price';
 
 export const SUBSCRIPTION_STATUSES = [
@@ -73,8 +74,7 @@ export const SUBSCRIPTION_COLUMNS = raw(
  * environment's overdue invoices, by index.)
  */
 export function overdueSql(at: Sql = sql`now()`): Sql {
-  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
-                        AND o.status = 'pending' AND o.due_date <= ${at})`;
+  return hasOverdueInvoice({ subscriptionId: raw('s.id'), environmentId: raw('s.environment_id'), at });
 }
 
 /** The status the API shows: `past_due` when an active subscription has an overdue invoice. */

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { PricesModule } from '../prices/prices.module';
 import { Renewals } from './renewals';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsOfInvoices } from './subscriptions-of-invoices';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [CustomersModule, PricesModule],
+  imports: [CustomersModule, PricesModule, InvoicesModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsService, SubscriptionsRepository, Renewals],
+  providers: [SubscriptionsService, SubscriptionsRepository, Renewals, SubscriptionsOfInvoices],
   exports: [Renewals, SubscriptionsService, SubscriptionsRepository],
 })
 export class SubscriptionsModule {}

@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, empty, raw, Sql, sql } from '../database/sql';
-import { insertInvoicesFrom, lockPendingRequestsOf, voidPendingCtes } from '../invoices/invoices.repository';
+import {
+  hasOverdueInvoice,
+  insertInvoicesFrom,
+  lockPendingRequestsOf,
+  oldestPendingDueDateOf,
+  voidPendingCtes,
+} from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
 import type { PriceInterval } from '../prices/price';
+import { priceRows } from '../prices/prices.repository';
+import { productRows } from '../products/products.repository';
 import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
@@ -39,9 +48,7 @@ const LIST_ITEM_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdu
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
   pr.active AS "priceActive"`;
-const LIST_ITEM_JOINS = raw(
-  `JOIN customers c ON c.id = s.customer_id JOIN prices pr ON pr.id = s.price_id JOIN products p ON p.id = pr.product_id`,
-);
+const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = s.customer_id JOIN ${priceRows('pr')} ON pr.id = s.price_id JOIN ${productRows('p')} ON p.id = pr.product_id`;
 
 /** A subscription locked for a renewal, with what the renewal needs to know. */
 export interface RenewalRow extends Subscription {
@@ -92,8 +99,8 @@ export interface SubscriptionsWrite {
 
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
-  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue"`;
-const RENEWAL_JOINS = raw(`JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id`);
+  ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
+const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${customerRows('c')} ON c.id = s.customer_id`;
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
@@ -108,6 +115,13 @@ const isCurrent = raw(
     .join(', ')})`,
 );
 
+/** SQL: the name of the product the subscription (`subscriptionId`, SQL naming it) bills, its price's product. */
+export function productNameOfSubscription(subscriptionId: Sql): Sql {
+  return sql`(SELECT product.name FROM subscriptions sub
+      JOIN ${priceRows('price')} ON price.id = sub.price_id JOIN ${productRows('product')} ON product.id = price.product_id
+     WHERE sub.id = ${subscriptionId})`;
+}
+
 /** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
 export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
 
@@ -121,8 +135,7 @@ export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHER
 export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
   const reactivated = sql`${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= ${at}
-         AND NOT EXISTS (SELECT 1 FROM invoices o
-                          WHERE o.subscription_id = s.id AND o.status = 'pending' AND o.due_date <= ${at} AND o.id <> paid.id)`;
+         AND NOT ${hasOverdueInvoice({ subscriptionId: raw('s.id'), at, except: raw('paid.id') })}`;
   return sql`${raw(name)} AS (${insertEventPerRow(reactivated, {
     organizationId: raw('s.organization_id'),
     environmentId: raw('s.environment_id'),
@@ -183,8 +196,7 @@ export class SubscriptionsRepository {
       SELECT ${SUBSCRIPTION_COLUMNS}, ${overdueSql()} AS overdue
         FROM subscriptions s
        WHERE s.environment_id = ${environmentId}
-         AND s.customer_id = (SELECT c.id FROM customers c
-                               WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})
+         AND s.customer_id = ${customerIdByExternalUser(organizationId, externalUserId)}
        ORDER BY ${isCurrent} DESC, s.created_at DESC, s.id DESC
        LIMIT 1`);
   }

@@ -4,6 +4,7 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, empty, join, raw, sql } from '../database/sql';
+import { environmentKindOf } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { EventKind } from './event-kinds';
 import { insertEventFor } from './outbox';
@@ -351,11 +352,10 @@ export class WebhooksRepository {
       SELECT c.id, c.endpoint_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-             env.kind AS environment
+             ${environmentKindOf(raw('e.environment_id'))} AS environment
         FROM claimed c
         JOIN events ev ON ev.id = c.event_id
-        JOIN webhook_endpoints e ON e.id = c.endpoint_id
-        JOIN environments env ON env.id = e.environment_id`);
+        JOIN webhook_endpoints e ON e.id = c.endpoint_id`);
   }
 
   /**

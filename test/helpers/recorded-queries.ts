@@ -1,4 +1,3 @@
-import { encodeCursor } from '../../src/database/keyset';
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
@@ -6,10 +5,12 @@ import { AppConfig } from '../../src/config/config';
 import { CustomersRepository } from '../../src/customers/customers.repository';
 import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
+import { encodeCursor } from '../../src/database/keyset';
 import { ServerSecrets } from '../../src/database/server-secrets.repository';
 import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
+import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
@@ -22,8 +23,11 @@ import {
 } from '../../src/payments/pay.statements';
 import type { Payment } from '../../src/payments/payment';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PriceProducts } from '../../src/prices/price-products';
 import { PricesRepository } from '../../src/prices/prices.repository';
+import { ProductsOfPrices } from '../../src/products/products-of-prices';
 import { ProductsRepository } from '../../src/products/products.repository';
+import { SubscriptionsOfInvoices } from '../../src/subscriptions/subscriptions-of-invoices';
 import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 
@@ -45,18 +49,22 @@ interface Recorded {
   statements: { text: string; prepared: boolean }[];
 }
 
-/** A value standing for any argument or row: every property is one, calling it gives one. */
+/** A list cursor the service could have written: a keyset page shows its condition. */
+const AFTER_CURSOR = encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
+
+/**
+ * A value standing for any argument or row: every property is one, calling it gives one; a keyset
+ * page's `after` is a valid cursor (a placeholder there would be refused as not one of ours).
+ */
 function placeholder(): unknown {
   const target = function () {};
   const proxy: unknown = new Proxy(target, {
     get(_t, prop) {
+      if (prop === 'after') return AFTER_CURSOR;
+      if (prop === 'before') return undefined;
       if (prop === Symbol.toPrimitive) return () => 'x';
       if (prop === Symbol.iterator) return function* () {};
       if (prop === 'then' || prop === 'toJSON') return undefined;
-      // A keyset page: after a well-formed cursor (a forged one is refused before any statement).
-      if (prop === 'before') return undefined;
-      if (prop === 'after')
-        return encodeCursor('2026-01-01T00:00:00.000000Z,00000000-0000-4000-8000-000000000000');
       if (prop === 'length') return 1;
       return proxy;
     },
@@ -89,7 +97,8 @@ class RecordingDb {
   }
 }
 
-type RepositoryClass = new (db: Db, config: AppConfig) => object;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RepositoryClass = new (db: Db, ...rest: any[]) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
@@ -108,12 +117,27 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   dashboard: [DashboardRepository],
 };
 
+/** The repository on `db`, with the extension points it reads filled as the application fills them. */
+function construct(Repository: RepositoryClass, db: Db): object {
+  if (Repository === PricesRepository) {
+    const products = new PriceProducts();
+    new ProductsOfPrices(products).onModuleInit();
+    return new PricesRepository(db, products);
+  }
+  if (Repository === InvoicesRepository) {
+    const subscriptions = new InvoiceSubscriptions();
+    new SubscriptionsOfInvoices(subscriptions).onModuleInit();
+    return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  return new Repository(db, CONFIG);
+}
+
 async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
   const out: Recorded[] = [];
   const names = Object.getOwnPropertyNames(Repository.prototype).filter((n) => n !== 'constructor');
   for (const name of names) {
     const db = new RecordingDb();
-    const repository = new Repository(db as unknown as Db, CONFIG) as Record<
+    const repository = construct(Repository, db as unknown as Db) as Record<
       string,
       (...args: unknown[]) => unknown
     >;
