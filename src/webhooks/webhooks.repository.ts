@@ -317,12 +317,12 @@ export class WebhooksRepository {
            FOR NO KEY UPDATE OF e SKIP LOCKED
       ), slots AS (
         SELECT o.id, o.organization_id,
-               CASE WHEN o.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0 THEN ${caps.large} ELSE ${caps.small} END
+               CASE WHEN o.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0 THEN ${caps.large}::int ELSE ${caps.small}::int END
                  - l.leased AS free
           FROM open o CROSS JOIN LATERAL (
             SELECT count(*)::int AS leased,
                    -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
-                   count(*) FILTER (WHERE l.locked_until < now() + ${leaseMs - caps.slowMs} * interval '1 millisecond')::int AS hanging
+                   count(*) FILTER (WHERE l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
               FROM webhook_deliveries l
              WHERE l.endpoint_id = o.id AND l.locked_until > now()
           ) l
