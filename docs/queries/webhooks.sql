@@ -1,9 +1,13 @@
 -- The SQL of src/webhooks/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
 -- WebhooksRepository.insertEndpoint
+SELECT pg_advisory_xact_lock($1::int, hashtext($2::text));
+
+-- WebhooksRepository.insertEndpoint
 INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, secret, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7,
-              $8, $9);
+        SELECT $1, $2, $3, $4, $5, $6, $7,
+               $8, $9
+         WHERE (SELECT count(*) FROM webhook_endpoints WHERE environment_id = $10) < $11;
 
 -- WebhooksRepository.endpoints
 SELECT id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
@@ -113,19 +117,56 @@ UPDATE webhook_deliveries
 SELECT pg_notify($1, '');
 
 -- WebhooksRepository.claim
-WITH due AS (
+WITH RECURSIVE with_work AS (
+        (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                 WHERE d.status = 'pending' AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+          FROM with_work w WHERE w.endpoint_id IS NOT NULL
+      ), open AS (
+        SELECT e.id, e.organization_id
+          FROM webhook_endpoints e JOIN with_work w ON w.endpoint_id = e.id
+         WHERE e.enabled
+           AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                          AND (d.locked_until IS NULL OR d.locked_until < now()))
+           FOR NO KEY UPDATE OF e SKIP LOCKED
+      ), slots AS (
+        SELECT o.id, o.organization_id,
+               CASE WHEN o.id = ANY($1::uuid[]) AND l.hanging = 0 THEN $2::int ELSE $3::int END
+                 - l.leased AS free
+          FROM open o CROSS JOIN LATERAL (
+            SELECT count(*)::int AS leased,
+                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
+                   count(*) FILTER (WHERE l.locked_until < now() + $4::int * interval '1 millisecond')::int AS hanging
+              FROM webhook_deliveries l
+             WHERE l.endpoint_id = o.id AND l.locked_until > now()
+          ) l
+      ), candidates AS (
+        SELECT c.id, s.organization_id, c.next_attempt_at,
+               row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn
+          FROM slots s CROSS JOIN LATERAL (
+            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.endpoint_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+               AND (d.locked_until IS NULL OR d.locked_until < now())
+             ORDER BY d.next_attempt_at
+             LIMIT GREATEST(s.free, 0)
+          ) c
+      ), ranked AS (
+        SELECT id, endpoint_turn, next_attempt_at,
+               row_number() OVER (PARTITION BY organization_id ORDER BY endpoint_turn, next_attempt_at) AS organization_turn
+          FROM candidates
+      ), due AS (
         SELECT d.id
-          FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-           AND (d.locked_until IS NULL OR d.locked_until < now())
-           AND e.enabled
-         ORDER BY d.next_attempt_at
-         LIMIT $1
+          FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+         -- Checked again on the row as locked: another worker may have claimed it since this statement began.
+         WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
+         ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
+         LIMIT $5
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET locked_until = now() + $2 * interval '1 millisecond', locked_by = $3
+           SET locked_until = now() + $6 * interval '1 millisecond', locked_by = $7
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )
