@@ -5,14 +5,18 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 /** The repository's root (this file runs from dist/bench/). */
 export const ROOT = resolve(__dirname, '..', '..');
 
-/** Starts `script` (relative to the root) and resolves once its stdout says `ready`. */
+/**
+ * Starts `script` (relative to `cwd`: this checkout's root, or another built checkout's) and
+ * resolves once its stdout says `ready`.
+ */
 export async function startProcess(
   script: string,
   env: NodeJS.ProcessEnv,
   ready: string,
+  cwd = ROOT,
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -32,6 +32,9 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * (create always runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
+ * BENCH_WEBHOOK_BASELINE=<a checkout of another version, built>: the webhook scenario compares this
+ * version's delivery throughput with that one's, in alternating rounds (BENCH_WEBHOOK_ROUNDS each,
+ * default 3), each round a fresh worker process of one of them on the same database.
  *
  * The Khoums measured against the ceilings runs with its rate limits off: each scenario is driven
  * from one API key and one address, far above the limits' defaults. The `limiter` scenario measures
@@ -76,6 +79,10 @@ async function main(): Promise<void> {
       LOG_FORMAT: 'json',
       DEMO_ORG: 'false',
       BILLING_SCHEDULER: 'false',
+      // The webhook receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // Comparing two versions' webhook workers: each round starts its own.
+      ...(process.env.BENCH_WEBHOOK_BASELINE ? { WEBHOOK_WORKER: 'false' } : {}),
     };
     const khoums = await startProcess(
       'dist/src/main.js',

@@ -162,6 +162,7 @@ export class AppConfig {
   /**
    * Deliveries of one endpoint in flight at once, over all instances: an endpoint that never
    * answers holds at most this many slots, for the time-out, and every other endpoint keeps its own.
+   * An endpoint that answers within 1 s may have up to WEBHOOK_CONCURRENCY, until a call to it hangs.
    */
   @Transform(toInt)
   @IsInt()

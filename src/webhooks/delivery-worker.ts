@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config';
 import { DATABASE_URL } from '../database/database.module';
 import { PgListener } from '../database/listener';
 import { DeliveryOutcomes } from './delivery-outcomes';
+import { EndpointPace, SLOW_CALL_MS } from './endpoint-pace';
 import { AttemptResult, postWebhook } from './http-delivery';
 import { parseSchedule } from './retry-schedule';
 import { webhookBody, webhookHeaders } from './signing';
@@ -15,6 +16,11 @@ import { ClaimedDelivery, DELIVERIES_CHANNEL, WebhooksRepository } from './webho
  * attempt is made by one instance, and a delivery claimed by an instance that died is retried
  * once its lease expires. Woken by the fan-out trigger's NOTIFY, with a short poll as fallback
  * (retries falling due, a lost LISTEN connection).
+ *
+ * Each endpoint holds at most WEBHOOK_ENDPOINT_CONCURRENCY leases over all instances until this
+ * worker sees it answer fast; then it may hold up to WEBHOOK_CONCURRENCY, so that one busy
+ * merchant's deliveries go at the instance's pace, until one of its calls hangs
+ * (docs/architecture.md, "Webhook delivery").
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -24,6 +30,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly outcomes: DeliveryOutcomes;
   private readonly listener: PgListener;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly pace = new EndpointPace();
   private running = false;
   private loop?: Promise<void>;
   private sleeper?: () => void;
@@ -109,16 +116,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async run(): Promise<void> {
     const max = this.config.WEBHOOK_CONCURRENCY;
+    const small = this.config.WEBHOOK_ENDPOINT_CONCURRENCY;
     while (this.running) {
-      const capacity = max - this.inFlight.size;
+      const capacity = max - this.inFlight.size + this.pace.overflow(small);
       if (capacity > 0) {
         try {
-          const batch = await this.repo.claim(
-            capacity,
-            this.config.webhookLeaseMs,
-            this.token,
-            this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
-          );
+          const batch = await this.repo.claim(capacity, this.config.webhookLeaseMs, this.token, {
+            small,
+            large: Math.max(max, small),
+            fast: this.pace.fastEndpoints(),
+            slowMs: SLOW_CALL_MS,
+          });
           this.backlog = batch.length === capacity;
           for (const c of batch) this.track(this.attempt(c));
           if (this.backlog && this.inFlight.size < max) continue;
@@ -144,6 +152,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async attempt(c: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
+    this.pace.started(c.endpoint_id, c.id);
     let result: AttemptResult;
     try {
       const body = webhookBody({
@@ -177,6 +186,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       };
     }
     this.attemptsMade += 1;
+    this.pace.finished(c.endpoint_id, c.id, result.durationMs);
     try {
       await this.outcomes.record(c, startedAt, result);
     } catch (err) {

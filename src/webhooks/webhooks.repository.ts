@@ -57,6 +57,14 @@ export interface ClaimedDelivery {
   environment: EnvironmentKind;
 }
 
+/** How many deliveries an endpoint may have leased at once, over all workers (see `claim`). */
+export interface EndpointCaps {
+  small: number;
+  large: number;
+  fast: string[];
+  slowMs: number;
+}
+
 /** The outcomes of a batch of attempts, one array per column (written with one `unnest`). */
 export interface OutcomeColumns {
   id: string[];
@@ -289,10 +297,13 @@ export class WebhooksRepository {
 
   /**
    * Claims up to `limit` due deliveries of enabled endpoints and leases them to `worker`, fairly:
-   * no endpoint gets more than `perEndpoint` deliveries leased at once, counted over every
+   * no endpoint gets more than `caps.small` deliveries leased at once, counted over every
    * worker's leases, so a silent endpoint holds at most that many slots of all instances; and the
    * batch takes each organization's first due delivery before any one's second (then each
    * endpoint's in turn), so one organization's backlog never queues another's events behind it.
+   * The endpoints in `caps.fast` (this worker saw them answer fast) may have `caps.large` leased
+   * instead, unless one of their leases, any worker's, is older than `caps.slowMs`: a call that
+   * hangs holds the endpoint to the small cap again.
    *
    * The endpoints with pending deliveries are found by a loose index scan (one probe per
    * endpoint, not per delivery); those with a claimable one are locked while claiming (SKIP
@@ -300,7 +311,7 @@ export class WebhooksRepository {
    * count and fill the same endpoint's slots at once. Only a claim whose snapshot was taken just
    * before another's commit can count that one's leases short, by at most one batch.
    */
-  claim(limit: number, leaseMs: number, worker: string, perEndpoint: number): Promise<ClaimedDelivery[]> {
+  claim(limit: number, leaseMs: number, worker: string, caps: EndpointCaps): Promise<ClaimedDelivery[]> {
     return this.db.many<ClaimedDelivery>(sql`
       WITH RECURSIVE with_work AS (
         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -318,9 +329,15 @@ export class WebhooksRepository {
            FOR NO KEY UPDATE OF e SKIP LOCKED
       ), slots AS (
         SELECT o.id, o.organization_id,
-               ${perEndpoint} - (SELECT count(*) FROM webhook_deliveries l
-                                  WHERE l.endpoint_id = o.id AND l.locked_until > now())::int AS free
-          FROM open o
+               CASE WHEN o.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0 THEN ${caps.large}::int ELSE ${caps.small}::int END
+                 - l.leased AS free
+          FROM open o CROSS JOIN LATERAL (
+            SELECT count(*)::int AS leased,
+                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
+                   count(*) FILTER (WHERE l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
+              FROM webhook_deliveries l
+             WHERE l.endpoint_id = o.id AND l.locked_until > now()
+          ) l
       ), candidates AS (
         SELECT c.id, s.organization_id, c.next_attempt_at,
                row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn

@@ -1,7 +1,7 @@
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startWorkerApp, TestApp } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
-import { Receiver, WORKER_ENV } from './receiver';
+import { ok, Receiver, WORKER_ENV } from './receiver';
 
 /**
  * One organization's silent endpoints must not delay another's deliveries: each endpoint holds at
@@ -86,4 +86,33 @@ it('delivers another organization’s events within 5 s each while one organizat
   expect(pending).toBeGreaterThanOrEqual(300);
   expect(leased).toBeLessThanOrEqual(PER_ENDPOINT);
   expect(silent.hits.length).toBe(2 * PER_ENDPOINT);
+}, 60_000);
+
+it('lets an endpoint that answers within 1 s have more than WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight', async () => {
+  let open = 0;
+  let most = 0;
+  // Answers every request after 150 ms.
+  const steady = await receiver(
+    new Receiver((_n, _hit, res) => {
+      open += 1;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open -= 1;
+        ok(_n, _hit, res);
+      }, 150);
+    }),
+  );
+  const busy = await newTenant(t, 'Busy');
+  await endpoint(busy, steady.url);
+  const res = await Promise.all(
+    Array.from({ length: 120 }, (_, i) =>
+      t.http
+        .post('/api/v1/payment-request')
+        .set('Authorization', busy.sandbox.secretKey)
+        .send({ transactionId: `busy-${i}`, amount: 100 }),
+    ),
+  );
+  expect(res.every((r) => r.status === 200)).toBe(true);
+  await waitFor(() => steady.hits.length >= 120 || undefined, 'the busy endpoint’s 120 deliveries', 30_000);
+  expect(most).toBeGreaterThan(PER_ENDPOINT);
 }, 60_000);

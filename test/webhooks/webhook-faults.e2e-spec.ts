@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import request from 'supertest';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
 import { ok, Receiver, WORKER_ENV } from './receiver';
@@ -157,5 +159,41 @@ describe('webhook delivery faults', () => {
     expect({ attempts, logged }).toEqual({ attempts: 200, logged: 200 });
     const made = [a, b].map((x) => x.app.get(DeliveryWorker).attemptCount);
     expect(made[0] + made[1]).toBe(200);
+  });
+
+  it('holds an endpoint a worker saw answer fast to WEBHOOK_ENDPOINT_CONCURRENCY leases while one of its leases, any worker’s, is older than 1 s', async () => {
+    const small = 4;
+    const org = await newTenant(t);
+    const endpointId = await endpoint(org, 'http://127.0.0.1:9/never-called');
+    cleanup.push(() => t.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpointId]));
+    for (let i = 0; i < 20; i++) {
+      await recordEvent(t, {
+        organizationId: org.organizationId,
+        environmentId: org.sandbox.environmentId,
+        kind: 'payment-created',
+        data: { i },
+      });
+    }
+    const leaseMs = 10_000;
+    const [other, underTest] = [randomUUID(), randomUUID()];
+    // Another worker's call, in flight for 2 s.
+    await t.query(
+      `UPDATE webhook_deliveries SET locked_by = $3, locked_until = now() + $2 * interval '1 millisecond'
+        WHERE id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1)`,
+      [endpointId, leaseMs - 2000, other],
+    );
+    const repo = t.app.get(WebhooksRepository);
+    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000 };
+    const held = await repo.claim(32, leaseMs, underTest, caps);
+    expect(held.filter((c) => c.endpoint_id === endpointId)).toHaveLength(small - 1);
+
+    // That call just started: the endpoint may have the large cap.
+    await t.query(
+      `UPDATE webhook_deliveries SET locked_until = now() + $2 * interval '1 millisecond'
+        WHERE endpoint_id = $1 AND locked_by = $3`,
+      [endpointId, leaseMs, other],
+    );
+    const more = await repo.claim(32, leaseMs, underTest, caps);
+    expect(more.filter((c) => c.endpoint_id === endpointId)).toHaveLength(20 - small);
   });
 });
