@@ -21,6 +21,10 @@ import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
 import { ReconciliationService } from './reconciliation.service';
 import { SandboxOnlyGuard } from './sandbox-only.guard';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
+import { PaymentError } from './payments.errors';
 
 @ApiTags('Payments')
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
@@ -32,6 +36,17 @@ export class PaymentsController {
   ) {}
 
   @Post()
+  @ApiErrors(
+    CommonError.InvalidPhoneNumber,
+    PaymentError.MethodNotFound,
+    PaymentError.PassCodeRequired,
+    PaymentRequestError.NotFound,
+    PaymentRequestError.AlreadyPaid,
+    PaymentRequestError.Void,
+    PaymentError.TooManyAttempts,
+    PaymentError.InProgress,
+    PaymentError.BankFailure,
+  )
   @AnyKey()
   @ApiData(PaymentJson)
   @RecordsIdempotencyKey()
@@ -47,6 +62,7 @@ export class PaymentsController {
   }
 
   @Get(':id')
+  @ApiErrors(PaymentError.NotFound)
   @SecretKey()
   @ApiData(PaymentJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
@@ -54,6 +70,7 @@ export class PaymentsController {
   }
 
   @Post(':id/simulate-transfer')
+  @ApiErrors(PaymentError.SimulatedTransfersSandboxOnly, PaymentError.NotFound, PaymentError.NotPending)
   @SecretKey()
   @UseGuards(SandboxOnlyGuard)
   @ApiData(PaymentJson)
@@ -94,6 +111,7 @@ export class RefreshStatusController {
   constructor(private readonly service: ReconciliationService) {}
 
   @Patch(':transactionId/refresh-status')
+  @ApiErrors(PaymentRequestError.NotFound)
   @SecretKey()
   @ApiData(PaymentRequestJson)
   async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
