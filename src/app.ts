@@ -101,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   );
   documentErrors(app, document, (route, method) => [
     ...apiKeyErrors(route),
-    ...(method === 'post' ? IDEMPOTENCY_KEY_ERRORS : []),
+    ...(method === 'get' ? [] : IDEMPOTENCY_KEY_ERRORS),
   ]);
   SwaggerModule.setup('api/docs', app, documentIdempotencyKey(document), {
     jsonDocumentUrl: 'api/docs-json',

@@ -7,6 +7,7 @@ import { CreatePriceDto, PriceIdParams, UpdatePriceDto } from './dto/price.dto';
 import { PriceJson } from './price';
 import { PricesService } from './prices.service';
 import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
 import { PriceError } from './prices.errors';
 
 /** Prices have no list route: a product's active prices come with the product. */
@@ -24,14 +25,14 @@ export class PricesController {
   }
 
   @Post()
-  @ApiErrors(PriceError.AmountNotPositive, PriceError.ProductNotFound)
+  @ApiErrors(PriceError.AmountNotPositive, CommonError.AmountTooLarge, PriceError.ProductNotFound)
   @ApiData(PriceJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreatePriceDto) {
     return { data: await this.service.create(t, dto) };
   }
 
   @Patch(':id')
-  @ApiErrors(PriceError.AmountNotPositive, PriceError.NotFound)
+  @ApiErrors(PriceError.AmountNotPositive, CommonError.AmountTooLarge, PriceError.NotFound)
   @ApiData(PriceJson)
   async update(@Tenant() t: Tenant, @Param() p: PriceIdParams, @Body() dto: UpdatePriceDto) {
     return { data: await this.service.update(t, p.id, dto) };

@@ -15,6 +15,8 @@ export enum CommonError {
   TooManyRequests = 'too_many_requests',
   InvalidCursor = 'invalid_cursor',
   ServiceUnavailable = 'service_unavailable',
+  /** Anything unexpected (the cause is logged, never sent). */
+  Internal = 'internal_error',
 }
 
 export const commonError = domainErrors<CommonError>({
@@ -30,4 +32,5 @@ export const commonError = domainErrors<CommonError>({
   [CommonError.TooManyRequests]: [429, Messages.tooManyRequests],
   [CommonError.InvalidCursor]: [400, Messages.invalidCursor],
   [CommonError.ServiceUnavailable]: [503, Messages.serviceUnavailable],
+  [CommonError.Internal]: [500, Messages.internal],
 });

@@ -18,12 +18,12 @@ const API_ERRORS = 'khoums:api-errors';
 /**
  * The codes of `<module>.errors.ts` a route answers besides what every route answers (on a
  * controller: each of its routes). Not needed for: 404 `Not found`, 429, 503, the API key's 401
- * and 403, 422 on a route that takes input, a body's 400/413/415, an Idempotency-Key's errors.
+ * and 403, 422 on a route that takes input, a body's 400/413/415, an Idempotency-Key's errors, 500.
  */
 export function ApiErrors(...codes: string[]): ClassDecorator & MethodDecorator {
+  for (const code of codes) errorEntry(code); // an unknown code fails when the route is declared
   return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
     const on = (descriptor?.value ?? target) as object;
-    for (const code of codes) errorEntry(code); // an unknown code fails at start-up, not in the document
     const known = (Reflect.getMetadata(API_ERRORS, on) as string[] | undefined) ?? [];
     Reflect.defineMetadata(API_ERRORS, [...known, ...codes], on);
   };
@@ -146,7 +146,12 @@ export function errorResponses(codes: string[], validates: boolean): Record<stri
 }
 
 /** What every route answers, whatever it does. */
-const EVERY_ROUTE = [CommonError.NotFound, CommonError.TooManyRequests, CommonError.ServiceUnavailable];
+const EVERY_ROUTE = [
+  CommonError.NotFound,
+  CommonError.TooManyRequests,
+  CommonError.Internal,
+  CommonError.ServiceUnavailable,
+];
 /** What a route that reads a body answers about the body itself. */
 const BODY = [CommonError.MalformedJson, CommonError.PayloadTooLarge, CommonError.UnsupportedMediaType];
 
