@@ -80,10 +80,10 @@ export async function startTestApp(
   });
   const app = await createApp({ config, databaseUrl, logStream, modules });
   const fastify = app.getHttpAdapter().getInstance();
-  let check: OpenApiCheck | undefined;
+  const document: { check?: OpenApiCheck } = {};
   fastify.addHook('onSend', (req, reply, payload, done) => {
-    if (check && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      const violation = check.violation({
+    if (document.check && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const violation = document.check.violation({
         method: req.method,
         route: req.routeOptions.url,
         url: req.url,
@@ -96,7 +96,7 @@ export async function startTestApp(
     done(null, payload);
   });
   await app.listen(0, '127.0.0.1');
-  check = new OpenApiCheck((await fastify.inject({ method: 'GET', url: '/api/docs-json' })).json());
+  document.check = new OpenApiCheck((await fastify.inject({ method: 'GET', url: '/api/docs-json' })).json());
   const db = app.get(Db);
   return {
     app,

@@ -53,7 +53,7 @@ function routeHandlers(app: INestApplication): Map<string, RouteHandler> {
           for (const path of [paths].flat())
             routes.set(`${RequestMethod[method].toLowerCase()} ${documentPath(prefix, path)}`, {
               controller,
-              handler: handler as Function,
+              handler: handler,
             });
       }
     }
@@ -147,6 +147,8 @@ export function errorResponses(codes: string[], validates: boolean): Record<stri
 
 /** What every route answers, whatever it does. */
 const EVERY_ROUTE = [
+  CommonError.MalformedUrl,
+  CommonError.UriTooLong,
   CommonError.NotFound,
   CommonError.TooManyRequests,
   CommonError.Internal,
