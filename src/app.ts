@@ -17,7 +17,9 @@ import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
 import { IdempotencyKeyRunner } from './idempotency/idempotency-key-runner';
-import { documentIdempotencyKey } from './idempotency/openapi';
+import { documentIdempotencyKey, IDEMPOTENCY_KEY_ERRORS } from './idempotency/openapi';
+import { documentErrors } from './common/http/openapi-errors';
+import { apiKeyErrors } from './auth/openapi';
 import type { AppConfig } from './config/config';
 
 /** The probes' paths (src/health/). */
@@ -100,6 +102,10 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'apiKey')
       .build(),
   );
+  documentErrors(app, document, (route, method) => [
+    ...apiKeyErrors(route),
+    ...(method === 'get' ? [] : IDEMPOTENCY_KEY_ERRORS),
+  ]);
   SwaggerModule.setup('api/docs', app, documentIdempotencyKey(document), {
     jsonDocumentUrl: 'api/docs-json',
   });

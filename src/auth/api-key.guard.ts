@@ -6,7 +6,7 @@ import { ApiKeysService } from '../organizations/api-keys.service';
 import { AuthError, authError } from './auth.errors';
 import { ASKS_FOR_MONEY_METADATA, AUTH_METADATA, AuthRule } from './decorators';
 
-const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishable: AuthError.UnauthorizedAccess };
+export const SECRET_BY_DEFAULT: AuthRule = { kind: 'secret-key', publishable: AuthError.UnauthorizedAccess };
 
 /**
  * The API key is the bare key (or `Bearer <key>`) in `Authorization` (docs/api.md "Keys and

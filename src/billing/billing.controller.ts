@@ -5,6 +5,8 @@ import { ApiData } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
 import { BillingRun, BillingRunJson } from './billing-run';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { BillingError } from './billing.errors';
 
 @ApiTags('Billing')
 @ApiHeader({ name: 'Authorization', description: 'Sandbox secret API key (sk_test_…)', required: true })
@@ -14,6 +16,7 @@ export class BillingController {
 
   /** Runs billing now for the key's sandbox environment: what the every-minute run would bill there. */
   @Post('run')
+  @ApiErrors(BillingError.RunsSandboxOnly)
   @UseGuards(SandboxBillingGuard)
   @ApiData(BillingRunJson)
   async run(@Tenant() t: Tenant) {

@@ -12,6 +12,11 @@ import {
 } from './checkout-session';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkout-session.dto';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
+import { PaymentError } from '../payments/payments.errors';
+import { CheckoutError } from './checkout.errors';
 
 const CHECKOUT_URL = {
   checkoutUrl: { type: 'string', format: 'uri', description: 'The hosted payment page' },
@@ -23,6 +28,16 @@ export class CheckoutSessionsController {
   constructor(private readonly service: CheckoutSessionsService) {}
 
   @Post()
+  @ApiErrors(
+    CheckoutError.EitherPaymentRequestOrTransaction,
+    CheckoutError.AmountRequiredForNewTransaction,
+    CommonError.AmountNotPositive,
+    CommonError.AmountTooLarge,
+    CommonError.InvalidPhoneNumber,
+    PaymentRequestError.NotFound,
+    PaymentRequestError.AlreadyPaid,
+    PaymentRequestError.Void,
+  )
   @SecretKey(AuthError.CheckoutNeedsSecretKey)
   @AsksForMoney()
   @ApiData(CheckoutSessionJson, CHECKOUT_URL)
@@ -34,6 +49,7 @@ export class CheckoutSessionsController {
 
   /** For the hosted page's polling: no key, nothing secret. */
   @Get('public/:id')
+  @ApiErrors(CheckoutError.NotFound)
   @Public()
   @ApiData(PublicCheckoutSessionJson)
   async publicView(@Param() p: CheckoutSessionIdParams) {
@@ -41,6 +57,7 @@ export class CheckoutSessionsController {
   }
 
   @Get('public/:id/payment-status')
+  @ApiErrors(CheckoutError.NotFound)
   @Public()
   @ApiData(CheckoutPaymentStatusJson)
   async paymentStatus(@Param() p: CheckoutSessionIdParams) {
@@ -48,6 +65,7 @@ export class CheckoutSessionsController {
   }
 
   @Get(':id')
+  @ApiErrors(CheckoutError.NotFound)
   @SecretKey()
   @ApiData(CheckoutSessionJson, CHECKOUT_URL)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
@@ -57,6 +75,7 @@ export class CheckoutSessionsController {
   }
 
   @Post(':id/expire')
+  @ApiErrors(CheckoutError.NotFound, CheckoutError.NotOpen, PaymentError.InProgress)
   @SecretKey()
   @ApiData(CheckoutSessionJson)
   @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })

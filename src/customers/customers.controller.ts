@@ -11,6 +11,9 @@ import {
   ListCustomersQuery,
   UpdateCustomerDto,
 } from './dto/customer.dto';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { CustomerError } from './customers.errors';
 
 /** Customers have no get-by-id and no delete route; the list filters by id or externalUserId. */
 @ApiTags('Customers')
@@ -26,12 +29,14 @@ export class CustomersController {
   }
 
   @Post()
+  @ApiErrors(CommonError.InvalidPhoneNumber, CustomerError.ExternalUserIdTaken)
   @ApiData(CustomerJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateCustomerDto) {
     return { data: await this.service.create(t, dto) };
   }
 
   @Patch(':id')
+  @ApiErrors(CommonError.InvalidPhoneNumber, CustomerError.ExternalUserIdTaken, CustomerError.NotFound)
   @ApiData(CustomerJson)
   async update(@Tenant() t: Tenant, @Param() p: CustomerIdParams, @Body() dto: UpdateCustomerDto) {
     return { data: await this.service.update(t, p.id, dto) };

@@ -1,4 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { IdempotencyError } from './idempotency.errors';
+
+/** What any POST answers about its Idempotency-Key header (and a PATCH or DELETE that reuses a POST's key). */
+export const IDEMPOTENCY_KEY_ERRORS: string[] = Object.values(IdempotencyError);
 
 /**
  * Documents the optional Idempotency-Key header on every POST of the API in the OpenAPI document,

@@ -6,6 +6,8 @@ import { API } from '../common/http/routes';
 import { InvoiceIdParams, ListInvoicesQuery } from './dto/invoice.dto';
 import { InvoiceJson } from './invoice';
 import { InvoicesService } from './invoices.service';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { InvoiceError } from './invoices.errors';
 
 @ApiTags('Invoices')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
@@ -20,6 +22,7 @@ export class InvoicesController {
   }
 
   @Get(':id')
+  @ApiErrors(InvoiceError.NotFound)
   @ApiData(InvoiceJson)
   async get(@Tenant() t: Tenant, @Param() p: InvoiceIdParams) {
     return { data: await this.service.get(t, p.id) };

@@ -19,6 +19,9 @@ import {
   toPublicPaymentRequestJson,
 } from './payment-request';
 import { PaymentRequestsService } from './payment-requests.service';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { PaymentRequestError } from './payment-requests.errors';
 
 @ApiTags('Payment requests')
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
@@ -27,6 +30,12 @@ export class PaymentRequestsController {
   constructor(private readonly service: PaymentRequestsService) {}
 
   @Post()
+  @ApiErrors(
+    CommonError.AmountNotPositive,
+    CommonError.AmountTooLarge,
+    CommonError.InvalidPhoneNumber,
+    PaymentRequestError.TransactionIdTaken,
+  )
   @SecretKey()
   @AsksForMoney()
   @ApiData(PaymentRequestJson)
@@ -47,6 +56,7 @@ export class PaymentRequestsController {
   }
 
   @Get('by-transaction/:transactionId')
+  @ApiErrors(PaymentRequestError.NotFound)
   @AnyKey()
   @ApiData([PaymentRequestJson, PublicPaymentRequestJson])
   async byTransaction(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
@@ -55,6 +65,7 @@ export class PaymentRequestsController {
   }
 
   @Get(':id')
+  @ApiErrors(PaymentRequestError.NotFound)
   @SecretKey()
   @ApiData(PaymentRequestJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentRequestIdParams) {

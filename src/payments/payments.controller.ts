@@ -21,6 +21,10 @@ import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
 import { ReconciliationService } from './reconciliation.service';
 import { SandboxOnlyGuard } from './sandbox-only.guard';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
+import { PaymentError } from './payments.errors';
 
 @ApiTags('Payments')
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
@@ -32,6 +36,17 @@ export class PaymentsController {
   ) {}
 
   @Post()
+  @ApiErrors(
+    CommonError.InvalidPhoneNumber,
+    PaymentError.MethodNotFound,
+    PaymentError.PassCodeRequired,
+    PaymentRequestError.NotFound,
+    PaymentRequestError.AlreadyPaid,
+    PaymentRequestError.Void,
+    PaymentError.TooManyAttempts,
+    PaymentError.InProgress,
+    PaymentError.BankFailure,
+  )
   @AnyKey()
   @AsksForMoney()
   @ApiData(PaymentJson)
@@ -48,6 +63,7 @@ export class PaymentsController {
   }
 
   @Get(':id')
+  @ApiErrors(PaymentError.NotFound)
   @SecretKey()
   @ApiData(PaymentJson)
   async get(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
@@ -55,6 +71,7 @@ export class PaymentsController {
   }
 
   @Post(':id/simulate-transfer')
+  @ApiErrors(PaymentError.SimulatedTransfersSandboxOnly, PaymentError.NotFound, PaymentError.NotPending)
   @SecretKey()
   @UseGuards(SandboxOnlyGuard)
   @ApiData(PaymentJson)
@@ -95,6 +112,7 @@ export class RefreshStatusController {
   constructor(private readonly service: ReconciliationService) {}
 
   @Patch(':transactionId/refresh-status')
+  @ApiErrors(PaymentRequestError.NotFound)
   @SecretKey()
   @ApiData(PaymentRequestJson)
   async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {

@@ -6,6 +6,8 @@ import { API, Patch, Post } from '../common/http/routes';
 import { CreateProductDto, ListProductsQuery, ProductIdParams, UpdateProductDto } from './dto/product.dto';
 import { ProductJson, ProductWithPricesJson } from './product';
 import { ProductsService } from './products.service';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { ProductError } from './products.errors';
 
 @ApiTags('Products')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
@@ -20,6 +22,7 @@ export class ProductsController {
   }
 
   @Get(':id')
+  @ApiErrors(ProductError.NotFound)
   @ApiData(ProductWithPricesJson)
   async get(@Tenant() t: Tenant, @Param() p: ProductIdParams) {
     return { data: await this.service.get(t, p.id) };
@@ -32,12 +35,14 @@ export class ProductsController {
   }
 
   @Patch(':id')
+  @ApiErrors(ProductError.NotFound)
   @ApiData(ProductJson)
   async update(@Tenant() t: Tenant, @Param() p: ProductIdParams, @Body() dto: UpdateProductDto) {
     return { data: await this.service.update(t, p.id, dto) };
   }
 
   @Patch(':id/archive')
+  @ApiErrors(ProductError.NotFound)
   @ApiData(ProductJson)
   async archive(@Tenant() t: Tenant, @Param() p: ProductIdParams) {
     return { data: await this.service.archive(t, p.id) };

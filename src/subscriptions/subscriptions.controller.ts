@@ -14,6 +14,11 @@ import {
 } from './dto/subscription.dto';
 import { SubscriptionJson } from './subscription';
 import { SubscriptionsService } from './subscriptions.service';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { CommonError } from '../common/errors/common-errors';
+import { CustomerError } from '../customers/customers.errors';
+import { PriceError } from '../prices/prices.errors';
+import { SubscriptionError } from './subscriptions.errors';
 
 /** The subscription routes (docs/api.md "Subscriptions and billing"); a subscription lives in the environment of the key that created it. */
 @ApiTags('Subscriptions')
@@ -30,6 +35,13 @@ export class SubscriptionsController {
 
   @Post()
   @AsksForMoney()
+  @ApiErrors(
+    SubscriptionError.TrialNeedsPeriodOrEnd,
+    SubscriptionError.TrialEndNotAfterStart,
+    SubscriptionError.ExpiresAtNotAfterStart,
+    CustomerError.NotFound,
+    PriceError.NotFound,
+  )
   @ApiData(SubscriptionJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionDto) {
     return { data: await this.service.create(t, dto) };
@@ -37,36 +49,48 @@ export class SubscriptionsController {
 
   @Post('by-external-user')
   @AsksForMoney()
+  @ApiErrors(
+    SubscriptionError.TrialNeedsPeriodOrEnd,
+    SubscriptionError.TrialEndNotAfterStart,
+    SubscriptionError.ExpiresAtNotAfterStart,
+    CommonError.InvalidPhoneNumber,
+    PriceError.NotFound,
+  )
   @ApiData(SubscriptionJson)
   async createByExternalUser(@Tenant() t: Tenant, @Body() dto: CreateSubscriptionByExternalUserDto) {
     return { data: await this.service.createByExternalUser(t, dto) };
   }
 
   @Get('by-external-user/:externalUserId')
+  @ApiErrors(SubscriptionError.NotFound)
   @ApiData(SubscriptionJson)
   async getByExternalUser(@Tenant() t: Tenant, @Param() p: ExternalUserIdParams) {
     return { data: await this.service.getByExternalUser(t, p.externalUserId) };
   }
 
   @Get(':id')
+  @ApiErrors(SubscriptionError.NotFound)
   @ApiData(SubscriptionJson)
   async get(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.get(t, p.id) };
   }
 
   @Post(':id/cancel')
+  @ApiErrors(SubscriptionError.NotFound)
   @ApiData(SubscriptionJson)
   async cancel(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: CancelSubscriptionDto) {
     return { data: await this.service.cancel(t, p.id, dto.atPeriodEnd ?? false) };
   }
 
   @Post(':id/pause')
+  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.CannotBePaused)
   @ApiData(SubscriptionJson)
   async pause(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.pause(t, p.id) };
   }
 
   @Post(':id/resume')
+  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.CannotBeResumed)
   @ApiData(SubscriptionJson)
   async resume(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.resume(t, p.id) };

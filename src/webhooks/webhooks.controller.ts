@@ -20,6 +20,8 @@ import {
   WebhookEndpointJson,
 } from './webhook';
 import { WebhooksService } from './webhooks.service';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { WebhookError } from './webhooks.errors';
 
 @ApiTags('Webhook endpoints')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
@@ -28,6 +30,7 @@ export class WebhookEndpointsController {
   constructor(private readonly service: WebhooksService) {}
 
   @Post()
+  @ApiErrors(WebhookError.UrlMustBePublic)
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateWebhookEndpointDto) {
@@ -42,6 +45,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
+  @ApiErrors(WebhookError.EndpointNotFound)
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
@@ -49,6 +53,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @ApiErrors(WebhookError.UrlMustBePublic, WebhookError.EndpointNotFound)
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async update(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: UpdateWebhookEndpointDto) {
@@ -56,6 +61,7 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
+  @ApiErrors(WebhookError.EndpointNotFound)
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async remove(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
@@ -63,6 +69,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/rotate-secret')
+  @ApiErrors(WebhookError.EndpointNotFound)
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async rotate(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
@@ -70,6 +77,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/test')
+  @ApiErrors(WebhookError.EndpointNotFound, WebhookError.EndpointDoesNotReceive)
   @SecretKey()
   @ApiData(WebhookDeliveryJson)
   async test(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: SendTestEventDto) {
@@ -91,6 +99,7 @@ export class WebhookDeliveriesController {
   }
 
   @Get(':id')
+  @ApiErrors(WebhookError.DeliveryNotFound)
   @SecretKey()
   @ApiData(WebhookDeliveryJson)
   async get(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
@@ -99,6 +108,7 @@ export class WebhookDeliveriesController {
 
   /** The log: every attempt with its status code, duration, error and the first 1 KB of the response. */
   @Get(':id/attempts')
+  @ApiErrors(WebhookError.DeliveryNotFound)
   @SecretKey()
   @ApiDataArray(WebhookAttemptJson)
   async attempts(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {
@@ -106,6 +116,7 @@ export class WebhookDeliveriesController {
   }
 
   @Post(':id/retry')
+  @ApiErrors(WebhookError.DeliveryNotFound, WebhookError.UrlMustBePublic)
   @SecretKey()
   @ApiData(WebhookDeliveryJson)
   async retry(@Tenant() t: Tenant, @Param() p: WebhookIdParams) {

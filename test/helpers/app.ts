@@ -12,6 +12,7 @@ import { runMigrations } from '../../src/database/data-source';
 import { Db } from '../../src/database/db';
 import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
+import { OpenApiCheck } from './openapi-check';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -25,6 +26,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Answers of the API (received by any test of the file) that its OpenAPI document does not declare:
+ * each fails the test during which it was sent, so the document lists every answer clients can get.
+ */
+const undeclaredAnswers: string[] = [];
+function failOnUndeclaredAnswers(): void {
+  const found = undeclaredAnswers.splice(0);
+  if (found.length) throw new Error(`Answers the OpenAPI document does not declare:\n${found.join('\n')}`);
+}
+if (typeof afterEach === 'function') {
+  afterEach(failOnUndeclaredAnswers);
+  afterAll(failOnUndeclaredAnswers);
+}
+
 export function testDatabaseUrl(): string {
   const url = process.env.KHOUMS_TEST_DATABASE_URL;
   if (!url) throw new Error('KHOUMS_TEST_DATABASE_URL is unset: run e2e specs through jest (global-setup)');
@@ -32,7 +47,8 @@ export function testDatabaseUrl(): string {
 }
 
 /**
- * The real application on the run's database, listening on an ephemeral port. Its webhook
+ * The real application on the run's database, listening on an ephemeral port; every answer of
+ * its API is checked against its OpenAPI document (see `undeclaredAnswers`). Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
@@ -68,7 +84,24 @@ export async function startTestApp(
     },
   });
   const app = await createApp({ config, databaseUrl, logStream, modules });
+  const fastify = app.getHttpAdapter().getInstance();
+  const document: { check?: OpenApiCheck } = {};
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    if (document.check && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const violation = document.check.violation({
+        method: req.method,
+        route: req.routeOptions.url,
+        url: req.url,
+        status: reply.statusCode,
+        contentType: reply.getHeader('content-type') as string | undefined,
+        body: payload.toString(),
+      });
+      if (violation) undeclaredAnswers.push(violation);
+    }
+    done(null, payload);
+  });
   await app.listen(0, '127.0.0.1');
+  document.check = new OpenApiCheck((await fastify.inject({ method: 'GET', url: '/api/docs-json' })).json());
   const db = app.get(Db);
   return {
     app,

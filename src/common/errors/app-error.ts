@@ -40,8 +40,26 @@ export type ErrorEntry = readonly [status: number, message: string | ((arg: stri
  *   throw paymentError(PaymentError.NotFound);
  */
 export function domainErrors<Code extends string>(table: Record<Code, ErrorEntry>) {
+  for (const [code, entry] of Object.entries<ErrorEntry>(table)) registerError(code, entry);
   return (code: Code, arg = ''): AppError<Code> => {
     const [status, message] = table[code];
     return new AppError(code, status, typeof message === 'function' ? message(arg) : message);
   };
+}
+
+/** Every code of every domain's table, so the OpenAPI document can list a route's answers by code. */
+const REGISTERED = new Map<string, ErrorEntry>();
+
+function registerError(code: string, entry: ErrorEntry): void {
+  const known = REGISTERED.get(code);
+  if (known && (known[0] !== entry[0] || known[1] !== entry[1]))
+    throw new Error(`Error code "${code}" is declared twice with different answers`);
+  REGISTERED.set(code, entry);
+}
+
+/** The status and message of a code declared with `domainErrors`. */
+export function errorEntry(code: string): ErrorEntry {
+  const entry = REGISTERED.get(code);
+  if (!entry) throw new Error(`Error code "${code}" is not declared by any domainErrors table`);
+  return entry;
 }

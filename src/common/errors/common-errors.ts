@@ -14,6 +14,9 @@ export enum CommonError {
   AmountTooLarge = 'amount_too_large',
   TooManyRequests = 'too_many_requests',
   InvalidCursor = 'invalid_cursor',
+  ServiceUnavailable = 'service_unavailable',
+  /** Anything unexpected (the cause is logged, never sent). */
+  Internal = 'internal_error',
 }
 
 export const commonError = domainErrors<CommonError>({
@@ -28,4 +31,6 @@ export const commonError = domainErrors<CommonError>({
   [CommonError.AmountTooLarge]: [400, Messages.amountTooLarge],
   [CommonError.TooManyRequests]: [429, Messages.tooManyRequests],
   [CommonError.InvalidCursor]: [400, Messages.invalidCursor],
+  [CommonError.ServiceUnavailable]: [503, Messages.serviceUnavailable],
+  [CommonError.Internal]: [500, Messages.internal],
 });

@@ -35,6 +35,8 @@ export const Messages = {
   /** A list cursor the service did not write, or naming no possible row (the dashboard's lists). */
   invalidCursor: 'Invalid cursor',
   internal: 'Internal server error',
+  /** Every route while the database is unreachable (with Retry-After). */
+  serviceUnavailable: 'Service unavailable',
 
   paymentRequestNotFound: 'Payment Request not found',
   paymentNotFound: 'Payment not found',
