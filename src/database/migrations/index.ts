@@ -9,6 +9,7 @@ import { Dashboard1763777400000 } from './1763777400000-Dashboard';
 
 import { VoidPaymentRequests1763777500000 } from './1763777500000-VoidPaymentRequests';
 import { DashboardBilling1763777600000 } from './1763777600000-DashboardBilling';
+import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -22,4 +23,5 @@ export const migrations = [
   Dashboard1763777400000,
   VoidPaymentRequests1763777500000,
   DashboardBilling1763777600000,
+  ApiKeyNotifications1763777700000,
 ];
