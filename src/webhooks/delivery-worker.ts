@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
 import { DATABASE_URL } from '../database/database.module';
 import { PgListener } from '../database/listener';
@@ -35,6 +36,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
     @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly metrics: Metrics,
   ) {
     this.outcomes = new DeliveryOutcomes(repo, parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), this.token);
     // Anything committed while we were not listening is caught up when listening starts.
@@ -138,6 +140,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async attempt(c: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
+    this.metrics.webhookLag.observe((startedAt.getTime() - new Date(c.created_at).getTime()) / 1000);
     let result: AttemptResult;
     try {
       const body = webhookBody({
@@ -171,6 +174,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       };
     }
     this.attemptsMade += 1;
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    this.metrics.webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
     try {
       await this.outcomes.record(c, startedAt, result);
     } catch (err) {

@@ -7,6 +7,8 @@ export const Messages = {
   invalidApiKey: 'Invalid API key',
   unauthorizedAccess: 'Unauthorized access',
   checkoutNeedsSecretKey: 'Only secret API keys can create checkout sessions',
+  /** `GET /metrics` without `Authorization: Bearer <METRICS_TOKEN>`. */
+  invalidMetricsToken: 'Invalid metrics token',
 
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',

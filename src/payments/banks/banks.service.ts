@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { Metrics } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/config';
 import type { EnvironmentKind } from '../../organizations/tenant';
 import {
@@ -27,15 +29,17 @@ const GATEWAY_SETTINGS = {
 export class BanksService {
   private readonly adapters = new Map<string, BankAdapter | null>();
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
 
   charge(
     environment: EnvironmentKind,
     method: PaymentMethodType,
     request: ChargeRequest,
   ): Promise<BankAnswer> {
-    const bank = this.adapter(environment, method);
-    return withDeadline(this.timeoutMs(environment), (signal) => bank.charge(request, signal));
+    return this.call(environment, method, 'charge', (bank, signal) => bank.charge(request, signal));
   }
 
   status(
@@ -43,8 +47,32 @@ export class BanksService {
     method: PaymentMethodType,
     request: StatusRequest,
   ): Promise<BankAnswer> {
-    const bank = this.adapter(environment, method);
-    return withDeadline(this.timeoutMs(environment), (signal) => bank.status(request, signal));
+    return this.call(environment, method, 'status', (bank, signal) => bank.status(request, signal));
+  }
+
+  /** One call, timed: its outcome is the bank's answer, or why there was none (timeout, error, not-configured). */
+  private async call(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    operation: 'charge' | 'status',
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
+  ): Promise<BankAnswer> {
+    const started = performance.now();
+    let outcome = 'error';
+    try {
+      const bank = this.adapter(environment, method);
+      const answer = await withDeadline(this.timeoutMs(environment), (signal) => send(bank, signal));
+      outcome = answer.status;
+      return answer;
+    } catch (err) {
+      if (err instanceof BankUnavailableError) outcome = err.kind;
+      throw err;
+    } finally {
+      this.metrics.bankCallDuration.observe(
+        { method, operation, outcome },
+        (performance.now() - started) / 1000,
+      );
+    }
   }
 
   private timeoutMs(environment: EnvironmentKind): number {
