@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
@@ -9,6 +10,8 @@ import { AttemptResult, postWebhook } from './http-delivery';
 import { parseSchedule } from './retry-schedule';
 import { webhookBody, webhookHeaders } from './signing';
 import { ClaimedDelivery, DELIVERIES_CHANNEL, WebhooksRepository } from './webhooks.repository';
+
+const tracer = trace.getTracer('khoums');
 
 /**
  * Delivers webhooks. Runs in every instance: due deliveries are claimed with
@@ -138,7 +141,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async attempt(c: ClaimedDelivery): Promise<void> {
+  /** One attempt, traced (a span `webhook delivery`, whose W3C `traceparent` the receiver gets). */
+  private attempt(c: ClaimedDelivery): Promise<void> {
+    return tracer.startActiveSpan(
+      'webhook delivery',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'khoums.webhook.delivery_id': c.id, 'khoums.webhook.event': c.kind },
+      },
+      (span) => this.attemptInSpan(c).finally(() => span.end()),
+    );
+  }
+
+  private async attemptInSpan(c: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     this.metrics.webhookLag.observe((startedAt.getTime() - new Date(c.created_at).getTime()) / 1000);
     let result: AttemptResult;
@@ -157,6 +172,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         secret: c.secret,
         previousSecret: c.previous_secret,
       });
+      // Nothing without tracing: the API's propagator is a no-op until src/telemetry.ts starts.
+      propagation.inject(context.active(), headers);
       result = await postWebhook({
         url: c.url,
         headers,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { performance } from 'node:perf_hooks';
 import { Metrics } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/config';
@@ -20,6 +21,8 @@ const GATEWAY_SETTINGS = {
   masrivi: ['BANK_MASRIVI_URL', 'BANK_MASRIVI_API_KEY'],
   sedad: ['BANK_SEDAD_URL', 'BANK_SEDAD_API_KEY'],
 } as const satisfies Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>;
+
+const tracer = trace.getTracer('khoums');
 
 /**
  * Picks the adapter of a bank app for an environment (Sandbox: the simulator; Production: the
@@ -50,8 +53,35 @@ export class BanksService {
     return this.call(environment, method, 'status', (bank, signal) => bank.status(request, signal));
   }
 
-  /** One call, timed: its outcome is the bank's answer, or why there was none (timeout, error, not-configured). */
-  private async call(
+  /**
+   * One call, timed and traced (a span `bank <operation>`): its outcome is the bank's answer, or
+   * why there was none (timeout, error, not-configured).
+   */
+  private call(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    operation: 'charge' | 'status',
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
+  ): Promise<BankAnswer> {
+    return tracer.startActiveSpan(
+      `bank ${operation}`,
+      { attributes: { 'khoums.bank.method': method, 'khoums.environment': environment } },
+      async (span) => {
+        try {
+          const answer = await this.timedCall(environment, method, operation, send);
+          span.setAttribute('khoums.bank.outcome', answer.status);
+          return answer;
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async timedCall(
     environment: EnvironmentKind,
     method: PaymentMethodType,
     operation: 'charge' | 'status',
