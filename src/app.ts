@@ -72,12 +72,15 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   fastify.addHook('preHandler', idempotencyScope(app.get(IdempotencyKeyRunner)));
   // One line per request, written after the response; never headers (so never an API key). Health
   // probes (every few seconds from a load balancer) are logged at debug, not to drown the rest.
-  // Counted by route template (an unmatched path under one label: never raw ids).
-  const metrics = app.get(Metrics);
+  // Counted by route template (an unmatched path under one label: never raw ids), when metrics are
+  // served (METRICS_TOKEN): otherwise nobody reads them.
+  const metrics = options.config.METRICS_TOKEN ? app.get(Metrics) : undefined;
   fastify.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
-    metrics.httpRequests.inc({ method: req.method, route, status: reply.statusCode });
-    metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    if (metrics) {
+      const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
+      metrics.httpRequests.inc({ method: req.method, route, status: reply.statusCode });
+      metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    }
     const level = HEALTH_PATHS.has(req.url.split('?')[0]) ? 'debug' : 'info';
     req.log[level](
       {
