@@ -104,7 +104,6 @@ async function main(): Promise<void> {
     pool = createPool(pg.url, 2);
     if (wanted('metrics'))
       await metricsScenario(
-        { port: khoumsPort, pid: khoums.pid! },
         { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
         key,
         pool,
