@@ -16,6 +16,7 @@ import { dashboardScenario } from './dashboard';
 import { hostedPageScenario } from './hosted-page';
 import { idempotencyKeyScenario } from './idempotency-key';
 import { CONNECTIONS, fmt, SECONDS } from './measure';
+import { metricsScenario } from './metrics';
 import { payScenario } from './pay';
 import { createOrganization, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
@@ -28,7 +29,7 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing to run some scenarios only
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,metrics to run some scenarios only
  * (create always runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
@@ -112,6 +113,13 @@ async function main(): Promise<void> {
           createRequest(key, 'b'),
         );
     pool = createPool(pg.url, 2);
+    if (wanted('metrics'))
+      await metricsScenario(
+        { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
+        key,
+        pool,
+        children,
+      );
     if (wanted('key')) await idempotencyKeyScenario({ port: khoumsPort, pid: khoums.pid! }, key, pool);
     if (wanted('limiter')) await rateLimitsScenario(khoumsEnv, org, pool, children);
     if (wanted('lookup')) {

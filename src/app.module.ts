@@ -6,6 +6,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
+import { Metrics } from './common/metrics/metrics';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
@@ -14,6 +15,7 @@ import { AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { GoingLiveModule } from './going-live/going-live.module';
 import { HealthController } from './health/health.controller';
+import { MetricsController } from './health/metrics.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OrganizationsModule } from './organizations/organizations.module';
@@ -38,9 +40,9 @@ export class AppModule {
   static forRoot({ config, databaseUrl, modules = [] }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      // AppConfig and the compiled views are injectable in every module.
+      // AppConfig, the compiled views and the metrics are injectable in every module.
       global: true,
-      exports: [AppConfig, Views],
+      exports: [AppConfig, Views, Metrics],
       imports: [
         DatabaseModule.forRoot({ url: databaseUrl, poolSize: config.DB_POOL_SIZE }),
         // Registered once, here: every module's @Cron/@Interval jobs share it.
@@ -63,10 +65,11 @@ export class AppModule {
         RateLimitsModule,
         ...modules,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: AppConfig, useValue: config },
         Views,
+        Metrics,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -16,6 +16,7 @@ import { answerClientError, answerFrameworkError } from './common/http/error.fil
 import { loggableUrl } from './common/http/loggable-url';
 import { requestId } from './common/http/request-id';
 import { createLogger, NestPinoLogger } from './common/logging/logger';
+import { Metrics, UNMATCHED_ROUTE } from './common/metrics/metrics';
 import { IdempotencyKeyRunner } from './idempotency/idempotency-key-runner';
 import { documentIdempotencyKey, IDEMPOTENCY_KEY_ERRORS } from './idempotency/openapi';
 import { documentErrors } from './common/http/openapi-errors';
@@ -76,7 +77,15 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
   fastify.addHook('preHandler', idempotencyScope(app.get(IdempotencyKeyRunner)));
   // One line per request, written after the response; never headers (so never an API key). Health
   // probes (every few seconds from a load balancer) are logged at debug, not to drown the rest.
+  // Counted by route template (an unmatched path under one label: never raw ids), when metrics are
+  // served (METRICS_TOKEN): otherwise nobody reads them.
+  const metrics = options.config.METRICS_TOKEN ? app.get(Metrics) : undefined;
   fastify.addHook('onResponse', (req, reply, done) => {
+    if (metrics) {
+      const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
+      metrics.httpRequests.inc({ method: req.method, route, status: reply.statusCode });
+      metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    }
     const level = HEALTH_PATHS.has(req.url.split('?')[0]) ? 'debug' : 'info';
     req.log[level](
       {

@@ -1,3 +1,5 @@
+// First: tracing patches `http` and `pg` as they load (src/telemetry.ts).
+import { telemetry } from './telemetry';
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createApp } from './app';
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await db.stop();
+      await telemetry?.shutdown();
       process.exit(0);
     } catch (err) {
       process.stderr.write(`Shutdown failed: ${String(err)}\n`);

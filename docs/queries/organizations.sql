@@ -1,7 +1,8 @@
 -- The SQL of src/organizations/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
 -- OrganizationsRepository.liveKeyByHash
-SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment
+SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment,
+             (extract(epoch FROM k.expires_at - now()) * 1000)::float8 AS ms_left
         FROM api_keys k JOIN environments e ON e.id = k.environment_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now());
 

@@ -1,3 +1,4 @@
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig, loadConfig } from '../config/config';
 import type { BatchResult, Renewals } from '../subscriptions/renewals';
 import { BillingRun } from './billing-run';
@@ -45,7 +46,7 @@ function billingRun(concurrency: number, batchSize = 10): { run: BillingRun; bat
     BILLING_CONCURRENCY: String(concurrency),
     BILLING_BATCH_SIZE: String(batchSize),
   });
-  return { run: new BillingRun(batches.renewals, config), batches };
+  return { run: new BillingRun(batches.renewals, config, new Metrics()), batches };
 }
 
 describe('BillingRun', () => {

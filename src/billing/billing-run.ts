@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
 import { Renewals } from '../subscriptions/renewals';
 
@@ -35,6 +36,7 @@ export class BillingRun implements BeforeApplicationShutdown {
   constructor(
     private readonly renewals: Renewals,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Bills what is due by `now` (default: when called), in one environment or all. */
@@ -85,6 +87,7 @@ export class BillingRun implements BeforeApplicationShutdown {
     while (!this.stopping && !run.failed) {
       const batch = await this.renewals.renewDueBatch(now, size, environmentId);
       total.invoicesCreated += batch.invoicesCreated;
+      this.metrics.billingInvoices.inc(batch.invoicesCreated);
       total.subscriptionsUpdated += batch.subscriptionsUpdated;
       // Fewer than a full batch: nothing more is due that another batch does not hold already. A
       // batch that changed nothing cannot happen (a claimed subscription is due), but must not loop.

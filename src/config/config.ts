@@ -305,6 +305,16 @@ export class AppConfig {
     message: 'PAYOUT_BANKS must be comma-separated bank codes in capitals, e.g. BNM,BMCI',
   })
   PAYOUT_BANKS = 'BNM,BMCI,BPM,BCI,CHINGUITTY,SGM,ATTIJARI,BAMIS,ORABANK,GBM';
+  /** Serves `GET /metrics` (Prometheus) to requests with `Authorization: Bearer <METRICS_TOKEN>`; unset: no metrics route (404). */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /** Where OpenTelemetry traces are sent (OTLP over HTTP, e.g. http://collector:4318); unset: no tracing at all. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
@@ -320,6 +330,8 @@ const OPTIONAL_SETTINGS = [
   'WEBHOOK_LEASE_MS',
   'DOCUMENTS_ENCRYPTION_KEY',
   'DOCUMENTS_ENCRYPTION_KEY_PREVIOUS',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
 ];
 

@@ -1,12 +1,28 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { AppConfig } from '../config/config';
+import { DATABASE_URL } from '../database/database.module';
 import { Db } from '../database/db';
+import { PgListener } from '../database/listener';
+import { ApiKeyCache } from './api-key-cache';
 import { OrganizationError, organizationError } from './organizations.errors';
 import { ApiKeyInfo, OrganizationsRepository } from './organizations.repository';
 import { displayKey, generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './secrets';
 import type { EnvironmentKind, EnvironmentScope, KeyKind, Tenant } from './tenant';
 
 const LAST_USED_FLUSH_MS = 30_000;
+/** The channel on which the database announces ended keys (a trigger on api_keys), and heartbeats travel. */
+export const ENDED_KEYS_CHANNEL = 'api_keys_ended';
+/** How often the listening connection sends itself a heartbeat: well within the cache's 1 s. */
+const HEARTBEAT_MS = 250;
+const HEARTBEAT = 'heartbeat:';
 
 /** How long a rolled key keeps working beside its successor, in seconds: now, 1 h, 24 h, 7 days. */
 export const ROLL_DELAYS = [0, 3600, 86_400, 604_800] as const;
@@ -23,36 +39,73 @@ export interface IssuedKey {
 }
 
 @Injectable()
-export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
+export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   /** Keys used since the last flush: last-used times are written in batches, never on every request. */
   private readonly used = new Set<string>();
   private timer?: NodeJS.Timeout;
+  private heartbeats?: NodeJS.Timeout;
+  /** Keys looked up recently (docs/architecture.md, "The API-key cache"). */
+  readonly cache = new ApiKeyCache();
+  private readonly listener: PgListener;
+  /** Tells this instance's heartbeats from other instances' on the shared channel. */
+  private readonly heartbeatTag = `${HEARTBEAT}${randomUUID()}:`;
 
   constructor(
     private readonly db: Db,
     private readonly repo: OrganizationsRepository,
-  ) {}
+    config: AppConfig,
+    @Inject(DATABASE_URL) databaseUrl: string,
+  ) {
+    this.listener = new PgListener(
+      listenUrl(config, databaseUrl),
+      ENDED_KEYS_CHANNEL,
+      (payload) => this.notified(payload),
+      () => this.cache.listening(),
+      () => this.cache.lost(),
+    );
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
     this.timer.unref();
   }
 
+  onApplicationBootstrap(): void {
+    this.listener.start();
+    this.heartbeats = setInterval(
+      () => void this.listener.notify(this.heartbeatTag + String(performance.now())),
+      HEARTBEAT_MS,
+    );
+    this.heartbeats.unref();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.heartbeats);
+    await this.listener.stop();
     await this.flushLastUsed().catch(() => undefined);
   }
 
-  /** The tenant of a live key, or null for an unknown, malformed or revoked one. One indexed query. */
+  /**
+   * The tenant of a live key, or null for an unknown, malformed or ended one: from the cache, or
+   * one indexed query. Unknown keys are never cached.
+   */
   async authenticate(key: string): Promise<Tenant | null> {
     if (!looksLikeApiKey(key)) return null;
     const hash = hashApiKey(key);
+    const cacheKey = hash.toString('base64');
+    const cached = this.cache.get(cacheKey);
+    if (cached) {
+      this.used.add(cached.keyId);
+      return cached;
+    }
+    const mark = this.cache.begin();
     const row = await this.repo.liveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return null;
     // The prefix must agree with what the key is: a tampered row never widens access.
     if (!key.startsWith(keyPrefix(row.kind, row.environment))) return null;
     this.used.add(row.id);
-    return {
+    const tenant: Tenant = {
       organizationId: row.organization_id,
       environmentId: row.environment_id,
       environment: row.environment,
@@ -60,6 +113,19 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
       keyId: row.id,
       verification: row.verification,
     };
+    this.cache.set(cacheKey, tenant, row.ms_left, mark);
+    return tenant;
+  }
+
+  private notified(payload: string): void {
+    if (payload.startsWith(HEARTBEAT)) {
+      if (payload.startsWith(this.heartbeatTag))
+        this.cache.heartbeat(Number(payload.slice(this.heartbeatTag.length)));
+    } else if (payload) {
+      this.cache.forget(payload);
+    } else {
+      this.cache.clear();
+    }
   }
 
   /** Issues a key; the full key is returned once and only its SHA-256 hash is stored. */
@@ -83,9 +149,16 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     return { id, kind, key };
   }
 
-  /** Revokes a key of the organization (of one environment, when given); its very next request gets 401. */
-  revoke(organizationId: string, keyId: string, environmentId?: string): Promise<boolean> {
-    return this.repo.revokeKey(organizationId, keyId, environmentId);
+  /**
+   * Revokes a key of the organization (of one environment, when given); its very next request gets
+   * 401 here, and within a second on every other instance (notified by the database's trigger).
+   */
+  async revoke(organizationId: string, keyId: string, environmentId?: string): Promise<boolean> {
+    try {
+      return await this.repo.revokeKey(organizationId, keyId, environmentId);
+    } finally {
+      this.cache.forget(keyId);
+    }
   }
 
   /** The environment's live keys, newest first (prefix and last four only: the rest was shown once). */
@@ -102,18 +175,20 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     keyId: string,
     delay: RollDelay,
   ): Promise<{ issued: IssuedKey; previous: ApiKeyInfo; previousExpiresAt: Date }> {
-    return this.db.transaction(async () => {
-      const previous = await this.repo.lockLiveKey(scope.organizationId, scope.environmentId, keyId);
-      if (!previous) throw organizationError(OrganizationError.ApiKeyNotFound);
-      const issued = await this.issue(
-        scope.organizationId,
-        { id: scope.environmentId, kind: scope.environment },
-        previous.kind,
-        previous.name,
-      );
-      const previousExpiresAt = await this.repo.expireKey(previous.id, delay);
-      return { issued, previous, previousExpiresAt };
-    });
+    return this.db
+      .transaction(async () => {
+        const previous = await this.repo.lockLiveKey(scope.organizationId, scope.environmentId, keyId);
+        if (!previous) throw organizationError(OrganizationError.ApiKeyNotFound);
+        const issued = await this.issue(
+          scope.organizationId,
+          { id: scope.environmentId, kind: scope.environment },
+          previous.kind,
+          previous.name,
+        );
+        const previousExpiresAt = await this.repo.expireKey(previous.id, delay);
+        return { issued, previous, previousExpiresAt };
+      })
+      .finally(() => this.cache.forget(keyId));
   }
 
   async flushLastUsed(): Promise<void> {
@@ -122,4 +197,13 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     this.used.clear();
     await this.repo.touchKeys(ids);
   }
+}
+
+/**
+ * Where to LISTEN: the server itself (`DATABASE_DIRECT_URL`) when set, as a pooler in transaction
+ * mode keeps no LISTEN; else the application's database.
+ */
+function listenUrl(config: AppConfig, databaseUrl: string): string {
+  const direct = (config as { DATABASE_DIRECT_URL?: string }).DATABASE_DIRECT_URL;
+  return direct || databaseUrl;
 }

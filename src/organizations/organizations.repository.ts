@@ -21,6 +21,8 @@ export interface KeyRow {
   organization_id: string;
   environment: EnvironmentKind;
   verification: VerificationStatus;
+  /** Milliseconds until a rolled key expires (measured by the database's clock); null when it does not. */
+  ms_left: number | null;
 }
 
 /** A key as the dashboard lists it: never its hash. */
@@ -80,7 +82,8 @@ export class OrganizationsRepository {
   liveKeyByHash(hash: Buffer): Promise<KeyRow | undefined> {
     return this.db.one<KeyRow>(sql`
       SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment,
-             o.verification_status AS verification
+             o.verification_status AS verification,
+             (extract(epoch FROM k.expires_at - now()) * 1000)::float8 AS ms_left
         FROM api_keys k JOIN environments e ON e.id = k.environment_id
         JOIN organizations o ON o.id = k.organization_id
        WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`);

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { Db } from '../database/db';
+import { Metrics } from '../common/metrics/metrics';
 import { AppError } from '../common/errors/app-error';
 import { assertPhone } from '../common/validation/rules';
 import { IdempotencyError, idempotencyError } from '../idempotency/idempotency.errors';
@@ -50,6 +51,7 @@ export class PayService {
     private readonly requests: PaymentRequestsRepository,
     private readonly banks: BanksService,
     private readonly settlement: PaymentSettlement,
+    private readonly metrics: Metrics,
   ) {}
 
   async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard, key?: RequestKey): Promise<PaymentJson> {
@@ -88,6 +90,8 @@ export class PayService {
       throw err;
     }
 
+    const labels = { method: method.type, environment: tenant.environment };
+    this.metrics.payments.inc({ ...labels, status: 'pending' });
     let answer: BankAnswer;
     try {
       answer = await this.banks.charge(tenant.environment, method.type, {
@@ -119,10 +123,13 @@ export class PayService {
 
     switch (answer.status) {
       case 'completed': {
-        const settled = await this.settlement.settle(payment, request, tenant.organizationId, {
-          status: 'completed',
-          bankReference: answer.bankReference,
-        });
+        const settled = await this.settlement.settle(
+          payment,
+          request,
+          tenant.organizationId,
+          { status: 'completed', bankReference: answer.bankReference },
+          labels,
+        );
         return answerFor(settled);
       }
       case 'pending':
@@ -135,10 +142,13 @@ export class PayService {
           { paymentId: payment.id, method: method.type, reason },
           'payment failed at the bank',
         );
-        const settled = await this.settlement.settle(payment, request, tenant.organizationId, {
-          status: 'failed',
-          reason,
-        });
+        const settled = await this.settlement.settle(
+          payment,
+          request,
+          tenant.organizationId,
+          { status: 'failed', reason },
+          labels,
+        );
         return answerFor(settled);
       }
     }

@@ -102,6 +102,7 @@ export class ReconciliationService {
       (await this.requests.byIdAnywhere(payment.paymentRequestId))!,
       p.organizationId,
       settlement,
+      { method: p.methodType, environment: p.environment },
     );
     this.logger.log({ paymentId: payment.id, status: settled.status }, 'pending payment reconciled');
     return settled.status;

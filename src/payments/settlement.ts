@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Metrics } from '../common/metrics/metrics';
+import type { EnvironmentKind } from '../organizations/tenant';
 import type { Sql } from '../database/sql';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
@@ -8,6 +10,12 @@ import { PaymentsRepository } from './payments.repository';
 /** How a payment ends: the bank took the money, or it did not. */
 export type Settlement =
   { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
+
+/** How a settled payment is counted in `khoums_payments_total`. */
+export interface PaymentLabels {
+  method: string;
+  environment: EnvironmentKind;
+}
 
 /** What a settlement extension's SQL may refer to. */
 export interface SettlementContext {
@@ -67,18 +75,22 @@ export class PaymentSettlement {
   constructor(
     private readonly repo: PaymentsRepository,
     private readonly extensions: SettlementExtensions,
+    private readonly metrics: Metrics,
   ) {}
 
+  /** `labels`: to count the settlement in the metrics (a simulated transfer is not counted). */
   async settle(
     payment: Payment,
     request: PaymentRequest,
     organizationId: string,
     outcome: Settlement,
+    labels?: PaymentLabels,
   ): Promise<PaymentJson> {
     const row = await this.repo.settle(
       settleStatement(payment, request, organizationId, outcome, this.extensions.all),
     );
     if (!row) return (await this.repo.paymentJson(payment.environmentId, payment.id))!;
+    if (labels) this.metrics.payments.inc({ ...labels, status: outcome.status });
     if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.
       this.logger.error(

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
 import { DATABASE_URL } from '../database/database.module';
 import { PgListener } from '../database/listener';
@@ -9,6 +11,8 @@ import { AttemptResult, postWebhook } from './http-delivery';
 import { parseSchedule } from './retry-schedule';
 import { webhookBody, webhookHeaders } from './signing';
 import { ClaimedDelivery, DELIVERIES_CHANNEL, WebhooksRepository } from './webhooks.repository';
+
+const tracer = trace.getTracer('khoums');
 
 /**
  * Delivers webhooks. Runs in every instance: due deliveries are claimed with
@@ -42,6 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
     @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly metrics: Metrics,
   ) {
     this.outcomes = new DeliveryOutcomes(repo, parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), this.token);
     // Anything committed while we were not listening is caught up when listening starts.
@@ -150,9 +155,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async attempt(c: ClaimedDelivery): Promise<void> {
+  /** One attempt, traced (a span `webhook delivery`, whose W3C `traceparent` the receiver gets). */
+  private attempt(c: ClaimedDelivery): Promise<void> {
+    return tracer.startActiveSpan(
+      'webhook delivery',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'khoums.webhook.delivery_id': c.id, 'khoums.webhook.event': c.kind },
+      },
+      (span) => this.attemptInSpan(c).finally(() => span.end()),
+    );
+  }
+
+  private async attemptInSpan(c: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     this.pace.started(c.endpoint_id, c.id);
+    this.metrics.webhookLag.observe((startedAt.getTime() - new Date(c.created_at).getTime()) / 1000);
     let result: AttemptResult;
     try {
       const body = webhookBody({
@@ -169,6 +187,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         secret: c.secret,
         previousSecret: c.previous_secret,
       });
+      // Nothing without tracing: the API's propagator is a no-op until src/telemetry.ts starts.
+      propagation.inject(context.active(), headers);
       result = await postWebhook({
         url: c.url,
         headers,
@@ -187,6 +207,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     this.attemptsMade += 1;
     this.pace.finished(c.endpoint_id, c.id, result.durationMs);
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    this.metrics.webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
     try {
       await this.outcomes.record(c, startedAt, result);
     } catch (err) {

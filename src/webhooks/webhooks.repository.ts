@@ -290,6 +290,14 @@ export class WebhooksRepository {
       RETURNING ${DELIVERY_COLUMNS}`);
   }
 
+  /** Deliveries still to make (the outbox's backlog, for the metrics). */
+  async countPendingDeliveries(): Promise<number> {
+    const row = await this.db.one<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE status = 'pending'`,
+    );
+    return row!.count;
+  }
+
   /** Wakes the delivery workers (a replay, a re-enabled endpoint). */
   async notifyWorkers(): Promise<void> {
     await this.db.exec(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);

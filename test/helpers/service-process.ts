@@ -12,7 +12,7 @@ const FIXTURES = join(__dirname, '../webhooks/fixtures');
 export async function serviceProcess(
   databaseUrl: string,
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void>; stderr: () => string }> {
   const child = spawn(process.execPath, [join(FIXTURES, 'run-ts.js'), join(FIXTURES, 'service-process.ts')], {
     // Webhook receivers of the suites listen on 127.0.0.1.
     env: {
@@ -44,7 +44,7 @@ export async function serviceProcess(
       'the service process to listen',
       60_000,
     );
-    return { child, port, stop };
+    return { child, port, stop, stderr: () => err };
   } catch (e) {
     await stop();
     throw e;

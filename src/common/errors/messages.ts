@@ -21,6 +21,8 @@ export const Messages = {
   alreadyVerified: 'The organization is already verified',
   documentRequired: 'Both documents are required',
   documentNotFound: 'Document not found',
+  /** `GET /metrics` without `Authorization: Bearer <METRICS_TOKEN>`. */
+  invalidMetricsToken: 'Invalid metrics token',
 
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',

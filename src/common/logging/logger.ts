@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { LoggerService } from '@nestjs/common';
 import { inspect } from 'node:util';
 import pino, { DestinationStream, Logger } from 'pino';
@@ -17,9 +18,20 @@ export function stdoutLogFormat(format?: LogFormat): LogFormat {
  * JSON lines unless asked for `pretty`; with no format given, pretty only when the logs go to
  * stdout and stdout is a terminal (a given stream is a test or a tool reading the JSON).
  */
+/**
+ * The trace a log line was written in, when tracing runs (src/telemetry.ts): a line and its spans
+ * are found from one another. Without tracing there is never an active span.
+ */
+function traceOfLine(): object {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}
+
 export function createLogger(level: string, stream?: DestinationStream, format?: LogFormat): Logger {
   const toTerminal = !stream && Boolean(process.stdout.isTTY);
-  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, mixin: traceOfLine };
   if ((format ?? (toTerminal ? 'pretty' : 'json')) === 'json') {
     return pino(options, stream ?? pino.destination({ sync: false }));
   }

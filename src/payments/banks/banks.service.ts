@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { performance } from 'node:perf_hooks';
+import { Metrics } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/config';
 import type { EnvironmentKind } from '../../organizations/tenant';
 import {
@@ -19,6 +22,8 @@ const GATEWAY_SETTINGS = {
   sedad: ['BANK_SEDAD_URL', 'BANK_SEDAD_API_KEY'],
 } as const satisfies Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>;
 
+const tracer = trace.getTracer('khoums');
+
 /**
  * Picks the adapter of a bank app for an environment (Sandbox: the simulator; Production: the
  * gateway configured for that bank) and puts the environment's time-out on every call.
@@ -27,15 +32,17 @@ const GATEWAY_SETTINGS = {
 export class BanksService {
   private readonly adapters = new Map<string, BankAdapter | null>();
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
 
   charge(
     environment: EnvironmentKind,
     method: PaymentMethodType,
     request: ChargeRequest,
   ): Promise<BankAnswer> {
-    const bank = this.adapter(environment, method);
-    return withDeadline(this.timeoutMs(environment), (signal) => bank.charge(request, signal));
+    return this.call(environment, method, 'charge', (bank, signal) => bank.charge(request, signal));
   }
 
   status(
@@ -43,8 +50,59 @@ export class BanksService {
     method: PaymentMethodType,
     request: StatusRequest,
   ): Promise<BankAnswer> {
-    const bank = this.adapter(environment, method);
-    return withDeadline(this.timeoutMs(environment), (signal) => bank.status(request, signal));
+    return this.call(environment, method, 'status', (bank, signal) => bank.status(request, signal));
+  }
+
+  /**
+   * One call, timed and traced (a span `bank <operation>`): its outcome is the bank's answer, or
+   * why there was none (timeout, error, not-configured).
+   */
+  private call(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    operation: 'charge' | 'status',
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
+  ): Promise<BankAnswer> {
+    return tracer.startActiveSpan(
+      `bank ${operation}`,
+      { attributes: { 'khoums.bank.method': method, 'khoums.environment': environment } },
+      async (span) => {
+        try {
+          const answer = await this.timedCall(environment, method, operation, send);
+          span.setAttribute('khoums.bank.outcome', answer.status);
+          return answer;
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async timedCall(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    operation: 'charge' | 'status',
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
+  ): Promise<BankAnswer> {
+    const started = performance.now();
+    let outcome = 'error';
+    try {
+      const bank = this.adapter(environment, method);
+      const answer = await withDeadline(this.timeoutMs(environment), (signal) => send(bank, signal));
+      outcome = answer.status;
+      return answer;
+    } catch (err) {
+      if (err instanceof BankUnavailableError) outcome = err.kind;
+      throw err;
+    } finally {
+      this.metrics.bankCallDuration.observe(
+        { method, operation, outcome },
+        (performance.now() - started) / 1000,
+      );
+    }
   }
 
   private timeoutMs(environment: EnvironmentKind): number {
