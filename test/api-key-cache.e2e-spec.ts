@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { PgListener } from '../src/database/listener';
+import { OperatorActionsService } from '../src/admin/operator-actions.service';
 import { ApiKeysService } from '../src/organizations/api-keys.service';
 import { OrganizationsRepository } from '../src/organizations/organizations.repository';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
@@ -111,4 +112,19 @@ it('with its listening connection broken, another instance still refuses a revok
   const revokedAt = performance.now();
   await waitFor(() => performance.now() - revokedAt >= 1000, 'a second');
   expect((await list(b, key)).status).toBe(401);
+});
+
+it('opens Production on every instance as soon as an organization is verified (its gated keys are never cached)', async () => {
+  const org = await newTenant(a, 'Test Merchant', { verification: 'unverified' });
+  const create = (t: TestApp) =>
+    t.http
+      .post('/api/v1/payment-request')
+      .set('Authorization', org.production.secretKey)
+      .send({ transactionId: `verify-${Math.random()}`, amount: 100 });
+  expect((await create(b)).status).toBe(403);
+  const count = lookups(b);
+  expect((await create(b)).status).toBe(403);
+  expect(count()).toBe(1);
+  await a.app.get(OperatorActionsService).verify({ operatorId: null, label: 'cli' }, org.organizationId);
+  expect((await create(b)).status).toBe(200);
 });

@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiForbiddenResponse } from '@nestjs/swagger';
-import { Messages } from '../common/errors/messages';
 import { CrossOrigin } from '../common/http/cors';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { OrganizationError } from '../organizations/organizations.errors';
 import { AuthError } from './auth.errors';
 
 export const AUTH_METADATA = 'khoums:auth';
@@ -35,8 +35,5 @@ export const Public = () => SetMetadata(AUTH_METADATA, { kind: 'public' } satisf
 export const AsksForMoney = () =>
   applyDecorators(
     SetMetadata(ASKS_FOR_MONEY_METADATA, true),
-    ApiForbiddenResponse({
-      description: `\`${Messages.organizationNotVerified}\`: a Production key of an organization not yet verified`,
-      content: { 'text/plain': { schema: { type: 'string', example: Messages.organizationNotVerified } } },
-    }),
+    ApiErrors(OrganizationError.NotVerifiedForProduction),
   );

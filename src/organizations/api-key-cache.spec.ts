@@ -106,4 +106,14 @@ describe('ApiKeyCache', () => {
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c')?.keyId).toBe('c');
   });
+
+  it("drops every key of an organization whose verification changed ('org:<id>')", () => {
+    const { cache } = cacheAt();
+    const other = { ...tenant('k2'), organizationId: 'o2' };
+    cache.set('h1', tenant('k1'), null, cache.begin());
+    cache.set('h2', other, null, cache.begin());
+    cache.forget('org:o');
+    expect(cache.get('h1')).toBeUndefined();
+    expect(cache.get('h2')).toEqual(other);
+  });
 });

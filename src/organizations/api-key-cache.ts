@@ -68,10 +68,20 @@ export class ApiKeyCache {
     });
   }
 
-  /** A key ended (its id). */
-  forget(keyId: string): void {
+  /**
+   * A key ended (its id), or `org:<id>`: that organization's verification changed, so every key of
+   * it is looked up again (the Production gate reads the verification from the cached look-up).
+   */
+  forget(keyIdOrOrganization: string): void {
     this.generation += 1;
-    for (const [hash, entry] of this.entries) if (entry.tenant.keyId === keyId) this.entries.delete(hash);
+    const organizationId = keyIdOrOrganization.startsWith('org:') ? keyIdOrOrganization.slice(4) : undefined;
+    for (const [hash, entry] of this.entries)
+      if (
+        organizationId
+          ? entry.tenant.organizationId === organizationId
+          : entry.tenant.keyId === keyIdOrOrganization
+      )
+        this.entries.delete(hash);
   }
 
   clear(): void {

@@ -113,7 +113,11 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
       keyId: row.id,
       verification: row.verification,
     };
-    this.cache.set(cacheKey, tenant, row.ms_left, mark);
+    // A Production key of an organization not yet verified is looked up on every request, so its
+    // verification opens Production at once on every instance (a change of a verified one is
+    // announced: `org:<id>` on the channel of ended keys).
+    if (tenant.environment === 'sandbox' || tenant.verification === 'verified')
+      this.cache.set(cacheKey, tenant, row.ms_left, mark);
     return tenant;
   }
 

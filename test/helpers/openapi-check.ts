@@ -30,7 +30,7 @@ export interface Answer {
 
 /**
  * A schema as the clients generated from the document read it: OpenAPI 3.0's `nullable` on an enum
- * admits null (ajv reads `nullable` with `type` only), and a record has no field it does not declare.
+ * admits null (ajv reads `nullable` with `type` only), so does a nullable reference, and a record has no field it does not declare.
  */
 function asClientsReadIt(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(asClientsReadIt);
@@ -40,6 +40,11 @@ function asClientsReadIt(schema: unknown): unknown {
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null))
     out.enum = [...out.enum, null];
   if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  // A nullable reference (`allOf: [$ref]` or `$ref` with `nullable`): the record, or null.
+  if (out.nullable === true && (out.allOf || out.$ref)) {
+    const { nullable: _nullable, ...record } = out;
+    return { anyOf: [record, { type: 'null' }] };
+  }
   return out;
 }
 

@@ -15,6 +15,7 @@ import { WebhookFairness1763777650000 } from './1763777650000-WebhookFairness';
 import { GoingLive1763778000000 } from './1763778000000-GoingLive';
 import { GoLiveApplications1763778100000 } from './1763778100000-GoLiveApplications';
 import { Operators1763778200000 } from './1763778200000-Operators';
+import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -35,5 +36,6 @@ export const migrations = [
   GoingLive1763778000000,
   GoLiveApplications1763778100000,
   Operators1763778200000,
+  VerificationNotifications1763778300000,
   ApiKeyNotifications1763777700000,
 ];
