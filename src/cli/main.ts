@@ -26,7 +26,7 @@ async function orgCreate(args: string[]): Promise<number> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    await runMigrations(db.url);
+    await runMigrations(config.DATABASE_DIRECT_URL ?? db.url);
     // The application context (no HTTP server, no jobs or workers): organizations are created by
     // the very code the service runs, every module's environment setup included.
     const app = await createApp({

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/config';
-import { DATABASE_URL } from '../database/database.module';
+import { DatabaseAvailability } from '../database/availability';
+import { DATABASE_DIRECT_URL } from '../database/database.module';
 import { PgListener } from '../database/listener';
 import { DeliveryOutcomes } from './delivery-outcomes';
 import { AttemptResult, postWebhook } from './http-delivery';
@@ -34,7 +35,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
-    @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly availability: DatabaseAvailability,
+    @Inject(DATABASE_DIRECT_URL) databaseUrl: string,
   ) {
     this.outcomes = new DeliveryOutcomes(repo, parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), this.token);
     // Anything committed while we were not listening is caught up when listening starts.
@@ -76,6 +78,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.running = false;
     this.wake();
     await this.loop;
+    this.outcomes.stop();
     await Promise.allSettled([...this.inFlight]);
     await this.listener.stop();
   }
@@ -118,7 +121,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           for (const c of batch) this.track(this.attempt(c));
           if (this.backlog && this.inFlight.size < max) continue;
         } catch (err) {
-          this.logger.warn(`Claiming webhook deliveries failed: ${(err as Error).message}`);
+          // PostgreSQL away: logged once by the availability tracker; the poll goes on until it is back.
+          if (!this.availability.failed(err))
+            this.logger.warn(`Claiming webhook deliveries failed: ${(err as Error).message}`);
         }
       }
       if (!this.running) break;

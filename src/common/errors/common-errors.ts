@@ -14,6 +14,7 @@ export enum CommonError {
   AmountTooLarge = 'amount_too_large',
   TooManyRequests = 'too_many_requests',
   InvalidCursor = 'invalid_cursor',
+  ServiceUnavailable = 'service_unavailable',
 }
 
 export const commonError = domainErrors<CommonError>({
@@ -28,4 +29,5 @@ export const commonError = domainErrors<CommonError>({
   [CommonError.AmountTooLarge]: [400, Messages.amountTooLarge],
   [CommonError.TooManyRequests]: [429, Messages.tooManyRequests],
   [CommonError.InvalidCursor]: [400, Messages.invalidCursor],
+  [CommonError.ServiceUnavailable]: [503, Messages.serviceUnavailable],
 });
