@@ -32,6 +32,19 @@ export function testDatabaseUrl(): string {
 }
 
 /**
+ * The server itself for a database reached through the run's PgBouncer (KHOUMS_TEST_PGBOUNCER=1):
+ * what the app takes as DATABASE_DIRECT_URL (migrations, LISTEN). Undefined without PgBouncer.
+ */
+export function directUrlFor(url: string): string | undefined {
+  const direct = process.env.KHOUMS_TEST_DATABASE_DIRECT_URL;
+  if (!direct) return undefined;
+  const u = new URL(url);
+  if (u.port !== new URL(testDatabaseUrl()).port) return undefined;
+  u.port = new URL(direct).port;
+  return u.toString();
+}
+
+/**
  * The real application on the run's database, listening on an ephemeral port. Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
@@ -53,6 +66,7 @@ export async function startTestApp(
     BILLING_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
+    ...(directUrlFor(databaseUrl) ? { DATABASE_DIRECT_URL: directUrlFor(databaseUrl)! } : {}),
     ...env,
   });
   const logs: string[] = [];
@@ -89,7 +103,7 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
   const u = new URL(testDatabaseUrl());
   u.pathname = `/${database}`;
   const url = u.toString();
-  await runMigrations(url);
+  await runMigrations(directUrlFor(url) ?? url);
   return {
     url,
     drop: async () => {

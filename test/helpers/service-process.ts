@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { directUrlFor } from './app';
 import { waitFor } from './poll';
 
 const FIXTURES = join(__dirname, '../webhooks/fixtures');
@@ -14,7 +15,13 @@ export async function serviceProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [join(FIXTURES, 'run-ts.js'), join(FIXTURES, 'service-process.ts')], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, KHOUMS_TEST_DATABASE_URL: databaseUrl },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ...env,
+      KHOUMS_TEST_DATABASE_URL: databaseUrl,
+      ...(directUrlFor(databaseUrl) ? { DATABASE_DIRECT_URL: directUrlFor(databaseUrl) } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = async () => {
