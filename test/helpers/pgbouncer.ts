@@ -47,8 +47,8 @@ export async function startPgBouncer(serverUrl: string): Promise<{ port: number;
         }
       : {};
   if (owner.uid !== undefined) {
-    chownSync(dir, owner.uid, owner.gid!);
-    for (const f of ['userlist.txt', 'pgbouncer.ini']) chownSync(join(dir, f), owner.uid, owner.gid!);
+    chownSync(dir, owner.uid, owner.gid);
+    for (const f of ['userlist.txt', 'pgbouncer.ini']) chownSync(join(dir, f), owner.uid, owner.gid);
   }
   let log = '';
   const child: ChildProcess = spawn('/usr/sbin/pgbouncer', [join(dir, 'pgbouncer.ini')], {
