@@ -44,7 +44,12 @@ export class AppModule {
       global: true,
       exports: [AppConfig, Views, Metrics],
       imports: [
-        DatabaseModule.forRoot({ url: databaseUrl, poolSize: config.DB_POOL_SIZE }),
+        DatabaseModule.forRoot({
+          url: databaseUrl,
+          directUrl: config.DATABASE_DIRECT_URL,
+          poolSize: config.DB_POOL_SIZE,
+          preparedStatements: config.preparedStatements,
+        }),
         // Registered once, here: every module's @Cron/@Interval jobs share it.
         ScheduleModule.forRoot(),
         OrganizationsModule,

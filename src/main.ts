@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   }
 
   const db = await openDatabase(config);
-  const applied = await runMigrations(db.url);
+  // Behind a pooler in transaction mode, migrations need the server itself (a session's advisory lock).
+  const applied = await runMigrations(config.DATABASE_DIRECT_URL ?? db.url);
   const app = await createApp({ config, databaseUrl: db.url });
 
   let stopping = false;

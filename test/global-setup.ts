@@ -7,13 +7,18 @@ import { Client } from 'pg';
 import { runMigrations } from '../src/database/data-source';
 import { RunningPostgres, startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import { freePort } from '../src/common/net';
+import { startPgBouncer } from './helpers/pgbouncer';
 
 /**
  * Once per run: a database of its own (a fresh embedded PostgreSQL, or a new database on the
- * server of DATABASE_URL), migrated once. Tests then work on fresh tenants, in parallel.
+ * server of DATABASE_URL), migrated once. Tests then work on fresh tenants, in parallel. With
+ * KHOUMS_TEST_PGBOUNCER=1 the tests reach it through a PgBouncer in transaction pooling, the
+ * server itself being their DATABASE_DIRECT_URL (KHOUMS_TEST_DATABASE_DIRECT_URL).
  */
 declare global {
-  var __khoumsTestDb: { pg?: RunningPostgres; adminUrl?: string; database?: string } | undefined;
+  var __khoumsTestDb:
+    | { pg?: RunningPostgres; adminUrl?: string; database?: string; pgbouncer?: { stop(): Promise<void> } }
+    | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
@@ -41,6 +46,14 @@ export default async function globalSetup(): Promise<void> {
     globalThis.__khoumsTestDb = { pg };
   }
   await runMigrations(url);
+  if (process.env.KHOUMS_TEST_PGBOUNCER === '1') {
+    const pgbouncer = await startPgBouncer(url);
+    globalThis.__khoumsTestDb.pgbouncer = pgbouncer;
+    process.env.KHOUMS_TEST_DATABASE_DIRECT_URL = url;
+    const pooled = new URL(url);
+    pooled.port = String(pgbouncer.port);
+    url = pooled.toString();
+  }
   process.env.KHOUMS_TEST_DATABASE_URL = url;
   // Services the tests start in child processes on this external database need the documents' key.
   process.env.DOCUMENTS_ENCRYPTION_KEY ??= 'a'.repeat(64);

@@ -4,7 +4,7 @@ import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { BankSimulator, startBankSimulator } from '../src/payments/banks/simulator/bank-simulator';
 import { ReconciliationService } from '../src/payments/reconciliation.service';
-import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
+import { directUrlFor, newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { waitFor } from './helpers/poll';
 import { freePort } from '../src/common/net';
 
@@ -332,6 +332,7 @@ describe('a crash between the bank and the commit', () => {
       env: {
         ...process.env,
         DATABASE_URL: testDatabaseUrl(),
+        ...(directUrlFor(testDatabaseUrl()) ? { DATABASE_DIRECT_URL: directUrlFor(testDatabaseUrl()) } : {}),
         PORT: String(port),
         DEMO_ORG: 'false',
         LOG_LEVEL: 'warn',

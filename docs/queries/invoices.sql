@@ -27,7 +27,7 @@ SELECT status FROM invoices WHERE id = $1 FOR UPDATE;
 -- InvoicesRepository.forPage
 SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
-             o.name AS "merchantName", (SELECT product.name FROM subscriptions sub
+             o.name AS "merchantName", o.verification_status AS verification, (SELECT product.name FROM subscriptions sub
       JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
      WHERE sub.id = i.subscription_id) AS "productName",
              pr.id AS "paymentRequestId",

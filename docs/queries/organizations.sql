@@ -2,8 +2,10 @@
 
 -- OrganizationsRepository.liveKeyByHash
 SELECT k.id, k.kind, k.key_hash, k.environment_id, k.organization_id, e.kind AS environment,
+             o.verification_status AS verification,
              (extract(epoch FROM k.expires_at - now()) * 1000)::float8 AS ms_left
         FROM api_keys k JOIN environments e ON e.id = k.environment_id
+        JOIN organizations o ON o.id = k.organization_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now());
 
 -- OrganizationsRepository.liveKeys
@@ -40,7 +42,91 @@ UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::uuid[]);
 SELECT 1 FROM users WHERE email = $1;
 
 -- OrganizationsRepository.insertOrganization
-INSERT INTO organizations (id, name) VALUES ($1, $2);
+INSERT INTO organizations (id, name, verification_status, verification_decided_at, platform)
+      VALUES ($1, $2, $3,
+              $4, $5);
+
+-- OrganizationsRepository.account
+SELECT o.id, o.name, o.verification_status AS "verificationStatus",
+             o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
+             o.verification_reason AS reason, o.platform, o.fee_bps AS "feeBps", o.payouts_held AS "payoutsHeld",
+             CASE WHEN pa.organization_id IS NULL THEN NULL
+                  ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
+                                         'status', pa.status) END AS "payoutAccount"
+        FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
+       WHERE o.id = $1;
+
+-- OrganizationsRepository.setVerification
+UPDATE organizations SET verification_status = $1,
+             verification_reason = $2,
+             verification_submitted_at = CASE WHEN $3::text = 'submitted' THEN now() ELSE verification_submitted_at END,
+             verification_decided_at = CASE WHEN $4::text IN ('verified', 'rejected') THEN now()
+                                            WHEN $5::text = 'submitted' THEN NULL ELSE verification_decided_at END
+       WHERE id = $6;
+
+-- OrganizationsRepository.savePayoutAccount
+INSERT INTO payout_accounts (organization_id, bank, holder_name, iban, status)
+      VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (organization_id) DO UPDATE
+        SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
+            status = EXCLUDED.status, updated_at = now();
+
+-- OrganizationsRepository.setPayoutAccountStatus
+UPDATE payout_accounts SET status = $1, updated_at = now() WHERE organization_id = $2;
+
+-- OrganizationsRepository.setTerms
+UPDATE organizations
+         SET platform = COALESCE($1::boolean, platform),
+             fee_bps = CASE WHEN $2::boolean THEN $3::int ELSE fee_bps END,
+             payouts_held = COALESCE($4::boolean, payouts_held)
+       WHERE id = $5;
+
+-- OrganizationsRepository.insertApplication
+INSERT INTO verification_applications (id, organization_id, submitted_by, legal_name, trade_name, legal_form,
+             rccm, nif, address, representative_name, representative_phone, representative_id_key,
+             representative_id_sealed, payout_bank, payout_holder, payout_iban)
+      VALUES ($1, $2, $3, $4,
+              $5, $6, $7, $8, $9, $10,
+              $11, $12, $13,
+              $14, $15, $16);
+
+-- OrganizationsRepository.insertDocument
+INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
+      VALUES ($1, $2, $3, $4, $5, $6);
+
+-- OrganizationsRepository.copyDocument
+INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
+        SELECT $1, kind, content_type, size, key_id, sealed FROM verification_documents
+         WHERE application_id = $2 AND kind = $3;
+
+-- OrganizationsRepository.latestApplication
+SELECT a.id, a.organization_id AS "organizationId", a.legal_name AS "legalName", a.trade_name AS "tradeName",
+             a.legal_form AS "legalForm", a.rccm, a.nif, a.address, a.representative_name AS "representativeName",
+             a.representative_phone AS "representativePhone", a.payout_bank AS "payoutBank",
+             a.payout_holder AS "payoutHolder", a.payout_iban AS "payoutIban", a.created_at AS "createdAt",
+             json_build_object('keyId', a.representative_id_key,
+                               'sealed', encode(a.representative_id_sealed, 'base64')) AS "representativeId",
+             COALESCE((SELECT json_agg(json_build_object('kind', d.kind, 'contentType', d.content_type, 'size', d.size)
+                                       ORDER BY d.kind)
+                         FROM verification_documents d WHERE d.application_id = a.id), '[]') AS documents
+        FROM verification_applications a
+       WHERE a.organization_id = $1
+       ORDER BY a.created_at DESC, a.id DESC LIMIT 1;
+
+-- OrganizationsRepository.document
+SELECT d.content_type AS "contentType", d.size, d.key_id AS "keyId", d.sealed
+        FROM verification_documents d
+       WHERE d.kind = $1 AND d.application_id = (
+             SELECT a.id FROM verification_applications a WHERE a.organization_id = $2
+              ORDER BY a.created_at DESC, a.id DESC LIMIT 1);
+
+-- OrganizationsRepository.submittedQueue
+SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
+       WHERE verification_status = 'submitted'
+       ORDER BY verification_submitted_at, id LIMIT $1;
+
+-- OrganizationsRepository.environments
+SELECT id, kind FROM environments WHERE organization_id = $1 ORDER BY kind;
 
 -- OrganizationsRepository.insertUser
 INSERT INTO users (id, organization_id, email, password_hash, role)

@@ -21,22 +21,22 @@ WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $3)
+          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $4, $5, req.id, $6, $7,
-                $8, 'pending', $9, $10, $11
-           FROM req WHERE (SELECT n FROM failures) < $12
+         SELECT $5, $6, req.id, $7, $8,
+                $9, 'pending', $10, $11, $12
+           FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $13, $14, $15, $16, $17, $18
+    SELECT $14, $15, $16, $17, $18, $19
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $19 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $20) - now())))::int END
+              (SELECT CASE WHEN n >= $20 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $21) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -44,23 +44,23 @@ WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
        ), failures AS (
          SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
-          WHERE payment_request_id = $2 AND status = 'failed'
-            AND updated_at > now() - make_interval(mins => $3)
+          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at)
-         SELECT $4, $5, req.id, $6, $7,
-                $8, 'pending', $9, $10, $11
-           FROM req WHERE (SELECT n FROM failures) < $12
+         SELECT $5, $6, req.id, $7, $8,
+                $9, 'pending', $10, $11, $12
+           FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $13, $14, $15, $16, $17, $18
+    SELECT $14, $15, $16, $17, $18, $19
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $19, $20, $21, $22, s.id FROM created s)
+    SELECT $20, $21, $22, $23, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $23 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $24) - now())))::int END
+              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $25) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement

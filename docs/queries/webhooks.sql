@@ -119,6 +119,9 @@ WITH kept AS (
   last_status_code AS "lastStatusCode", last_error AS "lastError", last_response_snippet AS "lastResponseSnippet",
   created_at AS "createdAt", updated_at AS "updatedAt";
 
+-- WebhooksRepository.countPendingDeliveries
+SELECT count(*)::int AS count FROM webhook_deliveries WHERE status = 'pending';
+
 -- WebhooksRepository.notifyWorkers
 SELECT pg_notify($1, '');
 
@@ -139,9 +142,15 @@ WITH RECURSIVE with_work AS (
            FOR NO KEY UPDATE OF e SKIP LOCKED
       ), slots AS (
         SELECT o.id, o.organization_id,
-               $1 - (SELECT count(*) FROM webhook_deliveries l
-                                  WHERE l.endpoint_id = o.id AND l.locked_until > now())::int AS free
-          FROM open o
+               CASE WHEN o.id = ANY($1::uuid[]) AND l.hanging = 0 THEN $2::int ELSE $3::int END
+                 - l.leased AS free
+          FROM open o CROSS JOIN LATERAL (
+            SELECT count(*)::int AS leased,
+                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
+                   count(*) FILTER (WHERE l.locked_until < now() + $4::int * interval '1 millisecond')::int AS hanging
+              FROM webhook_deliveries l
+             WHERE l.endpoint_id = o.id AND l.locked_until > now()
+          ) l
       ), candidates AS (
         SELECT c.id, s.organization_id, c.next_attempt_at,
                row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn
@@ -162,11 +171,11 @@ WITH RECURSIVE with_work AS (
          -- Checked again on the row as locked: another worker may have claimed it since this statement began.
          WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
          ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
-         LIMIT $2
+         LIMIT $5
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET locked_until = now() + $3 * interval '1 millisecond', locked_by = $4
+           SET locked_until = now() + $6 * interval '1 millisecond', locked_by = $7
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )

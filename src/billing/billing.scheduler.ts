@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { AppConfig } from '../config/config';
+import { DatabaseAvailability } from '../database/availability';
 import { BillingRun } from './billing-run';
 
 /**
@@ -16,6 +17,7 @@ export class BillingScheduler {
   constructor(
     private readonly billing: BillingRun,
     private readonly config: AppConfig,
+    private readonly availability: DatabaseAvailability,
   ) {}
 
   @Cron(CronExpression.EVERY_MINUTE, { name: 'billing-run' })
@@ -27,7 +29,11 @@ export class BillingScheduler {
       .then((r) => {
         if (r.subscriptionsUpdated > 0) this.logger.log({ ...r, ms: Date.now() - started }, 'billing run');
       })
-      .catch((err: unknown) => this.logger.error({ err }, 'billing run failed; continued on the next tick'))
+      .catch((err: unknown) => {
+        // PostgreSQL away: logged once by the tracker; the next tick after it is back continues the run.
+        if (!this.availability.failed(err))
+          this.logger.error({ err }, 'billing run failed; continued on the next tick');
+      })
       .finally(() => {
         this.running = null;
       });

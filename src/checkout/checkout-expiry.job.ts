@@ -25,7 +25,10 @@ export class CheckoutExpiryJob implements OnApplicationShutdown {
       .then((expired) => {
         if (expired > 0) this.logger.log({ expired }, 'expired checkout sessions');
       })
-      .catch((err: unknown) => this.logger.error({ err }, 'checkout expiry failed; retried on the next tick'))
+      .catch((err: unknown) => {
+        if (!this.db.availability.failed(err))
+          this.logger.error({ err }, 'checkout expiry failed; retried on the next tick');
+      })
       .finally(() => {
         this.running = null;
       });

@@ -29,7 +29,9 @@ async function withApp<T>(work: (app: NestFastifyApplication) => Promise<T>): Pr
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    await runMigrations(db.url);
+    await runMigrations(config.DATABASE_DIRECT_URL ?? db.url);
+    // The application context (no HTTP server, no jobs or workers): organizations are created by
+    // the very code the service runs, every module's environment setup included.
     const app = await createApp({
       config: loadConfig({
         ...process.env,

@@ -101,3 +101,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_IP: 'many' })).toThrow(/RATE_LIMIT_PER_IP/);
   });
 });
+
+describe('prepared statements', () => {
+  it('are on against the server itself, off when DATABASE_DIRECT_URL says DATABASE_URL is a pooler, and the setting wins', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).preparedStatements).toBe(true);
+    const pooled = {
+      DATABASE_URL: 'postgres://u@pgbouncer:6432/db',
+      DATABASE_DIRECT_URL: 'postgres://u@h/db',
+    };
+    expect(loadConfig(pooled).preparedStatements).toBe(false);
+    expect(loadConfig({ ...pooled, DATABASE_PREPARED_STATEMENTS: 'true' }).preparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
+  });
+});

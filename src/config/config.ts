@@ -67,6 +67,29 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * The PostgreSQL server itself, when `DATABASE_URL` points at a pooler in transaction mode
+   * (PgBouncer): migrations and LISTEN need a session of their own. Unset: `DATABASE_URL`.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, {
+    message: 'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
+  })
+  DATABASE_DIRECT_URL?: string;
+
+  /**
+   * Run pay's and the keyed requests' hot statements as named prepared statements. Unset: on, unless
+   * `DATABASE_DIRECT_URL` is set (`DATABASE_URL` is then a pooler that cannot keep them).
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  DATABASE_PREPARED_STATEMENTS?: boolean;
+
+  get preparedStatements(): boolean {
+    return this.DATABASE_PREPARED_STATEMENTS ?? this.DATABASE_DIRECT_URL === undefined;
+  }
+
   @IsString()
   DATA_DIR = './.data';
 
@@ -324,6 +347,8 @@ export class AppConfig {
 /** Settings without a default (so absent from `new AppConfig()`), read when set. */
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'DATABASE_PREPARED_STATEMENTS',
   'PUBLIC_URL',
   'LOG_FORMAT',
   'CHECKOUT_CSRF_SECRET',

@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logge
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
+import { isDatabaseUnavailable, serviceUnavailable } from '../common/errors/database-unavailable';
+import { sendAppError } from '../common/http/error.filter';
 import { DashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
@@ -11,7 +13,9 @@ import { SESSION_COOKIE } from './sessions.service';
  * Errors on the dashboard are pages, in the user's language: no session → 303 to the sign-in page;
  * a failed CSRF check or a role that may not act → 403; anything not found (also another
  * organization's or environment's id) → 404; too many sign-in attempts, or requests from one
- * address → 429; the rest → 500, its cause logged with the request id.
+ * address → 429; the rest → 500, its cause logged with the request id. While PostgreSQL is
+ * unreachable, the same 503 `Service unavailable` (text, with Retry-After) as every other route:
+ * a page of the dashboard could not be built without it.
  */
 @Injectable()
 @Catch()
@@ -31,6 +35,7 @@ export class DashboardErrorFilter implements ExceptionFilter {
       this.logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
       return;
     }
+    if (isDatabaseUnavailable(error)) return sendAppError(reply, serviceUnavailable());
     const d = this.surface.request(req, reply);
     const { t } = d;
     if (AppError.is(error, DashboardError.SignInRequired)) {

@@ -1,17 +1,26 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
+import { DatabaseAvailability } from './availability';
 import { Db } from './db';
 import { ServerSecrets } from './server-secrets.repository';
 
 export interface DatabaseOptions {
+  /** What the pool connects to: the server, or a pooler such as PgBouncer in transaction mode. */
   url: string;
+  /** The server itself, for what needs a session of its own (LISTEN). Default: `url`. */
+  directUrl?: string;
   poolSize: number;
+  /** See `DbOptions`. */
+  preparedStatements: boolean;
 }
 
-/** The database URL, for the few that need a connection of their own (LISTEN). */
-export const DATABASE_URL = Symbol('DATABASE_URL');
+/**
+ * The URL of the server itself, for the few that need a session of their own (LISTEN): behind a
+ * pooler in transaction mode, `DATABASE_DIRECT_URL`; else `DATABASE_URL`.
+ */
+export const DATABASE_DIRECT_URL = Symbol('DATABASE_DIRECT_URL');
 
-/** One `pg` pool per instance, behind `Db`. */
+/** One `pg` pool per instance, behind `Db`; its `DatabaseAvailability` for the jobs. */
 @Global()
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
@@ -21,14 +30,18 @@ export class DatabaseModule implements OnApplicationShutdown {
     return {
       module: DatabaseModule,
       providers: [
-        { provide: DATABASE_URL, useValue: options.url },
+        { provide: DATABASE_DIRECT_URL, useValue: options.directUrl ?? options.url },
         {
           provide: Db,
-          useFactory: () => new Db(createPool(options.url, options.poolSize)),
+          useFactory: () =>
+            new Db(createPool(options.url, options.poolSize), {
+              preparedStatements: options.preparedStatements,
+            }),
         },
+        { provide: DatabaseAvailability, useFactory: (db: Db) => db.availability, inject: [Db] },
         ServerSecrets,
       ],
-      exports: [Db, DATABASE_URL, ServerSecrets],
+      exports: [Db, DATABASE_DIRECT_URL, DatabaseAvailability, ServerSecrets],
     };
   }
 
@@ -37,8 +50,14 @@ export class DatabaseModule implements OnApplicationShutdown {
   }
 }
 
+/**
+ * How long a statement waits for a connection (a new one, or a free one of the pool) before it
+ * fails: while PostgreSQL is unreachable, requests answer 503 within this time rather than hang.
+ */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+
 export function createPool(url: string, max: number): Pool {
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS });
   // An idle connection that breaks (a restarted server) is dropped by the pool; without a
   // listener its 'error' event would end the process.
   pool.on('error', () => undefined);

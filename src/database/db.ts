@@ -1,6 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { DatabaseAvailability } from './availability';
 import type { Sql } from './sql';
+
+export interface DbOptions {
+  /**
+   * Run the statements marked `prepared` as named prepared statements (parsed and planned once per
+   * connection). Off behind a pooler in transaction mode, where a connection is not the client's
+   * from one transaction to the next (docs/architecture.md, "Idempotent requests").
+   */
+  preparedStatements?: boolean;
+}
 
 /**
  * The one way the service talks to PostgreSQL (docs/architecture.md, "Data access"): plain
@@ -13,8 +23,16 @@ import type { Sql } from './sql';
  */
 export class Db {
   private readonly context = new AsyncLocalStorage<Transaction>();
+  /** Whether PostgreSQL answers, from the outcome of every statement run here. */
+  readonly availability = new DatabaseAvailability();
+  readonly preparedStatements: boolean;
 
-  constructor(readonly pool: Pool) {}
+  constructor(
+    readonly pool: Pool,
+    options: DbOptions = {},
+  ) {
+    this.preparedStatements = options.preparedStatements ?? true;
+  }
 
   /** The rows of a statement. */
   async many<T extends QueryResultRow>(statement: Sql): Promise<T[]> {
@@ -42,7 +60,10 @@ export class Db {
    */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.context.getStore()) return fn();
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((err: unknown) => {
+      this.availability.failed(err);
+      throw err;
+    });
     const tx: Transaction = { client, open: true };
     let broken = false;
     try {
@@ -61,13 +82,19 @@ export class Db {
     }
   }
 
-  private run<T extends QueryResultRow>(statement: Sql) {
-    const query = statement.query();
+  private async run<T extends QueryResultRow>(statement: Sql) {
+    const query = this.preparedStatements ? statement.query() : statement.compile();
     const tx = this.context.getStore();
-    if (!tx) return this.pool.query<T>(query);
     // A statement started from work that outlived its transaction would run on a released connection.
-    if (!tx.open) throw new Error('a statement was run after its transaction ended');
-    return tx.client.query<T>(query);
+    if (tx && !tx.open) throw new Error('a statement was run after its transaction ended');
+    try {
+      const result = await (tx ? tx.client.query<T>(query) : this.pool.query<T>(query));
+      if (!this.availability.available) this.availability.succeeded();
+      return result;
+    } catch (err) {
+      this.availability.failed(err);
+      throw err;
+    }
   }
 }
 

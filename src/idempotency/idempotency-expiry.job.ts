@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import { DatabaseAvailability } from '../database/availability';
 import { IdempotencyRepository } from './idempotency.repository';
 
 /** Keys are kept 24 h. */
@@ -15,7 +16,10 @@ export class IdempotencyExpiryJob implements OnApplicationShutdown {
   private readonly logger = new Logger(IdempotencyExpiryJob.name);
   private running: Promise<void> | null = null;
 
-  constructor(private readonly repo: IdempotencyRepository) {}
+  constructor(
+    private readonly repo: IdempotencyRepository,
+    private readonly availability: DatabaseAvailability,
+  ) {}
 
   @Cron(CronExpression.EVERY_MINUTE, { name: 'idempotency-expiry' })
   async tick(): Promise<void> {
@@ -24,9 +28,10 @@ export class IdempotencyExpiryJob implements OnApplicationShutdown {
       .then((deleted) => {
         if (deleted > 0) this.logger.log({ deleted }, 'deleted expired idempotency keys');
       })
-      .catch((err: unknown) =>
-        this.logger.error({ err }, 'idempotency key expiry failed; retried on the next tick'),
-      )
+      .catch((err: unknown) => {
+        if (!this.availability.failed(err))
+          this.logger.error({ err }, 'idempotency key expiry failed; retried on the next tick');
+      })
       .finally(() => {
         this.running = null;
       });

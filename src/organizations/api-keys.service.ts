@@ -8,7 +8,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '../config/config';
-import { DATABASE_URL } from '../database/database.module';
+import { DATABASE_DIRECT_URL } from '../database/database.module';
 import { Db } from '../database/db';
 import { PgListener } from '../database/listener';
 import { ApiKeyCache } from './api-key-cache';
@@ -54,10 +54,10 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
     private readonly db: Db,
     private readonly repo: OrganizationsRepository,
     config: AppConfig,
-    @Inject(DATABASE_URL) databaseUrl: string,
+    @Inject(DATABASE_DIRECT_URL) listenUrl: string,
   ) {
     this.listener = new PgListener(
-      listenUrl(config, databaseUrl),
+      listenUrl,
       ENDED_KEYS_CHANNEL,
       (payload) => this.notified(payload),
       () => this.cache.listening(),
@@ -201,13 +201,4 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
     this.used.clear();
     await this.repo.touchKeys(ids);
   }
-}
-
-/**
- * Where to LISTEN: the server itself (`DATABASE_DIRECT_URL`) when set, as a pooler in transaction
- * mode keeps no LISTEN; else the application's database.
- */
-function listenUrl(config: AppConfig, databaseUrl: string): string {
-  const direct = (config as { DATABASE_DIRECT_URL?: string }).DATABASE_DIRECT_URL;
-  return direct || databaseUrl;
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/config';
+import { DatabaseAvailability } from '../database/availability';
 import { ReconciliationService } from './reconciliation.service';
 
 const JOB = 'payments-reconciliation';
@@ -19,6 +20,7 @@ export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplic
     private readonly reconciliation: ReconciliationService,
     private readonly registry: SchedulerRegistry,
     private readonly config: AppConfig,
+    private readonly availability: DatabaseAvailability,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -41,7 +43,9 @@ export class ReconciliationScheduler implements OnApplicationBootstrap, OnApplic
       .then((r) => {
         if (r.claimed > 0) this.logger.log(r, 'reconciliation pass');
       })
-      .catch((err: unknown) => this.logger.error({ err }, 'reconciliation pass failed'))
+      .catch((err: unknown) => {
+        if (!this.availability.failed(err)) this.logger.error({ err }, 'reconciliation pass failed');
+      })
       .finally(() => {
         this.running = null;
       });

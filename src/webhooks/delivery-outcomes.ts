@@ -1,7 +1,11 @@
 import { Logger } from '@nestjs/common';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import type { AttemptResult } from './http-delivery';
 import { nextRetryDelay } from './retry-schedule';
 import { ClaimedDelivery, OutcomeColumns, WebhooksRepository } from './webhooks.repository';
+
+/** How often an outcome is tried again while PostgreSQL is unreachable. */
+const UNAVAILABLE_RETRY_MS = 1000;
 
 interface Outcome {
   c: ClaimedDelivery;
@@ -15,11 +19,14 @@ interface Outcome {
  * Writes attempt outcomes in batches: one statement for all the attempts that finished while the
  * previous batch was being written, which keeps one database round trip per delivery off the
  * hot path. Each attempt is then succeeded, failed for good, or due again after its retry delay.
+ * While PostgreSQL is unreachable, outcomes wait and are written once it is back: an attempt made
+ * but not recorded would be made again when its lease expires, sending the event twice.
  */
 export class DeliveryOutcomes {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly queue: Outcome[] = [];
   private flushing = false;
+  private stopping = false;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -34,6 +41,11 @@ export class DeliveryOutcomes {
       this.queue.push({ c, startedAt, r, resolve, reject });
       if (!this.flushing) void this.flush();
     });
+  }
+
+  /** Shutting down: stops waiting for PostgreSQL (an outcome it cannot take now fails, its lease expires and it is retried). */
+  stop(): void {
+    this.stopping = true;
   }
 
   private async flush(): Promise<void> {
@@ -51,6 +63,11 @@ export class DeliveryOutcomes {
           o.resolve();
         }
       } catch (err) {
+        if (isDatabaseUnavailable(err) && !this.stopping) {
+          this.queue.unshift(...batch);
+          await new Promise((r) => setTimeout(r, UNAVAILABLE_RETRY_MS).unref());
+          continue;
+        }
         for (const o of batch) o.reject(err);
       }
     }

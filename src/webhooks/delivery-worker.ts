@@ -3,7 +3,8 @@ import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
-import { DATABASE_URL } from '../database/database.module';
+import { DatabaseAvailability } from '../database/availability';
+import { DATABASE_DIRECT_URL } from '../database/database.module';
 import { PgListener } from '../database/listener';
 import { DeliveryOutcomes } from './delivery-outcomes';
 import { EndpointPace, SLOW_CALL_MS } from './endpoint-pace';
@@ -45,7 +46,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
-    @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly availability: DatabaseAvailability,
+    @Inject(DATABASE_DIRECT_URL) databaseUrl: string,
     private readonly metrics: Metrics,
   ) {
     this.outcomes = new DeliveryOutcomes(repo, parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), this.token);
@@ -88,6 +90,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.running = false;
     this.wake();
     await this.loop;
+    this.outcomes.stop();
     await Promise.allSettled([...this.inFlight]);
     await this.listener.stop();
   }
@@ -136,7 +139,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           for (const c of batch) this.track(this.attempt(c));
           if (this.backlog && this.inFlight.size < max) continue;
         } catch (err) {
-          this.logger.warn(`Claiming webhook deliveries failed: ${(err as Error).message}`);
+          // PostgreSQL away: logged once by the availability tracker; the poll goes on until it is back.
+          if (!this.availability.failed(err))
+            this.logger.warn(`Claiming webhook deliveries failed: ${(err as Error).message}`);
         }
       }
       if (!this.running) break;

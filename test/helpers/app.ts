@@ -47,6 +47,19 @@ export function testDatabaseUrl(): string {
 }
 
 /**
+ * The server itself for a database reached through the run's PgBouncer (KHOUMS_TEST_PGBOUNCER=1):
+ * what the app takes as DATABASE_DIRECT_URL (migrations, LISTEN). Undefined without PgBouncer.
+ */
+export function directUrlFor(url: string): string | undefined {
+  const direct = process.env.KHOUMS_TEST_DATABASE_DIRECT_URL;
+  if (!direct) return undefined;
+  const u = new URL(url);
+  if (u.port !== new URL(testDatabaseUrl()).port) return undefined;
+  u.port = new URL(direct).port;
+  return u.toString();
+}
+
+/**
  * The real application on the run's database, listening on an ephemeral port; every answer of
  * its API is checked against its OpenAPI document (see `undeclaredAnswers`). Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
@@ -74,6 +87,7 @@ export async function startTestApp(
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     // The documents' key (required with an external database), the same for every app of the run.
     DOCUMENTS_ENCRYPTION_KEY: TEST_DOCUMENTS_KEY,
+    ...(directUrlFor(databaseUrl) ? { DATABASE_DIRECT_URL: directUrlFor(databaseUrl)! } : {}),
     ...env,
   });
   const logs: string[] = [];
@@ -127,7 +141,7 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
   const u = new URL(testDatabaseUrl());
   u.pathname = `/${database}`;
   const url = u.toString();
-  await runMigrations(url);
+  await runMigrations(directUrlFor(url) ?? url);
   return {
     url,
     drop: async () => {

@@ -42,7 +42,8 @@ function asClientsReadIt(schema: unknown): unknown {
   if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
   // A nullable reference (`allOf: [$ref]` or `$ref` with `nullable`): the record, or null.
   if (out.nullable === true && (out.allOf || out.$ref)) {
-    const { nullable: _nullable, ...record } = out;
+    const record = { ...out };
+    delete record.nullable;
     return { anyOf: [record, { type: 'null' }] };
   }
   return out;

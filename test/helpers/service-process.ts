@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { directUrlFor } from './app';
 import { waitFor } from './poll';
 
 const FIXTURES = join(__dirname, '../webhooks/fixtures');
@@ -14,13 +15,14 @@ export async function serviceProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void>; stderr: () => string }> {
   const child = spawn(process.execPath, [join(FIXTURES, 'run-ts.js'), join(FIXTURES, 'service-process.ts')], {
-    // Webhook receivers of the suites listen on 127.0.0.1.
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',
+      // Webhook receivers of the suites listen on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...env,
       KHOUMS_TEST_DATABASE_URL: databaseUrl,
+      ...(directUrlFor(databaseUrl) ? { DATABASE_DIRECT_URL: directUrlFor(databaseUrl) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -37,7 +37,7 @@ export const Messages = {
   /** A list cursor the service did not write, or naming no possible row (the dashboard's lists). */
   invalidCursor: 'Invalid cursor',
   internal: 'Internal server error',
-  /** Every route while the database is unreachable (with Retry-After). */
+  /** PostgreSQL is unreachable (stopped, restarting, failing over): try again after Retry-After. */
   serviceUnavailable: 'Service unavailable',
 
   paymentRequestNotFound: 'Payment Request not found',

@@ -4,11 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors/app-error';
 import { CommonError, commonError } from '../errors/common-errors';
+import { isDatabaseUnavailable, serviceUnavailable } from '../errors/database-unavailable';
 import { Messages } from '../errors/messages';
 import { ValidationFailed } from '../validation/validation-body';
 
 export function sendText(reply: FastifyReply, status: number, body: string): void {
   void reply.status(status).header('content-type', 'text/plain; charset=utf-8').send(body);
+}
+
+/** An AppError as text, with its status and headers (`Retry-After`). */
+export function sendAppError(reply: FastifyReply, error: AppError): void {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+  sendText(reply, error.status, error.message);
 }
 
 /**
@@ -52,8 +59,10 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
 
 /**
  * The only place that writes error responses: plain text for every failure, the validation JSON
- * (as text) for 422, and `Internal server error` for anything unexpected, whose cause is logged
- * with the request id.
+ * (as text) for 422, 503 `Service unavailable` with `Retry-After` while PostgreSQL is unreachable
+ * (not logged per request: the database's availability is logged once when it goes and once when
+ * it returns), and `Internal server error` for anything unexpected, whose cause is logged with the
+ * request id.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
@@ -67,10 +76,8 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
       return;
     }
-    if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-      return sendText(reply, error.status, error.message);
-    }
+    if (error instanceof AppError) return sendAppError(reply, error);
+    if (isDatabaseUnavailable(error)) return sendAppError(reply, serviceUnavailable());
     if (error instanceof ValidationFailed) return sendText(reply, 422, JSON.stringify(error.body));
     if (error instanceof HttpException) {
       const status = error.getStatus();
