@@ -79,13 +79,17 @@ describe('every operation of the API', () => {
           return 'no 401';
       }),
     ).toEqual([]);
-    expect(messages(doc.paths['/api/v1/payment-request']?.post.responses[403])).toEqual([
-      Messages.unauthorizedAccess,
+    // Besides the key's 403, the routes that ask a customer for money answer the Production gate's.
+    expect(messages(doc.paths['/api/v1/payment-request']?.post.responses[403]).sort()).toEqual(
+      [Messages.unauthorizedAccess, Messages.organizationNotVerified].sort(),
+    );
+    expect(messages(doc.paths['/api/v1/checkout-session']?.post.responses[403]).sort()).toEqual(
+      [Messages.checkoutNeedsSecretKey, Messages.organizationNotVerified].sort(),
+    );
+    // Pay takes either key: its only 403 is the gate's.
+    expect(messages(doc.paths['/api/v1/payment']?.post.responses[403])).toEqual([
+      Messages.organizationNotVerified,
     ]);
-    expect(messages(doc.paths['/api/v1/checkout-session']?.post.responses[403])).toEqual([
-      Messages.checkoutNeedsSecretKey,
-    ]);
-    expect(doc.paths['/api/v1/payment']?.post.responses[403]).toBeUndefined(); // either key
   });
 
   it('answers the 400 Malformed JSON body, 413 and 415 wherever it reads a body (every method but GET)', () => {

@@ -37,6 +37,7 @@ export class SubscriptionsController {
   @AsksForMoney()
   @ApiErrors(
     SubscriptionError.TrialNeedsPeriodOrEnd,
+    SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     CustomerError.NotFound,
@@ -51,6 +52,7 @@ export class SubscriptionsController {
   @AsksForMoney()
   @ApiErrors(
     SubscriptionError.TrialNeedsPeriodOrEnd,
+    SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     CommonError.InvalidPhoneNumber,

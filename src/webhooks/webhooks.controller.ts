@@ -30,7 +30,11 @@ export class WebhookEndpointsController {
   constructor(private readonly service: WebhooksService) {}
 
   @Post()
-  @ApiErrors(WebhookError.UrlMustBePublic)
+  @ApiErrors(
+    WebhookError.UrlMustBePublic,
+    WebhookError.UrlMustBePublicInProduction,
+    WebhookError.TooManyEndpoints,
+  )
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateWebhookEndpointDto) {
@@ -53,7 +57,11 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
-  @ApiErrors(WebhookError.UrlMustBePublic, WebhookError.EndpointNotFound)
+  @ApiErrors(
+    WebhookError.UrlMustBePublic,
+    WebhookError.UrlMustBePublicInProduction,
+    WebhookError.EndpointNotFound,
+  )
   @SecretKey()
   @ApiData(WebhookEndpointJson)
   async update(@Tenant() t: Tenant, @Param() p: WebhookIdParams, @Body() dto: UpdateWebhookEndpointDto) {

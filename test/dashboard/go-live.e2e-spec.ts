@@ -171,7 +171,7 @@ const INVALID: [string, string, keyof typeof en][] = [
   ['legalForm', 'LLC', 'problem_invalidLegalForm'],
   ['rccm', '#?', 'problem_invalidRccm'],
   ['nif', '12-34', 'problem_invalidNif'],
-  ['address', 'Rue\u0000 1', 'problem_required'],
+  ['address', ' ', 'problem_required'],
   ['representativeName', '   ', 'problem_required'],
   ['representativeIdNumber', '12 34', 'problem_invalidIdNumber'],
   ['representativePhone', '12345678', 'problem_invalidPhone'],

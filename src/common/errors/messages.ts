@@ -8,15 +8,15 @@ export const Messages = {
   unauthorizedAccess: 'Unauthorized access',
   checkoutNeedsSecretKey: 'Only secret API keys can create checkout sessions',
   organizationNotVerified: 'Organization is not verified for Production',
-  /** Not in CONTRACT.md: an operator (or the CLI) names an organization that does not exist. */
+  /** An operator (or the CLI) names an organization that does not exist. */
   organizationNotFound: 'Organization not found',
-  /** Not in CONTRACT.md: operators' actions (/admin and the CLI). */
+  /** Operators' actions (the CLI, and the operators' console to come). */
   rejectionReasonRequired: 'A reason (1 to 1000 characters) is required to reject an application',
   invalidFeeRate: 'Fee rate must be a whole number of basis points from 0 to 10000',
   invalidIban: 'IBAN must be MR followed by 25 digits, with valid check digits',
   unknownPayoutBank: (bank: string) => `Unknown bank "${bank}"`,
   invalidPayoutHolder: 'Account holder must be 1 to 200 characters',
-  /** Not in CONTRACT.md: the go-live application (the dashboard translates them by code). */
+  /** The go-live application (the dashboard translates them by code). */
   applicationUnderReview: 'The application is already being reviewed',
   alreadyVerified: 'The organization is already verified',
   documentRequired: 'Both documents are required',
