@@ -255,11 +255,13 @@ it('answers 503 with Retry-After while PostgreSQL is stopped, then serves again 
 
   // One line when the database went, one when it came back; no job logged each failed poll.
   const logged = (text: string) => t!.logs.filter((l) => l.includes(text)).length;
-  // (A restart may flap once: a statement answered between the server accepting connections and
-  // refusing them while it finishes starting; each outage still logs one line each way.)
-  expect(logged('PostgreSQL is unreachable')).toBeGreaterThanOrEqual(1);
-  expect(logged('PostgreSQL is unreachable')).toBeLessThanOrEqual(2);
-  expect(logged('PostgreSQL is reachable again')).toBe(logged('PostgreSQL is unreachable'));
+  // A line when the database goes and one when it returns, never one per request or poll (the
+  // jobs poll every second or faster through 10 s). A restart may flap: a statement answered while
+  // the server still finishes starting, so an outage may log its pair of lines more than once.
+  const outages = logged('PostgreSQL is unreachable');
+  expect(outages).toBeGreaterThanOrEqual(1);
+  expect(outages).toBeLessThanOrEqual(5);
+  expect(logged('PostgreSQL is reachable again')).toBe(outages);
   expect(logged('Claiming webhook deliveries failed')).toBe(0);
   expect(logged('reconciliation pass failed')).toBe(0);
   expect(logged('unhandled error')).toBe(0);
