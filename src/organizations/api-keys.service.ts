@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { AppConfig } from '../config/config';
 import { DATABASE_DIRECT_URL } from '../database/database.module';
 import { Db } from '../database/db';
 import { PgListener } from '../database/listener';
@@ -53,7 +52,6 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
   constructor(
     private readonly db: Db,
     private readonly repo: OrganizationsRepository,
-    config: AppConfig,
     @Inject(DATABASE_DIRECT_URL) listenUrl: string,
   ) {
     this.listener = new PgListener(
