@@ -1,14 +1,43 @@
 import { Module } from '@nestjs/common';
 import { GoingLiveModule } from '../going-live/going-live.module';
 import { AuditLogRepository } from './audit-log.repository';
+import { AdminAuditController } from './console/audit.controller';
+import { AdminAuthController } from './console/auth.controller';
+import { AdminErrorFilter } from './console/admin.filter';
+import { AdminGuard } from './console/admin.guard';
+import { AdminRenderer } from './console/admin.renderer';
+import { AdminSurface } from './console/admin-surface';
+import { AdminNotFoundController } from './console/not-found.controller';
+import { AdminOrganizationsController } from './console/organizations.controller';
 import { OperatorActionsService } from './operator-actions.service';
+import { OperatorSessions } from './operator-sessions.service';
 import { OperatorsRepository } from './operators.repository';
 import { OperatorsService } from './operators.service';
 
-/** The operators' side (docs/going-live.md): their accounts, their actions on organizations and the audit log. */
+/**
+ * The operators' side (docs/going-live.md, docs/admin.md): their accounts and sessions, their
+ * actions on organizations with the audit log, and the console /admin where they work.
+ */
 @Module({
   imports: [GoingLiveModule],
-  providers: [AuditLogRepository, OperatorActionsService, OperatorsRepository, OperatorsService],
+  controllers: [
+    AdminAuthController,
+    AdminOrganizationsController,
+    AdminAuditController,
+    // Last: its catch-all route answers the paths no other page has.
+    AdminNotFoundController,
+  ],
+  providers: [
+    AuditLogRepository,
+    OperatorActionsService,
+    OperatorsRepository,
+    OperatorsService,
+    OperatorSessions,
+    AdminSurface,
+    AdminRenderer,
+    AdminGuard,
+    AdminErrorFilter,
+  ],
   exports: [OperatorActionsService, AuditLogRepository, OperatorsService],
 })
 export class AdminModule {}

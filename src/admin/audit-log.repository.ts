@@ -25,8 +25,14 @@ export interface AuditEntry {
 
 export interface AuditFilter {
   operatorId?: string;
+  /** `cli`: the command line's entries. */
+  actor?: 'cli';
   organizationId?: string;
   action?: string;
+  /** Entries at or after this moment. */
+  from?: Date;
+  /** Entries before this moment. */
+  to?: Date;
 }
 
 /** The operators' audit log: appended to, never changed (a trigger refuses UPDATE and DELETE). */
@@ -52,8 +58,11 @@ export class AuditLogRepository {
   list(filter: AuditFilter, limit = 200): Promise<AuditEntry[]> {
     const where: Sql[] = [];
     if (filter.operatorId) where.push(sql`operator_id = ${filter.operatorId}`);
+    if (filter.actor) where.push(sql`operator_id IS NULL AND actor = ${filter.actor}`);
     if (filter.organizationId) where.push(sql`organization_id = ${filter.organizationId}`);
     if (filter.action) where.push(sql`action = ${filter.action}`);
+    if (filter.from) where.push(sql`created_at >= ${filter.from}`);
+    if (filter.to) where.push(sql`created_at < ${filter.to}`);
     return this.db.many<AuditEntry>(sql`
       SELECT id, actor, operator_id AS "operatorId", action, organization_id AS "organizationId", before, after,
              created_at AS "createdAt"

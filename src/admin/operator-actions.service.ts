@@ -9,14 +9,16 @@ import { AdminError, adminError } from './admin.errors';
 import { Actor, AuditLogRepository } from './audit-log.repository';
 
 /** The audited actions, as the audit log names them. */
-export type OperatorAction =
-  | 'organization.verify'
-  | 'organization.reject'
-  | 'organization.platform'
-  | 'organization.fee_rate'
-  | 'organization.payouts_hold'
-  | 'organization.payouts_release'
-  | 'organization.payout_account';
+export const OPERATOR_ACTIONS = [
+  'organization.verify',
+  'organization.reject',
+  'organization.platform',
+  'organization.fee_rate',
+  'organization.payouts_hold',
+  'organization.payouts_release',
+  'organization.payout_account',
+] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 /** An organization as the audit log records it before and after an action (never the whole IBAN). */
 export function auditRecord(a: Account): Record<string, unknown> {
@@ -50,9 +52,15 @@ export class OperatorActionsService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Approves the organization for Production, and its pending payout account. */
-  verify(actor: Actor, organizationId: string): Promise<AccountChange> {
+  /**
+   * Approves the organization for Production, and its pending payout account. `onlySubmitted` (the
+   * console): refused unless an application waits, checked under the organization's lock, so two
+   * operators deciding at once cannot both win.
+   */
+  verify(actor: Actor, organizationId: string, onlySubmitted = false): Promise<AccountChange> {
     return this.act(actor, 'organization.verify', organizationId, async (before) => {
+      if (onlySubmitted && before.verificationStatus !== 'submitted')
+        throw adminError(AdminError.NotUnderReview);
       await this.organizations.setVerification(organizationId, 'verified', null);
       if (before.payoutAccount?.status === 'pending')
         await this.organizations.setPayoutAccountStatus(organizationId, 'approved');
@@ -60,10 +68,17 @@ export class OperatorActionsService {
   }
 
   /** Refuses the application with a reason the owner sees; the owner may correct it and apply again. */
-  async reject(actor: Actor, organizationId: string, reason: string): Promise<AccountChange> {
+  async reject(
+    actor: Actor,
+    organizationId: string,
+    reason: string,
+    onlySubmitted = false,
+  ): Promise<AccountChange> {
     const text = reason.trim();
     if (text.length < 1 || text.length > 1000) throw adminError(AdminError.ReasonRequired);
     return this.act(actor, 'organization.reject', organizationId, async (before) => {
+      if (onlySubmitted && before.verificationStatus !== 'submitted')
+        throw adminError(AdminError.NotUnderReview);
       await this.organizations.setVerification(organizationId, 'rejected', text);
       if (before.payoutAccount?.status === 'pending')
         await this.organizations.setPayoutAccountStatus(organizationId, 'rejected');

@@ -7,7 +7,7 @@ import { matchTotp, newTotpSecret, otpauthUri } from './totp';
 
 /** What `operator:create --json` prints, once: the one-time password and the TOTP secret's URI. */
 export interface CreatedOperator {
-  operatorId: string;
+  id: string;
   email: string;
   password: string;
   otpauthUri: string;
@@ -42,7 +42,7 @@ export class OperatorsService {
       totpSealed: sealed.sealed,
     });
     if (!inserted) throw new OperatorEmailTakenError(email);
-    return { operatorId: id, email, password, otpauthUri: otpauthUri(secret, email) };
+    return { id, email, password, otpauthUri: otpauthUri(secret, email) };
   }
 
   /**
@@ -61,5 +61,17 @@ export class OperatorsService {
     const step = matchTotp(secret, code.trim(), atMs, operator.lastTotpStep);
     if (step === null || !(await this.repo.useTotpStep(operator.id, step))) return null;
     return { id: operator.id, email: operator.email, mustChangePassword: operator.mustChangePassword };
+  }
+
+  /** The operator's own new password (at first sign-in, or later): false when `current` is wrong. */
+  async changePassword(operatorId: string, current: string, next: string): Promise<boolean> {
+    const row = await this.repo.passwordHashOf(operatorId);
+    if (!row || !(await verifyPassword(current, row.passwordHash))) return false;
+    await this.repo.setPassword(operatorId, await hashPassword(next));
+    return true;
+  }
+
+  list(): Promise<{ id: string; email: string }[]> {
+    return this.repo.list();
   }
 }

@@ -4,6 +4,7 @@ import { isUUID } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '../admin/audit-log.repository';
 import { OperatorActionsService } from '../admin/operator-actions.service';
+import { OperatorEmailTakenError, OperatorsService } from '../admin/operators.service';
 import { AppError } from '../common/errors/app-error';
 import { ConfigError, loadConfig } from '../config/config';
 import { createApp } from '../app';
@@ -19,6 +20,7 @@ const USAGE = `Usage:
   npm run -s cli -- org:verify <organization id>
   npm run -s cli -- org:reject <organization id> --reason "<text>"
   npm run -s cli -- org:platform <organization id>
+  npm run -s cli -- operator:create --email <email> [--json]
 `;
 
 /**
@@ -144,6 +146,38 @@ async function orgAction(
   });
 }
 
+/**
+ * operator:create: an operator of /admin with a one-time password (changed at first sign-in) and
+ * a TOTP secret as an otpauth:// URI, both printed once and never stored in clear.
+ */
+async function operatorCreate(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const email = values.email?.trim();
+  if (!email || email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    process.stderr.write(`operator:create needs a valid --email\n${USAGE}`);
+    return 2;
+  }
+  return withApp(async (app) => {
+    const created = await app.get(OperatorsService).create(email);
+    if (values.json) {
+      process.stdout.write(JSON.stringify(created) + '\n');
+    } else {
+      process.stdout.write(
+        [
+          `Operator ${created.id} created: ${created.email}`,
+          `One-time password (changed at first sign-in): ${created.password}`,
+          `TOTP secret for an authenticator app: ${created.otpauthUri}`,
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -153,6 +187,8 @@ async function main(argv: string[]): Promise<number> {
     case 'org:reject':
     case 'org:platform':
       return orgAction(command, rest);
+    case 'operator:create':
+      return operatorCreate(rest);
     default:
       process.stderr.write(USAGE);
       return 2;
@@ -162,7 +198,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError || err instanceof EmailTakenError || err instanceof AppError)
+    if (
+      err instanceof ConfigError ||
+      err instanceof EmailTakenError ||
+      err instanceof OperatorEmailTakenError ||
+      err instanceof AppError
+    )
       process.stderr.write(err.message + '\n');
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, Sql, sql } from '../database/sql';
+import { and, raw, Sql, sql } from '../database/sql';
 import type { Account, PayoutAccountStatus, VerificationStatus } from './account';
 import type {
   ApplicationFields,
@@ -308,6 +308,32 @@ export class OrganizationsRepository {
       SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
        WHERE verification_status = 'submitted'
        ORDER BY verification_submitted_at, id LIMIT ${limit}`);
+  }
+
+  /**
+   * Organizations for the operators' list: those whose name contains `q` (or whose id is `q`),
+   * of one verification status when given, newest first.
+   */
+  searchOrganizations(
+    filter: { q?: string; status?: VerificationStatus },
+    limit = 100,
+  ): Promise<
+    { id: string; name: string; verificationStatus: VerificationStatus; platform: boolean; createdAt: Date }[]
+  > {
+    const where: Sql[] = [];
+    if (filter.q) {
+      const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(
+        /^[0-9a-f-]{36}$/i.test(filter.q)
+          ? sql`(name ILIKE ${pattern} OR id = ${filter.q.toLowerCase()}::uuid)`
+          : sql`name ILIKE ${pattern}`,
+      );
+    }
+    if (filter.status) where.push(sql`verification_status = ${filter.status}`);
+    return this.db.many(sql`
+      SELECT id, name, verification_status AS "verificationStatus", platform, created_at AS "createdAt"
+        FROM organizations WHERE ${and(where)}
+       ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
   }
 
   /** The organization's environments (an account event is written to each). */

@@ -16,6 +16,9 @@ export const Messages = {
   invalidIban: 'IBAN must be MR followed by 25 digits, with valid check digits',
   unknownPayoutBank: (bank: string) => `Unknown bank "${bank}"`,
   invalidPayoutHolder: 'Account holder must be 1 to 200 characters',
+  /** The operators' console: a decision on an application no longer waiting for one. */
+  applicationNotUnderReview: 'The application is not waiting for a decision',
+  passwordChangeRequired: 'Password change required',
   /** The go-live application (the dashboard translates them by code). */
   applicationUnderReview: 'The application is already being reviewed',
   alreadyVerified: 'The organization is already verified',

@@ -1,0 +1,12 @@
+import { All } from '@nestjs/common';
+import { AdminError, adminError } from '../admin.errors';
+import { AdminPages } from './admin-pages';
+
+/** Any other path under /admin: the 404 page (signed in), else the sign-in page. Registered last. */
+@AdminPages()
+export class AdminNotFoundController {
+  @All('*')
+  notFound(): never {
+    throw adminError(AdminError.NotFound);
+  }
+}
