@@ -153,3 +153,32 @@ it('refuses org:reject without a reason and an unknown organization', async () =
   expect(unknown.status).toBe(1);
   expect(unknown.stderr).toContain('Organization not found');
 });
+
+it('operator:create prints the id, the email, a one-time password and an otpauth URI, once; the password is to change', async () => {
+  const address = email().replace('@golive.example', '@ops.example');
+  const made = cli('operator:create', '--email', address, '--json');
+  expect(made.status).toBe(0);
+  const printed = JSON.parse(made.stdout);
+  expect(Object.keys(printed).sort()).toEqual(['email', 'id', 'otpauthUri', 'password']);
+  expect(printed.email).toBe(address);
+  expect(printed.password.length).toBeGreaterThanOrEqual(16);
+  expect(printed.otpauthUri).toMatch(/^otpauth:\/\/totp\/Khoums%3A.+\?secret=[A-Z2-7]{32}&issuer=Khoums/);
+  const row = (
+    await db.query(
+      'SELECT email, password_hash, must_change_password, totp_sealed FROM operators WHERE id = $1',
+      [printed.id],
+    )
+  ).rows[0];
+  expect(row).toMatchObject({ email: address, must_change_password: true });
+  expect(row.password_hash).not.toContain(printed.password);
+  const secret = new URL(printed.otpauthUri).searchParams.get('secret')!;
+  expect(row.totp_sealed.toString('latin1')).not.toContain(secret);
+
+  const human = cli('operator:create', '--email', `other-${address}`);
+  expect(human.status).toBe(0);
+  expect(human.stdout).toMatch(/One-time password \(changed at first sign-in\): \S+/);
+  const taken = cli('operator:create', '--email', address.toUpperCase(), '--json');
+  expect(taken.status).toBe(1);
+  expect(taken.stderr).toContain('already exists');
+  expect(cli('operator:create', '--email', 'not-an-email').status).toBe(2);
+});

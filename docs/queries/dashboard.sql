@@ -7,7 +7,7 @@ INSERT INTO dashboard_sessions (id, token_hash, user_id, environment, expires_at
 -- DashboardRepository.session
 WITH s AS (
         SELECT s.id, s.last_seen_at, s.environment, u.id AS user_id, u.email, u.role, u.organization_id,
-               o.name AS organization_name, e.id AS environment_id
+               o.name AS organization_name, o.verification_status, e.id AS environment_id
           FROM dashboard_sessions s
           JOIN (users u
   JOIN organizations o ON o.id = u.organization_id
@@ -20,7 +20,8 @@ WITH s AS (
           FROM s WHERE d.id = s.id AND s.last_seen_at < now() - interval '1 minute'
       )
       SELECT id AS "sessionId", user_id AS "userId", email, role, organization_id AS "organizationId",
-             organization_name AS "organizationName", environment, environment_id AS "environmentId"
+             organization_name AS "organizationName", verification_status AS "verificationStatus", environment,
+             environment_id AS "environmentId"
         FROM s;
 
 -- DashboardRepository.deleteSession

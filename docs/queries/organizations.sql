@@ -125,6 +125,11 @@ SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
        WHERE verification_status = 'submitted'
        ORDER BY verification_submitted_at, id LIMIT $1;
 
+-- OrganizationsRepository.searchOrganizations
+SELECT id, name, verification_status AS "verificationStatus", platform, created_at AS "createdAt"
+        FROM organizations WHERE name ILIKE $1 AND verification_status = $2
+       ORDER BY created_at DESC, id DESC LIMIT $3;
+
 -- OrganizationsRepository.environments
 SELECT id, kind FROM environments WHERE organization_id = $1 ORDER BY kind;
 

@@ -26,6 +26,8 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard/team', 'navTeam'],
   ['/dashboard/account', 'navAccount'],
 ];
+/** Owners only: the application holds the representative's personal data. */
+const OWNER_NAV: [string, keyof DashboardTexts][] = [['/dashboard/go-live', 'navGoLive']];
 
 /**
  * Renders dashboard views (views/dashboard/*) inside layouts/dashboard: the header with the
@@ -66,9 +68,10 @@ export class DashboardRenderer {
   private layout(d: DashboardRequest, title: string): Record<string, unknown> {
     const { t, user } = d;
     const path = d.path;
-    const current = NAV.filter(([href]) => path === href || path.startsWith(`${href}/`)).sort(
-      (a, b) => b[0].length - a[0].length,
-    )[0]?.[0];
+    const nav = user?.role === 'owner' ? [...NAV, ...OWNER_NAV] : NAV;
+    const current = nav
+      .filter(([href]) => path === href || path.startsWith(`${href}/`))
+      .sort((a, b) => b[0].length - a[0].length)[0]?.[0];
     const notice = d.query('notice') as Notice | undefined;
     const query = new URLSearchParams(d.page.req.url.split('?')[1] ?? '');
     query.delete('notice');
@@ -105,7 +108,12 @@ export class DashboardRenderer {
         },
         // After the switch, the same section (an id of one environment means nothing in the other).
         returnPath: current ?? '/dashboard',
-        nav: NAV.map(([href, label]) => ({ href, label: t[label], current: href === current })),
+        nav: nav.map(([href, label]) => ({ href, label: t[label], current: href === current })),
+        verification: {
+          status: user.verificationStatus,
+          text: t[`verification_${user.verificationStatus}`],
+          href: user.role === 'owner' ? '/dashboard/go-live' : undefined,
+        },
       }),
     };
   }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { sql } from '../database/sql';
 import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.repository';
+import type { VerificationStatus } from '../organizations/account';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { Role } from '../organizations/users';
 
@@ -14,6 +15,8 @@ export interface SessionRow {
   role: Role;
   organizationId: string;
   organizationName: string;
+  /** Where the organization stands for Production (shown in the header). */
+  verificationStatus: VerificationStatus;
   environment: EnvironmentKind;
   environmentId: string;
 }
@@ -51,7 +54,7 @@ export class DashboardRepository {
     return this.db.one<SessionRow>(sql`
       WITH s AS (
         SELECT s.id, s.last_seen_at, s.environment, u.id AS user_id, u.email, u.role, u.organization_id,
-               o.name AS organization_name, e.id AS environment_id
+               o.name AS organization_name, o.verification_status, e.id AS environment_id
           FROM dashboard_sessions s
           JOIN (${USERS_WITH_ENVIRONMENTS}) ON u.id = s.user_id AND e.kind = s.environment
          WHERE s.token_hash = ${tokenHash} AND s.expires_at > now()
@@ -62,7 +65,8 @@ export class DashboardRepository {
           FROM s WHERE d.id = s.id AND s.last_seen_at < now() - interval '1 minute'
       )
       SELECT id AS "sessionId", user_id AS "userId", email, role, organization_id AS "organizationId",
-             organization_name AS "organizationName", environment, environment_id AS "environmentId"
+             organization_name AS "organizationName", verification_status AS "verificationStatus", environment,
+             environment_id AS "environmentId"
         FROM s`);
   }
 

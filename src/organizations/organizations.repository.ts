@@ -62,9 +62,9 @@ export const ENVIRONMENTS_WITH_ORGANIZATIONS = raw(`environments e
   JOIN organizations o ON o.id = e.organization_id`);
 
 /**
- * SQL after FROM (in parentheses): users `u` with their organization `o` and its environments `e`,
- * for a statement that joins its own rows to a user and one of its environments (the dashboard's
- * session, read on every page in one statement).
+ * SQL after FROM (in parentheses): users `u` with their organization `o` (name, verification_status)
+ * and its environments `e`, for a statement that joins its own rows to a user and one of its
+ * environments (the dashboard's session, read on every page in one statement).
  */
 export const USERS_WITH_ENVIRONMENTS = raw(`users u
   JOIN organizations o ON o.id = u.organization_id

@@ -311,3 +311,24 @@ it('is for owners: a developer gets 403 on the page and the form, nothing stored
   expect(res.status).toBe(403);
   expect(await applications(org.organizationId)).toEqual([]);
 });
+
+it('shows the verification status on every page, and owners a menu link to go live (others the status only)', async () => {
+  const { org, browser: owner } = await unverifiedOwner();
+  const home = await owner.get('/dashboard');
+  expect(home.text).toMatch(
+    /<a href="\/dashboard\/go-live" class="badge unverified" data-testid="verification-status" data-status="unverified">unverified<\/a>/,
+  );
+  expect(home.text).toContain('<li><a href="/dashboard/go-live">Go live</a></li>');
+  const page = await owner.get('/dashboard/go-live');
+  expect(page.text).toContain('<a href="/dashboard/go-live" aria-current="page">Go live</a>');
+
+  const { browser: developer } = await invitedMember(t, owner, 'developer');
+  const theirs = await developer.get('/dashboard/keys');
+  expect(theirs.text).toContain('data-testid="verification-status" data-status="unverified"');
+  expect(theirs.text).not.toContain('href="/dashboard/go-live"');
+
+  await apply(owner, VALID);
+  expect((await owner.get('/dashboard')).text).toContain('data-status="submitted">application sent<');
+  await t.app.get(OperatorActionsService).verify(CLI_ACTOR, org.organizationId);
+  expect((await developer.get('/dashboard')).text).toContain('data-status="verified">verified<');
+});

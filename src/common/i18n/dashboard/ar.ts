@@ -28,7 +28,13 @@ export const ar: DashboardTexts = {
   navInvoices: 'الفواتير',
   navTeam: 'الفريق',
   navAccount: 'حسابي',
+  navGoLive: 'الانتقال إلى الإنتاج',
   signOut: 'تسجيل الخروج',
+  verificationLabel: 'التحقق:',
+  verification_unverified: 'غير موثّقة',
+  verification_submitted: 'تم إرسال الطلب',
+  verification_verified: 'موثّقة',
+  verification_rejected: 'الطلب مرفوض',
 
   environment: 'البيئة',
   sandbox: 'الاختبار',

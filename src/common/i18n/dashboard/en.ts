@@ -21,7 +21,13 @@ export const en: DashboardTexts = {
   navInvoices: 'Invoices',
   navTeam: 'Team',
   navAccount: 'My account',
+  navGoLive: 'Go live',
   signOut: 'Sign out',
+  verificationLabel: 'Verification:',
+  verification_unverified: 'unverified',
+  verification_submitted: 'application sent',
+  verification_verified: 'verified',
+  verification_rejected: 'application rejected',
 
   environment: 'Environment',
   sandbox: 'Sandbox',

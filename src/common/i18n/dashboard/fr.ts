@@ -19,7 +19,13 @@ export const fr = {
   navInvoices: 'Factures',
   navTeam: 'Équipe',
   navAccount: 'Mon compte',
+  navGoLive: 'Passer en production',
   signOut: 'Se déconnecter',
+  verificationLabel: 'Vérification :',
+  verification_unverified: 'non vérifiée',
+  verification_submitted: 'demande envoyée',
+  verification_verified: 'vérifiée',
+  verification_rejected: 'demande refusée',
 
   environment: 'Environnement',
   sandbox: 'Sandbox',
