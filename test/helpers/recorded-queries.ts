@@ -1,5 +1,7 @@
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
+import { AuditLogRepository } from '../../src/admin/audit-log.repository';
+import { OperatorsRepository } from '../../src/admin/operators.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
 import { AppConfig } from '../../src/config/config';
 import { CustomersRepository } from '../../src/customers/customers.repository';
@@ -115,6 +117,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   invoices: [InvoicesRepository],
   subscriptions: [SubscriptionsRepository],
   dashboard: [DashboardRepository],
+  admin: [OperatorsRepository, AuditLogRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */
