@@ -12,7 +12,8 @@ import { AdminRenderer } from './admin.renderer';
 
 const actionText = (t: AdminTexts, action: string): string => {
   const key = `action_${action.replace(/^organization\./, '')}` as keyof AdminTexts;
-  return typeof t[key] === 'string' ? (t[key] as string) : action;
+  const text = t[key];
+  return typeof text === 'string' ? text : action;
 };
 
 /** A record's fields as `a.b: value` lines, to compare before and after. */
