@@ -64,6 +64,7 @@ export const ar: AdminTexts = {
   bps: '{bps} نقطة أساس',
   platform: 'منصة',
   payouts: 'التحويلات',
+  payoutAccount: 'حساب التحويل',
   payoutsHeldState: 'معلّقة',
   payoutsActiveState: 'نشطة',
   yes: 'نعم',

@@ -64,6 +64,7 @@ export const en: AdminTexts = {
   bps: '{bps} basis points',
   platform: 'Platform',
   payouts: 'Payouts',
+  payoutAccount: 'Payout account',
   payoutsHeldState: 'on hold',
   payoutsActiveState: 'active',
   yes: 'Yes',

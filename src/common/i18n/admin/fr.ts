@@ -63,6 +63,7 @@ export const fr = {
   bps: '{bps} points de base',
   platform: 'Plateforme',
   payouts: 'Versements',
+  payoutAccount: 'Compte de versement',
   payoutsHeldState: 'suspendus',
   payoutsActiveState: 'actifs',
   yes: 'Oui',
