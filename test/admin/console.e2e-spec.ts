@@ -548,3 +548,22 @@ describe('the audit log', () => {
     expect(res.text).toMatch(/data-testid="audit-who"><bdi>command line</);
   });
 });
+
+it('lets one of two operators deciding at once win: the other is told, and one decision is audited', async () => {
+  const { org } = await appliedOrganization(t, 'Raced Shop');
+  const { browser: first } = await signedInOperator(t);
+  const { browser: second } = await signedInOperator(t);
+  const path = `/admin/organizations/${org.organizationId}`;
+  await first.get(path);
+  await second.get(path);
+  const [approve, reject] = await Promise.all([
+    first.post(`${path}/approve`),
+    second.post(`${path}/reject`, { reason: 'Unreadable ID' }),
+  ]);
+  expect([approve.status, reject.status].sort()).toEqual([303, 409]);
+  const audit = await auditOf(org.organizationId);
+  expect(audit).toHaveLength(1);
+  expect((await standing(org.organizationId)).status).toBe(
+    audit[0].action === 'organization.verify' ? 'verified' : 'rejected',
+  );
+});
