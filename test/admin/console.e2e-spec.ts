@@ -567,3 +567,32 @@ it('lets one of two operators deciding at once win: the other is told, and one d
     audit[0].action === 'organization.verify' ? 'verified' : 'rejected',
   );
 });
+
+it('never logs the password, the TOTP code or the ID number, and refuses a NUL in a form with 400', async () => {
+  const operator = await newOperator(t);
+  const code = operator.code();
+  const browser = new DashboardBrowser(t);
+  await browser.get('/admin/login');
+  await browser.post('/admin/login', { email: operator.email, password: operator.password, code });
+  await browser.get('/admin/password');
+  const nul = await browser.post('/admin/password', {
+    currentPassword: 'a\u0000b',
+    newPassword: OPERATOR_PASSWORD,
+    confirmPassword: OPERATOR_PASSWORD,
+  });
+  expect(nul.status).toBe(400);
+  await browser.post('/admin/password', {
+    currentPassword: operator.password,
+    newPassword: OPERATOR_PASSWORD,
+    confirmPassword: OPERATOR_PASSWORD,
+  });
+  const { org } = await appliedOrganization(t, 'Logged Shop');
+  expect((await browser.get(`/admin/organizations/${org.organizationId}`)).text).toContain(ID_NUMBER);
+  const logs = t.logs.join('\n');
+  // As whole tokens: a 6-digit code may well occur inside a longer number (a timestamp).
+  for (const secret of [operator.password, OPERATOR_PASSWORD, code, ID_NUMBER])
+    expect({ secret, logged: new RegExp(`(?<![0-9A-Za-z])${secret}(?![0-9A-Za-z])`).test(logs) }).toEqual({
+      secret,
+      logged: false,
+    });
+});
