@@ -130,7 +130,7 @@ it('goes live: apply with two files, reject with a reason, correct, approve, the
     ops.click('[data-testid=document-rccm_extract]'),
   ]);
   expect(download.suggestedFilename()).toBe(`rccm-extract-${org.organizationId}.pdf`);
-  expect(Buffer.compare(readFileSync((await download.path())!), PDF)).toBe(0);
+  expect(Buffer.compare(readFileSync(await download.path()), PDF)).toBe(0);
 
   // Rejected with a reason.
   const reason = 'The RCCM extract is older than three months: send a recent one.';
