@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DocumentCipher } from '../going-live/document-cipher';
 import { generatePassword, hashPassword, verifyPassword } from '../organizations/secrets';
 import { OperatorsRepository } from './operators.repository';
@@ -12,6 +12,10 @@ export interface CreatedOperator {
   password: string;
   otpauthUri: string;
 }
+
+/** Compared against when the email is unknown, so a missing operator costs the same scrypt as a wrong password. */
+let noOperatorHash: Promise<string> | undefined;
+const hashForNoOperator = () => (noOperatorHash ??= hashPassword(randomBytes(16).toString('hex')));
 
 export class OperatorEmailTakenError extends Error {
   constructor(email: string) {
@@ -56,7 +60,8 @@ export class OperatorsService {
     atMs = Date.now(),
   ): Promise<{ id: string; email: string; mustChangePassword: boolean } | null> {
     const operator = await this.repo.byEmail(emailInput.trim().toLowerCase());
-    if (!operator || !(await verifyPassword(password, operator.passwordHash))) return null;
+    const passwordOk = await verifyPassword(password, operator?.passwordHash ?? (await hashForNoOperator()));
+    if (!operator || !passwordOk) return null;
     const secret = this.cipher.open({ keyId: operator.totpKeyId, sealed: operator.totpSealed });
     const step = matchTotp(secret, code.trim(), atMs, operator.lastTotpStep);
     if (step === null || !(await this.repo.useTotpStep(operator.id, step))) return null;
