@@ -119,6 +119,8 @@ it('goes live: apply with two files, reject with a reason, correct, approve, the
   ]);
 
   // The queue, the application, a document.
+  expect(await ops.textContent('[data-testid=notice]')).toBe('Password changed.');
+  await ops.click('nav >> text=Applications');
   const row = ops.locator(`[data-testid=queued][data-id="${org.organizationId}"]`);
   await row.waitFor();
   await check(ops, 'admin-queue', 'admin-queue.png');
