@@ -170,6 +170,7 @@ function payStatements(): Recorded[] {
     paidAt: null,
     invoiceId: null,
     voidedAt: null,
+    paymentCount: 0,
     createdAt: at,
     updatedAt: at,
   };
