@@ -66,9 +66,15 @@ export class PaymentRequestJson {
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiProperty({ type: 'integer', description: 'What the payer pays: `amount` (Khoums charges the payer no fee)' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'What the payer pays: `amount` (Khoums charges the payer no fee)',
+  })
   totalAmount!: number;
-  @ApiProperty({ type: 'integer', description: 'Payments made for the request after the first (0 for a fresh one)' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Payments made for the request after the first (0 for a fresh one)',
+  })
   retryCount!: number;
 }
 

@@ -102,11 +102,21 @@ export class PaymentJson {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Always null: the pass code is never kept' })
   passCode!: null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'Always null (Khoums keeps no payment metadata)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'Always null (Khoums keeps no payment metadata)',
+  })
   metadata!: null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
   lastSeenAt!: null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null: Khoums holds no claims on payments' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Always null: Khoums holds no claims on payments',
+  })
   claimExpiresAt!: null;
 }
 
@@ -119,8 +129,7 @@ export class PaymentStatusJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ type: String, nullable: true, description: "The bank's reference" }) referenceId!:
-    | string
-    | null;
+    string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
   claimExpiresAt!: null;
 }

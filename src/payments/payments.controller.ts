@@ -48,7 +48,8 @@ const TRANSFER_OUTCOME = {
   outcome: {
     type: 'string',
     enum: TRANSFER_OUTCOMES,
-    description: 'matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status',
+    description:
+      'matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status',
   },
 };
 

@@ -21,7 +21,8 @@ export class BankingApiResponseJson {
   @ApiProperty({ format: 'uuid', description: 'The payment method of the payment' }) configurationId!: string;
   @ApiProperty({ enum: PAYMENT_METHOD_TYPES }) configurationType!: PaymentMethodType;
   @ApiProperty({ enum: ['completed', 'failed', 'pending', 'error'] }) outcome!: BankQuestionOutcome;
-  @ApiProperty({ description: "The bank adapter's normalised answer as JSON text (at most 2 KB)" }) body!: string;
+  @ApiProperty({ description: "The bank adapter's normalised answer as JSON text (at most 2 KB)" })
+  body!: string;
 }
 
 export type BankQuestionOutcome = 'completed' | 'failed' | 'pending' | 'error';
