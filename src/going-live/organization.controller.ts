@@ -10,6 +10,10 @@ import { OrganizationJson } from '../organizations/account';
 import { OrganizationError, organizationError } from '../organizations/organizations.errors';
 import { AccountService } from './account.service';
 
+export class OrganizationIdParams {
+  @StringField({ maxLength: 100, description: "The organization's id" }) id!: string;
+}
+
 @ApiTags('Organization')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/organization`)
@@ -34,8 +38,4 @@ export class OrganizationController {
       throw organizationError(OrganizationError.OrganizationNotFound);
     return { data: await this.accounts.json(t.organizationId) };
   }
-}
-
-export class OrganizationIdParams {
-  @StringField({ maxLength: 100, description: "The organization's id" }) id!: string;
 }
