@@ -6,6 +6,7 @@ import { MOOSYL_MODELS } from './fixtures/moosyl-models';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import { createCustomer, createPrice, createProduct } from './helpers/billing';
 import { createSession, makeOverdue, txId } from './helpers/checkout';
+import { DASHBOARD_ENV, DashboardBrowser, unescapeHtml } from './helpers/dashboard';
 import { expectText } from './helpers/http';
 
 /**
@@ -32,7 +33,7 @@ function expectMoosyl(model: keyof typeof MOOSYL_MODELS, body: unknown): void {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ SANDBOX_BANK_TIMEOUT_MS: '300' });
+  t = await startTestApp({ ...DASHBOARD_ENV, SANDBOX_BANK_TIMEOUT_MS: '300' });
   org = await newTenant(t);
   other = await newTenant(t);
   sk = org.sandbox.secretKey;
@@ -272,6 +273,61 @@ describe('organization', () => {
     expectText(await get(`/organization/${other.organizationId}`), 404, Messages.organizationNotFound);
     expectText(await get('/organization/not-an-id'), 404, Messages.organizationNotFound);
     expectText(await get(`/organization/${org.organizationId}`, pk), 403, Messages.unauthorizedAccess);
+  });
+});
+
+describe('public contact', () => {
+  it('the owner sets a support phone and website in the dashboard: in organization, the public view and the hosted page', async () => {
+    const merchant = await newTenant(t, 'Contact Merchant');
+    const browser = new DashboardBrowser(t);
+    await browser.signIn(merchant.email, merchant.password);
+    const team = await browser.get('/dashboard/team');
+    expect(team.text).toContain('data-testid="public-contact"');
+
+    const bad = await browser.post('/dashboard/team/public-contact', { phoneNumber: '123', website: '' });
+    expect(bad.status).toBe(200);
+    expect(unescapeHtml(bad.text)).toContain('Invalid number: 8 digits starting with 2, 3 or 4.');
+    const badUrl = await browser.post('/dashboard/team/public-contact', {
+      phoneNumber: '',
+      website: 'ftp://x',
+    });
+    expect(unescapeHtml(badUrl.text)).toContain('Enter an absolute http or https URL.');
+    expect((await get('/organization', merchant.sandbox.secretKey)).body.data).toMatchObject({
+      phoneNumber: '',
+      website: null,
+    });
+
+    const saved = await browser.post('/dashboard/team/public-contact', {
+      phoneNumber: '+222 45 11 22 33',
+      website: 'https://shop.example.mr',
+    });
+    expect({ status: saved.status, location: saved.headers.location }).toEqual({
+      status: 303,
+      location: '/dashboard/team?notice=publicContactSaved',
+    });
+    const contact = { phoneNumber: '45112233', website: 'https://shop.example.mr' };
+    const org2 = await get(`/organization/${merchant.organizationId}`, merchant.production.secretKey).expect(
+      200,
+    );
+    expect(org2.body.data).toMatchObject(contact);
+    const s = await session({}, merchant.sandbox.secretKey);
+    const view = await publicGet(`/${s.data.id}`).expect(200);
+    expect(view.body.organization).toEqual({
+      id: merchant.organizationId,
+      name: 'Contact Merchant',
+      ...contact,
+    });
+    const page = await t.http.get(`/checkout/${s.data.id}`).expect(200);
+    expect(page.text).toContain('href="tel:+22245112233"');
+    expect(page.text).toContain('href="https://shop.example.mr"');
+
+    // Emptied: none again.
+    await browser.get('/dashboard/team');
+    await browser.post('/dashboard/team/public-contact', { phoneNumber: '', website: '' });
+    expect((await get('/organization', merchant.sandbox.secretKey)).body.data).toMatchObject({
+      phoneNumber: '',
+      website: null,
+    });
   });
 });
 

@@ -57,6 +57,9 @@ SELECT o.id, o.name, o.verification_status AS "verificationStatus",
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
        WHERE o.id = $1;
 
+-- OrganizationsRepository.setPublicContact
+UPDATE organizations SET support_phone = $1, website = $2 WHERE id = $3;
+
 -- OrganizationsRepository.setVerification
 UPDATE organizations SET verification_status = $1,
              verification_reason = $2,

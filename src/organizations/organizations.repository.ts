@@ -171,6 +171,13 @@ export class OrganizationsRepository {
        WHERE o.id = ${organizationId} ${raw(lock ? 'FOR UPDATE OF o' : '')}`);
   }
 
+  /** Sets the public support phone ('' for none) and website (null for none) the owner chose. */
+  async setPublicContact(organizationId: string, phoneNumber: string, website: string | null): Promise<void> {
+    await this.db.exec(
+      sql`UPDATE organizations SET support_phone = ${phoneNumber}, website = ${website} WHERE id = ${organizationId}`,
+    );
+  }
+
   /**
    * Sets the verification: `submitted` stamps submittedAt; `verified` and `rejected` stamp
    * decidedAt; the reason is kept only with `rejected`.
