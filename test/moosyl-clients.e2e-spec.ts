@@ -709,3 +709,77 @@ describe('dates and paths', () => {
     await get(`/configuration/${methods.sedad}/`).expect(200);
   });
 });
+
+describe("the hosted page's pay rules, through the JSON door", () => {
+  const paymentsOf = (paymentRequestId: string) =>
+    t.query<{ status: string }>('SELECT status FROM payments WHERE payment_request_id = $1', [
+      paymentRequestId,
+    ]);
+  const payJson = (id: string, body: object) => publicPost(`/${id}/pay`, body);
+
+  it('a session past its deadline or cancelled is 409 and records no payment', async () => {
+    const expired = await session();
+    await makeOverdue(t, expired.data.id);
+    const cancelled = await session();
+    await t.http
+      .post(`/api/v1/checkout-session/${cancelled.data.id}/expire`)
+      .set('Authorization', sk)
+      .expect(200);
+    for (const s of [expired, cancelled]) {
+      expectText(
+        await payJson(s.data.id, { configurationId: methods.sedad, phoneNumber: '22222222' }),
+        409,
+        Messages.checkoutSessionNotOpen,
+      );
+      expect(await paymentsOf(s.data.paymentRequestId)).toEqual([]);
+    }
+  });
+
+  it('Bankily without a pass code is 400 and the session stays open; with one it pays and records the method', async () => {
+    const s = await session();
+    expectText(
+      await payJson(s.data.id, { configurationId: methods.bankily, phoneNumber: '22222222' }),
+      400,
+      Messages.passCodeRequiredForBankily,
+    );
+    expect((await get(`/checkout-session/${s.data.id}`).expect(200)).body.data.status).toBe('open');
+    await payJson(s.data.id, {
+      configurationId: methods.bankily,
+      phoneNumber: '22222222',
+      passCode: '4321',
+    }).expect(200);
+    expect((await get(`/checkout-session/${s.data.id}`).expect(200)).body.data).toMatchObject({
+      status: 'completed',
+      selectedConfigurationId: methods.bankily,
+    });
+  });
+
+  it('a pending payment holds the session: not expired past its deadline, and the hosted page waits with it', async () => {
+    const s = await session();
+    await payJson(s.data.id, { configurationId: methods.sedad, phoneNumber: '22229003' }).expect(200);
+    await makeOverdue(t, s.data.id);
+    const view = await publicGet(`/${s.data.id}`).expect(200);
+    expect(view.body.data.status).toBe('open');
+    expect(view.body.latestPayment.status).toBe('pending');
+    const page = await t.http.get(`/checkout/${s.data.id}`).expect(200);
+    expect(page.text).not.toContain('data-testid="cancel"');
+  });
+
+  it('concurrent pays of one session: one payment, the others 409, the session completes once', async () => {
+    const s = await session();
+    const answers = await Promise.all(
+      ['22222222', '33333333', '44444444', '22223333'].map((phoneNumber) =>
+        payJson(s.data.id, { configurationId: methods.sedad, phoneNumber }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((x) => x === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) expect([409]).toContain(a.status);
+    expect((await paymentsOf(s.data.paymentRequestId)).map((p) => p.status)).toEqual(['completed']);
+    const [{ n }] = await t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE kind = 'checkout-session-completed' AND data->>'id' = $1`,
+      [s.data.id],
+    );
+    expect(n).toBe(1);
+  });
+});
