@@ -15,7 +15,12 @@ import { CheckoutError, checkoutError } from './checkout.errors';
 import { CheckoutPayments } from './checkout-payments';
 import { toCheckoutSessionJson } from './checkout-session';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
-import { CheckoutSessionsService, PageSession } from './checkout-sessions.service';
+import {
+  CheckoutSessionsService,
+  PageSession,
+  paymentStatusOf,
+  publicViewOf,
+} from './checkout-sessions.service';
 import type {
   PublicPayDto,
   PublicPayJson,
@@ -46,15 +51,20 @@ export class PublicCheckoutService {
   /** The session with its merchant, payment request, payment methods and newest payment. */
   async view(id: string): Promise<PublicSessionViewJson> {
     const s = await this.find(id);
-    const [data, request, methods, latest] = await Promise.all([
-      this.sessions.publicView(id),
+    const [request, methods, latest] = await Promise.all([
       this.requests.byIdAnywhere(s.paymentRequestId),
       this.methods.listEnabled(s.environmentId),
       this.payments.latestOfRequest(s.environmentId, s.paymentRequestId),
     ]);
     const scope = { organizationId: s.organizationId, environment: s.environment };
+    const choices = methods.map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
     return {
-      data: { ...toCheckoutSessionJson(s), ...data },
+      data: { ...toCheckoutSessionJson(s), ...publicViewOf(s, choices) },
       organization: {
         id: s.organizationId,
         name: s.merchantName,
@@ -141,7 +151,7 @@ export class PublicCheckoutService {
       paymentId === undefined
         ? await this.payments.latestOfRequest(s.environmentId, s.paymentRequestId)
         : await this.paymentOfSession(s, paymentId);
-    const data = await this.sessions.paymentStatus(id);
+    const data = paymentStatusOf(s);
     const status = payment?.status ?? (data.status === 'open' ? 'pending' : data.status);
     return {
       data,
