@@ -67,12 +67,14 @@ const payBody = (transactionId: string, phoneNumber = '22222222', method = metho
 });
 
 async function session(body: object = {}, key = sk) {
-  return createSession(t, key, {
+  const created = await createSession(t, key, {
     transactionId: txId(),
     amount: 1200,
     successUrl: 'https://shop.example/ok',
     ...body,
   });
+  expectMoosyl('checkoutSession.create', created);
+  return created;
 }
 
 describe('payment request record', () => {
@@ -669,6 +671,38 @@ describe('public simulate-transfer', () => {
       400,
       Messages.simulatedTransfersSandboxOnly,
     );
+  });
+});
+
+describe('the billing objects, as Moosyl reads them', () => {
+  it('products, prices, customers, subscriptions and invoices read through their models', async () => {
+    const product = await post('/products', { name: 'Moosyl plan', description: null }).expect(200);
+    expectMoosyl('product.get', product.body);
+    const price = await post('/prices', {
+      productId: product.body.data.id,
+      amount: 1500,
+      interval: 'monthly',
+    }).expect(200);
+    expectMoosyl('price.get', price.body);
+    expectMoosyl('product.getWithPrices', (await get(`/products/${product.body.data.id}`).expect(200)).body);
+    expectMoosyl('product.list', (await get('/products').expect(200)).body);
+    const customer = await post('/customers', { externalUserId: txId('user'), phone: '22123456' }).expect(
+      200,
+    );
+    expectMoosyl('customer.get', customer.body);
+    expectMoosyl('customer.list', (await get('/customers').expect(200)).body);
+    const started = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const sub = await post('/subscriptions', {
+      customerId: customer.body.data.id,
+      priceId: price.body.data.id,
+      startedAt: started,
+    }).expect(200);
+    expectMoosyl('subscription.get', sub.body);
+    expectMoosyl('subscription.get', (await get(`/subscriptions/${sub.body.data.id}`).expect(200)).body);
+    expectMoosyl('subscription.list', (await get('/subscriptions').expect(200)).body);
+    const invoices = await get(`/invoices?subscriptionId=${sub.body.data.id}`).expect(200);
+    expect(invoices.body.data.length).toBeGreaterThan(0);
+    expectMoosyl('invoice.list', invoices.body);
   });
 });
 
