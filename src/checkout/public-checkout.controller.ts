@@ -26,7 +26,7 @@ import {
 import { PublicCheckoutService } from './public-checkout.service';
 
 /** A 200 whose body is `model` itself (these answers carry `data` and their own top-level fields). */
-const ApiBody =
+const ApiAnswer =
   (model: new () => object) => (target: object, key: string, descriptor: PropertyDescriptor) => {
     ApiExtraModels(model)(target, key, descriptor);
     ApiOkResponse({ schema: { $ref: getSchemaPath(model) } })(target, key, descriptor);
@@ -45,14 +45,14 @@ export class PublicCheckoutController {
 
   @Get(':id')
   @ApiErrors(CheckoutError.NotFound)
-  @ApiBody(PublicSessionViewJson)
+  @ApiAnswer(PublicSessionViewJson)
   view(@Param() p: CheckoutSessionIdParams) {
     return this.service.view(p.id);
   }
 
   @Get(':id/payment-status')
   @ApiErrors(CheckoutError.NotFound, PaymentError.NotFound)
-  @ApiBody(PublicPaymentStatusJson)
+  @ApiAnswer(PublicPaymentStatusJson)
   paymentStatus(@Param() p: CheckoutSessionIdParams, @Query() q: PaymentStatusQuery) {
     return this.service.paymentStatus(p.id, q.paymentId);
   }
@@ -80,7 +80,7 @@ export class PublicCheckoutController {
     description:
       "A retry with the same key gets the first attempt's payment (keys live in the session's namespace)",
   })
-  @ApiBody(PublicPayJson)
+  @ApiAnswer(PublicPayJson)
   pay(@Param() p: CheckoutSessionIdParams, @Body() dto: PublicPayDto, @Req() req: FastifyRequest) {
     const header = req.headers[IDEMPOTENCY_HEADER];
     if (header !== undefined && !validIdempotencyKey(header))
@@ -99,7 +99,7 @@ export class PublicCheckoutController {
     PaymentError.MethodNotFound,
     PaymentError.InProgress,
   )
-  @ApiBody(PublicSessionViewJson)
+  @ApiAnswer(PublicSessionViewJson)
   switchMethod(@Param() p: CheckoutSessionIdParams, @Body() dto: SwitchMethodDto) {
     return this.service.switchMethod(p.id, dto.configurationId);
   }
@@ -112,7 +112,7 @@ export class PublicCheckoutController {
     PaymentError.NotFound,
     PaymentError.NotPending,
   )
-  @ApiBody(PublicPaymentStatusJson)
+  @ApiAnswer(PublicPaymentStatusJson)
   simulateTransfer(@Param() p: CheckoutSessionIdParams, @Body() dto: PublicSimulateTransferDto) {
     return this.service.simulateTransfer(p.id, dto.paymentId);
   }
