@@ -57,6 +57,8 @@ describe('GET /organization', () => {
           },
           payoutAccount: null,
           platform: false,
+          phoneNumber: '',
+          website: null,
         },
       });
     }

@@ -70,6 +70,9 @@ describe('every operation of the API', () => {
     const keyless = new Set([
       'GET /api/v1/checkout-session/public/{id}',
       'GET /api/v1/checkout-session/public/{id}/payment-status',
+      'POST /api/v1/checkout-session/public/{id}/pay',
+      'POST /api/v1/checkout-session/public/{id}/switch-method',
+      'POST /api/v1/checkout-session/public/{id}/simulate-transfer',
     ]);
     expect(
       everyOperation((op, route) => {

@@ -50,6 +50,8 @@ describe('POST /payment-request', () => {
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      totalAmount: 1500,
+      retryCount: 0,
     });
   });
 

@@ -67,6 +67,8 @@ describe('payment methods', () => {
           name: 'Bankily',
           requiresPassCode: true,
           config: { code: 'bankily' },
+          organizationId: org.organizationId,
+          isTestingMode: true,
         },
         {
           id: expect.any(String),
@@ -74,6 +76,8 @@ describe('payment methods', () => {
           name: 'Masrivi',
           requiresPassCode: false,
           config: { code: 'masrivi' },
+          organizationId: org.organizationId,
+          isTestingMode: true,
         },
         {
           id: expect.any(String),
@@ -81,6 +85,8 @@ describe('payment methods', () => {
           name: 'Sedad',
           requiresPassCode: false,
           config: { code: 'sedad' },
+          organizationId: org.organizationId,
+          isTestingMode: true,
         },
       ]);
     }
@@ -153,6 +159,10 @@ describe('pay in the sandbox', () => {
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      passCode: null,
+      metadata: null,
+      lastSeenAt: null,
+      claimExpiresAt: null,
     });
     const request = await t.http
       .get(`/api/v1/payment-request/${pr.id}`)

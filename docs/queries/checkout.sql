@@ -34,8 +34,10 @@ INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, succ
 SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
-             o.verification_status AS verification,
+             o.verification_status AS verification, o.support_phone AS "merchantPhone", o.website AS "merchantWebsite",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
+             s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
+             s.created_at AS "createdAt", s.updated_at AS "updatedAt",
              (SELECT pay.status FROM payments pay WHERE pay.payment_request_id = s.payment_request_id
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1) AS "paymentStatus"
         FROM checkout_sessions s

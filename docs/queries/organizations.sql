@@ -50,11 +50,15 @@ INSERT INTO organizations (id, name, verification_status, verification_decided_a
 SELECT o.id, o.name, o.verification_status AS "verificationStatus",
              o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
              o.verification_reason AS reason, o.platform, o.fee_bps AS "feeBps", o.payouts_held AS "payoutsHeld",
+             o.support_phone AS "phoneNumber", o.website,
              CASE WHEN pa.organization_id IS NULL THEN NULL
                   ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
                                          'status', pa.status) END AS "payoutAccount"
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
        WHERE o.id = $1;
+
+-- OrganizationsRepository.setPublicContact
+UPDATE organizations SET support_phone = $1, website = $2 WHERE id = $3;
 
 -- OrganizationsRepository.setVerification
 UPDATE organizations SET verification_status = $1,

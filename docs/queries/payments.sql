@@ -31,12 +31,13 @@ WITH req AS (
            FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $14, $15, $16, $17, $18, $19
+    SELECT $15, $16, $17, $18, $19, $20
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $20 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $21) - now())))::int END
+              (SELECT CASE WHEN n >= $21 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $22) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -54,13 +55,14 @@ WITH req AS (
            FROM req WHERE (SELECT n FROM failures) < $13
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $14, $15, $16, $17, $18, $19
+    SELECT $15, $16, $17, $18, $19, $20
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $20, $21, $22, $23, s.id FROM created s)
+    SELECT $21, $22, $23, $24, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $25) - now())))::int END
+              (SELECT CASE WHEN n >= $25 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $26) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement
@@ -168,6 +170,11 @@ SELECT * FROM payments WHERE id = $1;
 
 -- PaymentsRepository.paymentJson
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
+
+-- PaymentsRepository.latestOfRequest
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p
+       WHERE p.payment_request_id = $1 AND p.environment_id = $2
+       ORDER BY p.created_at DESC, p.id DESC LIMIT 1;
 
 -- PaymentsRepository.list
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;

@@ -156,6 +156,14 @@ export class Payments extends Resource {
     return this.paged('GET /payment', params, options);
   }
 
+  /** A payment's status alone (secret key): `{ data: { id, status, referenceId }, ...the same }`. */
+  async getStatus(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Operations['GET /payment/{id}/status']['response']> {
+    return this.t.call('GET /payment/{id}/status', { params: { id } }, 'read', options);
+  }
+
   /** Sandbox only: the customer's bank settles a pending payment (`completed` by default). */
   async simulateTransfer(
     id: string,
@@ -181,6 +189,11 @@ export class PaymentMethods extends Resource {
   ): Promise<Data<'GET /configuration'>> {
     const query = params.isTestingMode === undefined ? {} : { isTestingMode: String(params.isTestingMode) };
     return unwrap(await this.t.call('GET /configuration', { query }, 'read', options));
+  }
+
+  /** One enabled bank app of the key's environment (either key); 404 `Payment method not found` otherwise. */
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /configuration/{id}'>> {
+    return unwrap(await this.t.call('GET /configuration/{id}', { params: { id } }, 'read', options));
   }
 }
 
@@ -216,6 +229,63 @@ export class CheckoutSessions extends Resource {
   async getPublic(id: string, options?: RequestOptions): Promise<Data<'GET /checkout-session/public/{id}'>> {
     return unwrap(
       await this.t.call('GET /checkout-session/public/{id}', { params: { id } }, 'read', options),
+    );
+  }
+
+  /**
+   * The public view with what a checkout screen of your own needs (no key needed): the session,
+   * the merchant, the payment request, the payment methods, the newest payment and the environment.
+   */
+  async getPublicView(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Operations['GET /checkout-session/public/{id}']['response']> {
+    return this.t.call('GET /checkout-session/public/{id}', { params: { id } }, 'read', options);
+  }
+
+  /**
+   * Pays the session from a checkout screen of your own (no key needed): the hosted page's pay,
+   * with its rules and answers (a 502 is the bank's refusal). Retried like `payments.pay`, with
+   * an Idempotency-Key in the session's namespace.
+   */
+  async pay(
+    id: string,
+    params: { paymentMethodId: string; phoneNumber?: string; passCode?: string },
+    options?: RequestOptions,
+  ): Promise<Operations['POST /checkout-session/public/{id}/pay']['response']> {
+    const body = {
+      configurationId: params.paymentMethodId,
+      ...(params.phoneNumber === undefined ? {} : { phoneNumber: params.phoneNumber }),
+      ...(params.passCode === undefined ? {} : { passCode: params.passCode }),
+    };
+    return this.t.call('POST /checkout-session/public/{id}/pay', { params: { id }, body }, 'pay', options);
+  }
+
+  /** Records the bank app the customer chose (409 while a payment is with the bank); the public view. */
+  async switchMethod(
+    id: string,
+    paymentMethodId: string,
+    options?: RequestOptions,
+  ): Promise<Operations['POST /checkout-session/public/{id}/switch-method']['response']> {
+    return this.t.call(
+      'POST /checkout-session/public/{id}/switch-method',
+      { params: { id }, body: { configurationId: paymentMethodId } },
+      'write',
+      options,
+    );
+  }
+
+  /** Sandbox only: the customer's bank completes a pending payment of the session (no key needed). */
+  async simulateTransfer(
+    id: string,
+    paymentId: string,
+    options?: RequestOptions,
+  ): Promise<Operations['POST /checkout-session/public/{id}/simulate-transfer']['response']> {
+    return this.t.call(
+      'POST /checkout-session/public/{id}/simulate-transfer',
+      { params: { id }, body: { paymentId } },
+      'write',
+      options,
     );
   }
 
@@ -483,6 +553,11 @@ export class Organization extends Resource {
    */
   async get(options?: RequestOptions): Promise<Data<'GET /organization'>> {
     return unwrap(await this.t.call('GET /organization', {}, 'read', options));
+  }
+
+  /** The same record by id: only the key's own organization (else 404 `Organization not found`). */
+  async getById(id: string, options?: RequestOptions): Promise<Data<'GET /organization/{id}'>> {
+    return unwrap(await this.t.call('GET /organization/{id}', { params: { id } }, 'read', options));
   }
 }
 

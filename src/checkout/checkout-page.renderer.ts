@@ -36,6 +36,8 @@ export class CheckoutPageRenderer {
     this.render(page, 'checkout/pending', status, {
       pageTitle: t.pendingTitle,
       merchantName: session.merchantName,
+      merchantPhone: session.merchantPhone,
+      merchantWebsite: session.merchantWebsite,
       amountText: formatMru(session.amount, page.lang),
       statusUrl: `/${API}/checkout-session/public/${session.id}/payment-status`,
       pageUrl: checkoutPageUrl(session.id),
@@ -49,6 +51,8 @@ export class CheckoutPageRenderer {
     this.render(page, 'checkout/open', status, {
       pageTitle: `${t.title} · ${session.merchantName}`,
       merchantName: session.merchantName,
+      merchantPhone: session.merchantPhone,
+      merchantWebsite: session.merchantWebsite,
       amountText,
       transactionId: session.transactionId,
       testMode: session.environment === 'sandbox',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
-import { RequestKey } from '../idempotency/request-key';
+import { KeyedRequest, RequestKey } from '../idempotency/request-key';
 import { assertMayAskForMoney, type VerificationStatus } from '../organizations/account';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PayService } from '../payments/pay.service';
@@ -36,6 +36,11 @@ export interface CheckoutPayInput {
    * is the same attempt, so a resubmitted form never pays twice.
    */
   idempotencyKey?: string;
+  /**
+   * The request the key came with, when it is the public checkout API's Idempotency-Key header
+   * (a retry with another body is then 400); a form's key covers the form, whatever its fields.
+   */
+  keyedRequest?: KeyedRequest;
 }
 
 export interface CheckoutPayResult {
@@ -93,7 +98,7 @@ export class BankAppPayments extends CheckoutPayments {
         : RequestKey.of(
             { environmentId: session.environmentId, checkoutSessionId: session.id },
             input.idempotencyKey,
-            { method: 'POST', path: `/checkout/${session.id}/pay`, body: '' },
+            input.keyedRequest ?? { method: 'POST', path: `/checkout/${session.id}/pay`, body: '' },
           );
     const payment = await this.payments.pay(
       tenant,

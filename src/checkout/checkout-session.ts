@@ -56,7 +56,7 @@ export class CheckoutSessionJson {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-/** The public view for the hosted page's polling: no keys, URLs or environment internals. */
+/** What the hosted page polls (the public view's `data` adds the rest of the session record): never keys. */
 export class PublicCheckoutSessionJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: CHECKOUT_SESSION_STATUSES }) status!: CheckoutSessionStatus;

@@ -1,15 +1,11 @@
 import { Body, Controller, Get, Param } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AuthError } from '../auth/auth.errors';
-import { AsksForMoney, Public, SecretKey } from '../auth/decorators';
+import { AsksForMoney, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
-import {
-  CheckoutPaymentStatusJson,
-  CheckoutSessionJson,
-  PublicCheckoutSessionJson,
-} from './checkout-session';
+import { CheckoutSessionJson } from './checkout-session';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSessionIdParams, CreateCheckoutSessionDto } from './dto/checkout-session.dto';
 import { ApiErrors } from '../common/http/openapi-errors';
@@ -45,23 +41,6 @@ export class CheckoutSessionsController {
   async create(@Tenant() t: Tenant, @Body() dto: CreateCheckoutSessionDto) {
     const data = await this.service.create(t, dto);
     return { data, checkoutUrl: this.service.checkoutUrl(data.id) };
-  }
-
-  /** For the hosted page's polling: no key, nothing secret. */
-  @Get('public/:id')
-  @ApiErrors(CheckoutError.NotFound)
-  @Public()
-  @ApiData(PublicCheckoutSessionJson)
-  async publicView(@Param() p: CheckoutSessionIdParams) {
-    return { data: await this.service.publicView(p.id) };
-  }
-
-  @Get('public/:id/payment-status')
-  @ApiErrors(CheckoutError.NotFound)
-  @Public()
-  @ApiData(CheckoutPaymentStatusJson)
-  async paymentStatus(@Param() p: CheckoutSessionIdParams) {
-    return { data: await this.service.paymentStatus(p.id) };
   }
 
   @Get(':id')

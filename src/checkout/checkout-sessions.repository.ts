@@ -20,13 +20,12 @@ import type { PayableSession } from './checkout-payments';
 import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
 
 /** What the hosted page needs to know about a session: the session, its request, its merchant. */
-export interface PageSessionRow extends PayableSession {
-  status: CheckoutSessionStatus;
+export interface PageSessionRow extends PayableSession, CheckoutSession {
   phoneNumber: string | null;
   merchantName: string;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  expiresAt: Date;
+  /** The merchant's public support phone ('' when none) and website, as its owner set them. */
+  merchantPhone: string;
+  merchantWebsite: string | null;
   /** The status of the request's latest payment, null before any. */
   paymentStatus: PaymentStatus | null;
 }
@@ -126,8 +125,10 @@ export class CheckoutSessionsRepository {
       SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
              pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
-             o.verification_status AS verification,
+             o.verification_status AS verification, o.support_phone AS "merchantPhone", o.website AS "merchantWebsite",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
+             s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
+             s.created_at AS "createdAt", s.updated_at AS "updatedAt",
              ${latestPaymentStatusOf(raw('s.payment_request_id'))} AS "paymentStatus"
         FROM checkout_sessions s
         JOIN ${paymentRequestRows('pr')} ON pr.id = s.payment_request_id

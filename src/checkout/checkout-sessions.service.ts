@@ -8,7 +8,7 @@ import { LockedRequest, PaymentRequestsRepository } from '../payment-requests/pa
 import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { CheckoutError, checkoutError } from './checkout.errors';
-import { CheckoutPayments } from './checkout-payments';
+import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
 import {
   CheckoutPaymentStatusJson,
   CheckoutSession,
@@ -41,6 +41,28 @@ export function successRedirect(
   url.searchParams.set('session_id', s.id);
   url.searchParams.set('transactionId', s.transactionId);
   return url.toString();
+}
+
+/** What the hosted page polls: the session as the customer may see it, with the bank apps to choose from. */
+export function publicViewOf(s: PageSession, methods: PaymentMethodChoice[]): PublicCheckoutSessionJson {
+  return {
+    id: s.id,
+    status: s.status,
+    amount: s.amount,
+    currency: 'MRU',
+    transactionId: s.transactionId,
+    merchantName: s.merchantName,
+    livemode: s.environment === 'production',
+    expiresAt: s.expiresAt.toISOString(),
+    methods: s.status === 'open' ? methods : [],
+  };
+}
+
+/** The session's status, its latest payment's, and where the page sends the customer once it is over. */
+export function paymentStatusOf(s: PageSession): CheckoutPaymentStatusJson {
+  const redirectUrl =
+    s.status === 'completed' ? successRedirect(s) : s.status === 'cancelled' ? cancelRedirect(s) : undefined;
+  return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
 }
 
 @Injectable()
@@ -164,28 +186,11 @@ export class CheckoutSessionsService {
 
   async publicView(id: string): Promise<PublicCheckoutSessionJson> {
     const s = await this.forPage(id);
-    return {
-      id: s.id,
-      status: s.status,
-      amount: s.amount,
-      currency: 'MRU',
-      transactionId: s.transactionId,
-      merchantName: s.merchantName,
-      livemode: s.environment === 'production',
-      expiresAt: s.expiresAt.toISOString(),
-      methods: s.status === 'open' ? await this.payments.listMethods(s.environmentId) : [],
-    };
+    return publicViewOf(s, s.status === 'open' ? await this.payments.listMethods(s.environmentId) : []);
   }
 
   async paymentStatus(id: string): Promise<CheckoutPaymentStatusJson> {
-    const s = await this.forPage(id);
-    const redirectUrl =
-      s.status === 'completed'
-        ? successRedirect(s)
-        : s.status === 'cancelled'
-          ? cancelRedirect(s)
-          : undefined;
-    return { status: s.status, paymentStatus: s.paymentStatus, ...(redirectUrl ? { redirectUrl } : {}) };
+    return paymentStatusOf(await this.forPage(id));
   }
 
   private async findInEnvironment(tenant: Tenant, id: string): Promise<CheckoutSession> {

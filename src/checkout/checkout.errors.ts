@@ -6,6 +6,8 @@ export enum CheckoutError {
   NotOpen = 'checkout_session_not_open',
   EitherPaymentRequestOrTransaction = 'either_payment_request_or_transaction',
   AmountRequiredForNewTransaction = 'amount_required_for_new_transaction',
+  /** The public checkout's pay: no phone in the body and none on the payment request. */
+  PhoneNumberRequired = 'phone_number_required',
 }
 
 export const checkoutError = domainErrors<CheckoutError>({
@@ -13,4 +15,5 @@ export const checkoutError = domainErrors<CheckoutError>({
   [CheckoutError.NotOpen]: [409, Messages.checkoutSessionNotOpen],
   [CheckoutError.EitherPaymentRequestOrTransaction]: [400, Messages.eitherPaymentRequestOrTransaction],
   [CheckoutError.AmountRequiredForNewTransaction]: [400, Messages.amountRequiredForNewTransaction],
+  [CheckoutError.PhoneNumberRequired]: [400, Messages.phoneNumberRequired],
 });

@@ -9,16 +9,19 @@ import { CheckoutSessionsController } from './checkout-sessions.controller';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSettlement } from './checkout-settlement';
+import { PublicCheckoutController } from './public-checkout.controller';
+import { PublicCheckoutService } from './public-checkout.service';
 
 @Module({
   imports: [PaymentRequestsModule, PaymentsModule],
-  controllers: [CheckoutSessionsController, CheckoutPageController],
+  controllers: [CheckoutSessionsController, PublicCheckoutController, CheckoutPageController],
   providers: [
     CheckoutSessionsService,
     CheckoutSessionsRepository,
     CheckoutExpiryJob,
     CheckoutSettlement,
     CheckoutPageRenderer,
+    PublicCheckoutService,
     { provide: CheckoutPayments, useClass: BankAppPayments },
   ],
   exports: [CheckoutSessionsService, CheckoutSessionsRepository],

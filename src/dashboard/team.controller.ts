@@ -1,7 +1,9 @@
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
+import { isHttpUrl, normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
+import { AccountService } from '../going-live/account.service';
 import { OrganizationError } from '../organizations/organizations.errors';
 import { EmailTakenError } from '../organizations/organizations.service';
 import { ROLES, Role } from '../organizations/users';
@@ -13,13 +15,17 @@ import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { parseChoice } from './forms';
 
-/** The organization's people: everyone sees them; owners invite, change roles and remove. */
+/**
+ * The organization's people: everyone sees them; owners invite, change roles and remove. Owners
+ * also set the organization's public contact here.
+ */
 @DashboardPages('team')
 export class DashboardTeamController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly users: UsersService,
     private readonly config: AppConfig,
+    private readonly accounts: AccountService,
   ) {}
 
   @Get()
@@ -52,6 +58,25 @@ export class DashboardTeamController {
         date: formatTime(created.invitation.expiresAt, d.lang),
       }),
     });
+  }
+
+  /** The support phone and website customers see on the hosted pages and in `organization`. */
+  @Post('public-contact')
+  @DashboardAccess('owner')
+  async savePublicContact(@Dash() d: DashboardRequest): Promise<void> {
+    const phoneInput = d.field('phoneNumber').trim();
+    const websiteInput = d.field('website').trim();
+    const phoneNumber = phoneInput === '' ? '' : normalizePhone(phoneInput);
+    const contact = { phoneNumber: phoneInput, website: websiteInput };
+    if (phoneNumber === null)
+      return this.render(d, { email: '', role: 'developer', contact, error: d.t.invalidPhone });
+    if (websiteInput !== '' && !isHttpUrl(websiteInput))
+      return this.render(d, { email: '', role: 'developer', contact, error: d.t.invalidUrl });
+    await this.accounts.setPublicContact(d.signedIn.organizationId, {
+      phoneNumber,
+      website: websiteInput === '' ? null : websiteInput,
+    });
+    d.page.redirect('/dashboard/team?notice=publicContactSaved');
   }
 
   @Post('invitations/:id/revoke')
@@ -98,13 +123,14 @@ export class DashboardTeamController {
 
   private async render(
     d: DashboardRequest,
-    form: { email: string; role: Role; error?: string },
+    form: { email: string; role: Role; error?: string; contact?: { phoneNumber: string; website: string } },
   ): Promise<void> {
     const { t } = d;
     const me = d.signedIn;
-    const [users, invitations] = await Promise.all([
+    const [users, invitations, account] = await Promise.all([
       this.users.users(me.organizationId),
       this.users.pendingInvitations(me.organizationId),
+      this.accounts.get(me.organizationId),
     ]);
     const roleChoices = (current: Role) =>
       ROLES.map((r) => ({ value: r, label: roleLabel(t, r), selected: r === current }));
@@ -126,6 +152,7 @@ export class DashboardTeamController {
         revokeAction: `/dashboard/team/invitations/${i.id}/revoke`,
       })),
       form: { email: form.email, roles: roleChoices(form.role), error: form.error },
+      contact: form.contact ?? { phoneNumber: account.phoneNumber, website: account.website ?? '' },
     });
   }
 }

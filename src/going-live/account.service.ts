@@ -36,6 +36,15 @@ export class AccountService {
   }
 
   /**
+   * The owner's public contact, shown on the hosted pages and in the organization record: a
+   * support phone ('' for none; never the legal representative's from the go-live application)
+   * and a website (null for none). Already validated by the caller.
+   */
+  async setPublicContact(organizationId: string, contact: { phoneNumber: string; website: string | null }) {
+    await this.organizations.setPublicContact(organizationId, contact.phoneNumber, contact.website);
+  }
+
+  /**
    * Runs `apply` on the locked organization (in the caller's transaction, when there is one) and
    * records the event its change calls for.
    */

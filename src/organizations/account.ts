@@ -25,6 +25,9 @@ export interface Account {
   feeBps: number | null;
   payoutsHeld: boolean;
   payoutAccount: { bank: string; holderName: string; iban: string; status: PayoutAccountStatus } | null;
+  /** The public support phone the owner sets in the dashboard ('' when none). */
+  phoneNumber: string;
+  website: string | null;
 }
 
 export class VerificationJson {
@@ -50,6 +53,17 @@ export class OrganizationJson {
   @ApiProperty({ type: PayoutAccountJson, nullable: true }) payoutAccount!: PayoutAccountJson | null;
   @ApiProperty({ description: 'Whether the organization is a platform that connects merchant accounts' })
   platform!: boolean;
+  @ApiProperty({
+    description:
+      'The public support phone the owner sets in the dashboard ("" when none); never the legal representative\'s',
+  })
+  phoneNumber!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The public website the owner sets in the dashboard',
+  })
+  website!: string | null;
 }
 
 export function toOrganizationJson(a: Account): OrganizationJson {
@@ -69,6 +83,8 @@ export function toOrganizationJson(a: Account): OrganizationJson {
       status: a.payoutAccount.status,
     },
     platform: a.platform,
+    phoneNumber: a.phoneNumber,
+    website: a.website,
   };
 }
 

@@ -55,7 +55,7 @@ export function environmentKindOf(environmentId: Sql): Sql {
 
 /**
  * SQL after FROM or JOIN (in parentheses): environments `e` (id, kind, organization_id) with their
- * organization `o` (name), for a statement that shows its own rows with their merchant (the hosted
+ * organization `o` (name, verification_status, support_phone, website), for a statement that shows its own rows with their merchant (the hosted
  * pages, read in one statement).
  */
 export const ENVIRONMENTS_WITH_ORGANIZATIONS = raw(`environments e
@@ -163,11 +163,19 @@ export class OrganizationsRepository {
       SELECT o.id, o.name, o.verification_status AS "verificationStatus",
              o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
              o.verification_reason AS reason, o.platform, o.fee_bps AS "feeBps", o.payouts_held AS "payoutsHeld",
+             o.support_phone AS "phoneNumber", o.website,
              CASE WHEN pa.organization_id IS NULL THEN NULL
                   ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
                                          'status', pa.status) END AS "payoutAccount"
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
        WHERE o.id = ${organizationId} ${raw(lock ? 'FOR UPDATE OF o' : '')}`);
+  }
+
+  /** Sets the public support phone ('' for none) and website (null for none) the owner chose. */
+  async setPublicContact(organizationId: string, phoneNumber: string, website: string | null): Promise<void> {
+    await this.db.exec(
+      sql`UPDATE organizations SET support_phone = ${phoneNumber}, website = ${website} WHERE id = ${organizationId}`,
+    );
   }
 
   /**

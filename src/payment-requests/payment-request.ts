@@ -14,6 +14,8 @@ export interface PaymentRequest {
   invoiceId: string | null;
   /** Set when its invoice was voided: it can no longer be paid (not part of the API's record). */
   voidedAt: Date | null;
+  /** The payments opened for it (pay's opening statement counts them). */
+  paymentCount: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,7 @@ export interface PaymentRequestRow {
   paid_at: Date | null;
   invoice_id: string | null;
   voided_at: Date | null;
+  payment_count: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -44,6 +47,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     paidAt: r.paid_at,
     invoiceId: r.invoice_id,
     voidedAt: r.voided_at,
+    paymentCount: r.payment_count,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -62,6 +66,16 @@ export class PaymentRequestJson {
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({
+    type: 'integer',
+    description: 'What the payer pays: `amount` (Khoums charges the payer no fee)',
+  })
+  totalAmount!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Payments made for the request after the first (0 for a fresh one)',
+  })
+  retryCount!: number;
 }
 
 /** What a publishable key may see: a look-up by transactionId returns id, amount and phoneNumber only. */
@@ -83,6 +97,8 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
     environmentId: pr.environmentId,
     createdAt: pr.createdAt.toISOString(),
     updatedAt: pr.updatedAt.toISOString(),
+    totalAmount: pr.amount,
+    retryCount: Math.max(pr.paymentCount - 1, 0),
   };
 }
 

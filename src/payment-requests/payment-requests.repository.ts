@@ -132,6 +132,14 @@ export function lockRequest(id: string): Sql {
   return sql`SELECT id FROM payment_requests WHERE id = ${id} FOR UPDATE`;
 }
 
+/**
+ * A data-modifying CTE body counting one more payment opened for the request when `condition`
+ * holds (pay's opening statement, which holds the request's row lock): its `retryCount`.
+ */
+export function countPaymentWhen(id: string, condition: Sql): Sql {
+  return sql`UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = ${id} AND ${condition} RETURNING id`;
+}
+
 /** A data-modifying CTE body marking the pending request paid when `condition` holds; returns its id. */
 export function markPaidWhen(id: string, at: Date, condition: Sql): Sql {
   return sql`UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at}

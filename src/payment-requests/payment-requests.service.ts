@@ -96,6 +96,7 @@ function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaym
     paidAt: null,
     invoiceId: input.invoiceId ?? null,
     voidedAt: null,
+    paymentCount: 0,
     createdAt: now,
     updatedAt: now,
   };

@@ -90,6 +90,8 @@ export class PayService {
       throw err;
     }
 
+    // The request as settlement shows it: with the payment just opened counted.
+    const opened: PaymentRequest = { ...request, paymentCount: request.paymentCount + 1 };
     const labels = { method: method.type, environment: tenant.environment };
     this.metrics.payments.inc({ ...labels, status: 'pending' });
     let answer: BankAnswer;
@@ -125,7 +127,7 @@ export class PayService {
       case 'completed': {
         const settled = await this.settlement.settle(
           payment,
-          request,
+          opened,
           tenant.organizationId,
           { status: 'completed', bankReference: answer.bankReference },
           labels,
@@ -144,7 +146,7 @@ export class PayService {
         );
         const settled = await this.settlement.settle(
           payment,
-          request,
+          opened,
           tenant.organizationId,
           { status: 'failed', reason },
           labels,

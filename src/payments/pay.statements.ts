@@ -13,6 +13,7 @@ import {
   toPaymentRequestJson,
 } from '../payment-requests/payment-request';
 import {
+  countPaymentWhen,
   lockPayableRequest,
   lockRequest,
   markPaidWhen,
@@ -151,7 +152,10 @@ export function openStatement(input: {
     organizationId: input.organizationId,
     environmentId: request.environmentId,
     kind: 'payment-created',
-    data: { ...toPaymentJson(payment, request.transactionId), request: toPaymentRequestJson(request) },
+    data: {
+      ...toPaymentJson(payment, request.transactionId),
+      request: toPaymentRequestJson({ ...request, paymentCount: request.paymentCount + 1 }),
+    },
     createdAt: now,
   });
   const statement = sql`WITH req AS (
@@ -168,6 +172,7 @@ export function openStatement(input: {
            FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
+       ), counted AS (${countPaymentWhen(request.id, sql`EXISTS (SELECT 1 FROM created)`)}
        ), event AS (${event})${input.key ? sql`, keyed AS (${recordPaymentWhen('created', input.key)})` : empty}
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
               (SELECT CASE WHEN n >= ${MAX_FAILED_PAYMENTS} THEN greatest(1, ceil(extract(epoch FROM

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
@@ -14,6 +15,8 @@ export interface PaymentMethod {
   code: string;
   enabled: boolean;
   position: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export class PaymentMethodConfigJson {
@@ -28,15 +31,39 @@ export class PaymentMethodJson {
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'Bankily: the customer must give a pass code' }) requiresPassCode!: boolean;
   @ApiProperty({ type: PaymentMethodConfigJson }) config!: PaymentMethodConfigJson;
+  @ApiProperty({ format: 'uuid', description: "The key's organization" }) organizationId!: string;
+  @ApiProperty({ description: 'true in Sandbox' }) isTestingMode!: boolean;
 }
 
-export function toPaymentMethodJson(m: PaymentMethod): PaymentMethodJson {
+/** One payment method, as GET /configuration/:id shows it. */
+export class PaymentMethodDetailJson extends PaymentMethodJson {
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** Whose methods these are: the organization and the kind of environment that enables them. */
+export interface MethodScope {
+  organizationId: string;
+  environment: EnvironmentKind;
+}
+
+export function toPaymentMethodJson(m: PaymentMethod, scope: MethodScope): PaymentMethodJson {
   return {
     id: m.id,
     type: m.type,
     name: m.name,
     requiresPassCode: m.requiresPassCode,
     config: { code: m.code },
+    organizationId: scope.organizationId,
+    isTestingMode: scope.environment === 'sandbox',
+  };
+}
+
+export function toPaymentMethodDetailJson(m: PaymentMethod, scope: MethodScope): PaymentMethodDetailJson {
+  return {
+    ...toPaymentMethodJson(m, scope),
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
   };
 }
 
@@ -73,6 +100,38 @@ export class PaymentJson {
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null: the pass code is never kept' })
+  passCode!: null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'Always null (Khoums keeps no payment metadata)',
+  })
+  metadata!: null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
+  lastSeenAt!: null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Always null: Khoums holds no claims on payments',
+  })
+  claimExpiresAt!: null;
+}
+
+/** What a simulated transfer did: completed the payment, failed it, or found it already so. */
+export const TRANSFER_OUTCOMES = ['matched', 'unmatched', 'skipped'] as const;
+export type TransferOutcome = (typeof TRANSFER_OUTCOMES)[number];
+
+/** A payment's status alone (GET /payment/:id/status). */
+export class PaymentStatusJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
+  @ApiProperty({ type: String, nullable: true, description: "The bank's reference" }) referenceId!:
+    string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
+  claimExpiresAt!: null;
 }
 
 export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
@@ -90,6 +149,10 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     environmentId: p.environmentId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
+    passCode: null,
+    metadata: null,
+    lastSeenAt: null,
+    claimExpiresAt: null,
   };
 }
 
@@ -125,5 +188,7 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
     code: r.code,
     enabled: r.enabled,
     position: r.position,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }

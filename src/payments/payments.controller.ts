@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
@@ -12,19 +12,46 @@ import {
   ListPaymentsQuery,
   PayDto,
   PaymentIdParams,
+  PaymentMethodIdParams,
   PaymentMethodsQuery,
   SimulateTransferDto,
 } from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
-import { PaymentJson, PaymentMethodJson, toPaymentMethodJson } from './payment';
+import {
+  PAYMENT_STATUSES,
+  PaymentJson,
+  PaymentMethodDetailJson,
+  PaymentMethodJson,
+  PaymentStatusJson,
+  toPaymentMethodDetailJson,
+  toPaymentMethodJson,
+  TRANSFER_OUTCOMES,
+} from './payment';
 import { PayService } from './pay.service';
 import { PaymentsService } from './payments.service';
-import { ReconciliationService } from './reconciliation.service';
+import { BankingApiResponseJson, ReconciliationService } from './reconciliation.service';
 import { SandboxOnlyGuard } from './sandbox-only.guard';
 import { ApiErrors } from '../common/http/openapi-errors';
 import { CommonError } from '../common/errors/common-errors';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PaymentError } from './payments.errors';
+
+/** POST /payment's top-level fields beside `data` (Moosyl's generated clients read them). */
+const PAY_TOP_LEVEL = {
+  id: { type: 'string', format: 'uuid', description: "data's id" },
+  status: { type: 'string', enum: PAYMENT_STATUSES, description: "data's status" },
+  referenceId: { type: 'string', nullable: true, description: "data's referenceId" },
+  metadata: { type: 'object', nullable: true, description: 'Always null' },
+};
+
+const TRANSFER_OUTCOME = {
+  outcome: {
+    type: 'string',
+    enum: TRANSFER_OUTCOMES,
+    description:
+      'matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status',
+  },
+};
 
 @ApiTags('Payments')
 @ApiHeader({ name: 'Authorization', description: 'API key (sk_… or pk_…)', required: true })
@@ -49,10 +76,12 @@ export class PaymentsController {
   )
   @AnyKey()
   @AsksForMoney()
-  @ApiData(PaymentJson)
+  @ApiData(PaymentJson, PAY_TOP_LEVEL)
   @RecordsIdempotencyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {
-    return { data: await this.payService.pay(t, dto, undefined, key) };
+    const data = await this.payService.pay(t, dto, undefined, key);
+    // Beside SPEC's `data`, the top-level fields Moosyl's generated clients read (copies of data's).
+    return { data, id: data.id, status: data.status, referenceId: data.referenceId, metadata: null };
   }
 
   @Get()
@@ -70,13 +99,28 @@ export class PaymentsController {
     return { data: await this.service.get(t, p.id) };
   }
 
+  @Get(':id/status')
+  @ApiErrors(PaymentError.NotFound)
+  @SecretKey()
+  @ApiData(PaymentStatusJson, {
+    id: { type: 'string', format: 'uuid' },
+    status: { type: 'string', enum: PAYMENT_STATUSES },
+    referenceId: { type: 'string', nullable: true },
+    claimExpiresAt: { type: 'string', format: 'date-time', nullable: true },
+  })
+  async status(@Tenant() t: Tenant, @Param() p: PaymentIdParams) {
+    const data = await this.service.status(t, p.id);
+    return { data, ...data };
+  }
+
   @Post(':id/simulate-transfer')
   @ApiErrors(PaymentError.SimulatedTransfersSandboxOnly, PaymentError.NotFound, PaymentError.NotPending)
   @SecretKey()
   @UseGuards(SandboxOnlyGuard)
-  @ApiData(PaymentJson)
+  @ApiData(PaymentJson, TRANSFER_OUTCOME)
   async simulateTransfer(@Tenant() t: Tenant, @Param() p: PaymentIdParams, @Body() dto: SimulateTransferDto) {
-    return { data: await this.service.simulateTransfer(t, p.id, dto.outcome) };
+    const { payment, outcome } = await this.service.simulateTransfer(t, p.id, dto.outcome);
+    return { data: payment, outcome };
   }
 }
 
@@ -93,6 +137,14 @@ export class PaymentMethodsController {
     return this.list(t);
   }
 
+  @Get('configuration/:id')
+  @ApiErrors(PaymentError.MethodNotFound)
+  @AnyKey()
+  @ApiData(PaymentMethodDetailJson)
+  async oneConfiguration(@Tenant() t: Tenant, @Param() p: PaymentMethodIdParams) {
+    return { data: toPaymentMethodDetailJson(await this.methods.findEnabled(t.environmentId, p.id), t) };
+  }
+
   @Get('payment-methods')
   @AnyKey()
   @ApiDataArray(PaymentMethodJson)
@@ -101,7 +153,7 @@ export class PaymentMethodsController {
   }
 
   private async list(t: Tenant) {
-    return { data: (await this.methods.listEnabled(t.environmentId)).map(toPaymentMethodJson) };
+    return { data: (await this.methods.listEnabled(t.environmentId)).map((m) => toPaymentMethodJson(m, t)) };
   }
 }
 
@@ -114,8 +166,15 @@ export class RefreshStatusController {
   @Patch(':transactionId/refresh-status')
   @ApiErrors(PaymentRequestError.NotFound)
   @SecretKey()
-  @ApiData(PaymentRequestJson)
-  async refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
-    return { data: await this.service.refreshStatus(t, p.transactionId) };
+  @ApiExtraModels(BankingApiResponseJson)
+  @ApiData(PaymentRequestJson, {
+    bankingApiResponses: {
+      type: 'array',
+      description: 'One item per pending payment this call asked its bank about',
+      items: { $ref: getSchemaPath(BankingApiResponseJson) },
+    },
+  })
+  refresh(@Tenant() t: Tenant, @Param() p: TransactionIdParams) {
+    return this.service.refreshStatus(t, p.transactionId);
   }
 }

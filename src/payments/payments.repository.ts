@@ -116,6 +116,14 @@ export class PaymentsRepository {
     return row && toJson(row);
   }
 
+  /** The newest payment of a request, as the API shows it; undefined before any. */
+  async latestOfRequest(environmentId: string, paymentRequestId: string): Promise<PaymentJson | undefined> {
+    const row = await this.db.one(sql`SELECT ${PAYMENT_COLUMNS} ${PAYMENT_FROM}
+       WHERE p.payment_request_id = ${paymentRequestId} AND p.environment_id = ${environmentId}
+       ORDER BY p.created_at DESC, p.id DESC LIMIT 1`);
+    return row && toJson(row);
+  }
+
   /** Newest first; filters combine. */
   async list(
     environmentId: string,

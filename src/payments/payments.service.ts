@@ -3,7 +3,7 @@ import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
-import { PaymentJson } from './payment';
+import { PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
@@ -30,20 +30,27 @@ export class PaymentsService {
     return envelope(items, total, page);
   }
 
+  /** A payment of the key's environment as GET /payment/:id/status shows it. */
+  async status(tenant: Tenant, id: string): Promise<PaymentStatusJson> {
+    const p = await this.get(tenant, id);
+    return { id: p.id, status: p.status, referenceId: p.referenceId, claimExpiresAt: null };
+  }
+
   /**
    * Sandbox only: the customer's bank settles a pending payment now (`completed` by default).
-   * Repeating the same outcome returns the payment unchanged; any other change of a settled
-   * payment is 409 `Payment is not pending`.
+   * Repeating the same outcome returns the payment unchanged (`skipped`); any other change of a
+   * settled payment is 409 `Payment is not pending`. `matched`: this call completed the payment;
+   * `unmatched`: this call failed it.
    */
   async simulateTransfer(
     tenant: Tenant,
     id: string,
     outcome: 'completed' | 'failed' = 'completed',
-  ): Promise<PaymentJson> {
+  ): Promise<{ payment: PaymentJson; outcome: TransferOutcome }> {
     if (tenant.environment !== 'sandbox') throw paymentError(PaymentError.SimulatedTransfersSandboxOnly);
     const current = await this.repo.paymentJson(tenant.environmentId, id);
     if (!current) throw paymentError(PaymentError.NotFound);
-    if (current.status === outcome) return current;
+    if (current.status === outcome) return { payment: current, outcome: 'skipped' };
     if (current.status !== 'pending') throw paymentError(PaymentError.NotPending);
     const settled = await this.settlement.settle(
       (await this.repo.byId(id))!,
@@ -54,6 +61,6 @@ export class PaymentsService {
         : { status: 'failed', reason: 'simulated transfer failed' },
     );
     if (settled.status !== outcome) throw paymentError(PaymentError.NotPending);
-    return settled;
+    return { payment: settled, outcome: outcome === 'completed' ? 'matched' : 'unmatched' };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Tenant } from '../auth/tenant';
-import { ApiData } from '../common/http/openapi';
+import { ApiData, ARCHIVED } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
 import { CreatePriceDto, PriceIdParams, UpdatePriceDto } from './dto/price.dto';
 import { PriceJson } from './price';
@@ -40,8 +40,8 @@ export class PricesController {
 
   @Patch(':id/archive')
   @ApiErrors(PriceError.NotFound)
-  @ApiData(PriceJson)
+  @ApiData(PriceJson, ARCHIVED)
   async archive(@Tenant() t: Tenant, @Param() p: PriceIdParams) {
-    return { data: await this.service.archive(t, p.id) };
+    return { data: await this.service.archive(t, p.id), success: true };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Tenant } from '../auth/tenant';
-import { ApiData, ApiList } from '../common/http/openapi';
+import { ApiData, ApiList, ARCHIVED } from '../common/http/openapi';
 import { API, Patch, Post } from '../common/http/routes';
 import { CreateProductDto, ListProductsQuery, ProductIdParams, UpdateProductDto } from './dto/product.dto';
 import { ProductJson, ProductWithPricesJson } from './product';
@@ -43,8 +43,8 @@ export class ProductsController {
 
   @Patch(':id/archive')
   @ApiErrors(ProductError.NotFound)
-  @ApiData(ProductJson)
+  @ApiData(ProductJson, ARCHIVED)
   async archive(@Tenant() t: Tenant, @Param() p: ProductIdParams) {
-    return { data: await this.service.archive(t, p.id) };
+    return { data: await this.service.archive(t, p.id), success: true };
   }
 }

@@ -84,6 +84,7 @@ export class SubscriptionsWriteBuilder {
         paidAt: null,
         invoiceId: invoice.id,
         voidedAt: null,
+        paymentCount: 0,
         createdAt: now,
         updatedAt: now,
       };

@@ -167,6 +167,7 @@ export function stateChangingForms(ids: RouteIds): [string, Record<string, strin
     [`/dashboard/team/invitations/${ids.invitationId}/revoke`, {}],
     [`/dashboard/team/users/${ids.userId}/role`, { role: 'viewer' }],
     [`/dashboard/team/users/${ids.userId}/remove`, {}],
+    ['/dashboard/team/public-contact', { phoneNumber: '22112233', website: 'https://shop.example.mr' }],
     ['/dashboard/products', { name: 'A product' }],
     [`/dashboard/products/${ids.productId}`, { name: 'Renamed', description: '' }],
     [`/dashboard/products/${ids.productId}/prices`, { amount: '900', interval: 'weekly' }],

@@ -173,6 +173,7 @@ function payStatements(): Recorded[] {
     paidAt: null,
     invoiceId: null,
     voidedAt: null,
+    paymentCount: 0,
     createdAt: at,
     updatedAt: at,
   };

@@ -129,6 +129,7 @@ describe('every method on the real service', () => {
     request: { id: string; transactionId: string };
     payment: { id: string };
     session: { id: string };
+    ownScreen: { id: string; paymentId: string };
     product: { id: string };
     price: { id: string };
     customer: { id: string; externalUserId: string };
@@ -179,6 +180,8 @@ describe('every method on the real service', () => {
     ],
     ['paymentRequests.refreshStatus', ({ sk }) => sk.paymentRequests.refreshStatus(w.request.transactionId)],
     ['payments.get', ({ sk }) => sk.payments.get(w.payment.id)],
+    ['payments.getStatus', ({ sk }) => sk.payments.getStatus(w.payment.id)],
+    ['paymentMethods.get', ({ pk }) => pk.paymentMethods.get(w.methods.sedad)],
     ['payments.list', ({ sk }) => sk.payments.list({ transactionId: w.request.transactionId })],
     ['payments.simulateTransfer', ({ sk }) => sk.payments.simulateTransfer(w.payment.id)],
     [
@@ -209,6 +212,35 @@ describe('every method on the real service', () => {
         });
         await keyless.checkoutSessions.getPaymentStatus(w.session.id);
       },
+    ],
+    // After the payment above: the view carries the newest payment.
+    ['checkoutSessions.getPublicView', ({ keyless }) => keyless.checkoutSessions.getPublicView(w.session.id)],
+    [
+      'checkoutSessions.switchMethod',
+      async ({ keyless }) => {
+        const { data } = await plain.checkoutSessions.create({
+          transactionId: orderId('agree'),
+          amount: 800,
+          phoneNumber: '22123456',
+          ...urls,
+        });
+        w.ownScreen = { id: data.id, paymentId: '' };
+        await keyless.checkoutSessions.switchMethod(data.id, w.methods.masrivi);
+      },
+    ],
+    [
+      'checkoutSessions.pay',
+      async ({ keyless }) => {
+        const paid = await keyless.checkoutSessions.pay(w.ownScreen.id, {
+          paymentMethodId: w.methods.masrivi,
+          phoneNumber: '22229003',
+        });
+        w.ownScreen.paymentId = paid.paymentId;
+      },
+    ],
+    [
+      'checkoutSessions.simulateTransfer',
+      ({ keyless }) => keyless.checkoutSessions.simulateTransfer(w.ownScreen.id, w.ownScreen.paymentId),
     ],
     [
       'checkoutSessions.expire',
@@ -299,6 +331,7 @@ describe('every method on the real service', () => {
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
     ['organization.get', ({ sk }) => sk.organization.get()],
+    ['organization.getById', ({ sk }) => sk.organization.getById(org.organizationId)],
     [
       'webhookEndpoints.create',
       async ({ sk }) => {
@@ -412,6 +445,8 @@ it('the answer check catches a field the document lacks, a missing one and a wro
     name: 'Sedad',
     requiresPassCode: false,
     config: { code: 'sedad' },
+    organizationId: 'o',
+    isTestingMode: true,
   };
   expect(answerProblems(doc, [answer({ data: [method] })])).toEqual([]);
   expect(answerProblems(doc, [answer({ data: [{ ...method, extra: 1 }] })])).toEqual([

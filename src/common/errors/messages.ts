@@ -78,6 +78,7 @@ export const Messages = {
   /** Paying (or opening checkout for) the request of a voided invoice. */
   paymentRequestVoid: 'Payment request is void: its invoice was voided',
   checkoutSessionNotOpen: 'Checkout session is not open',
+  phoneNumberRequired: 'Phone number is required',
   /** A second pay while the bank is still answering the first (docs/bank-gateway.md). */
   paymentInProgress: 'A payment for this payment request is already in progress',
   /** A simulated transfer on a payment that is already completed or failed. */

@@ -65,3 +65,6 @@ export function ApiList(model: Type) {
     }),
   );
 }
+
+/** An archive's `success: true` beside `data` (Moosyl's generated clients read it). */
+export const ARCHIVED = { success: { type: 'boolean', enum: [true] } };

@@ -46,6 +46,10 @@ export class PaymentIdParams {
   @UuidField() id!: string;
 }
 
+export class PaymentMethodIdParams {
+  @UuidField() id!: string;
+}
+
 export class SimulateTransferDto {
   @EnumField(['completed', 'failed'], {
     optional: true,

@@ -376,8 +376,13 @@ export const ar: DashboardTexts = {
   revokeInvitation: 'إلغاء',
   lastOwner: 'يجب أن تحتفظ المؤسسة بمالك واحد على الأقل.',
   roleHelp: 'المالك: كل شيء، بما في ذلك الفريق. المطوّر: المفاتيح والويب هوك والبيانات. المطّلع: القراءة فقط.',
+  publicContactTitle: 'جهة الاتصال العامة',
+  publicContactHelp: 'تظهر لعملائك في صفحة الدفع وفي شاشات الدفع الخاصة بك. اترك الحقل فارغًا لعدم إظهار شيء.',
+  supportPhone: 'هاتف الدعم',
+  website: 'الموقع الإلكتروني',
 
   notices: {
+    publicContactSaved: 'تم حفظ جهة الاتصال العامة.',
     keyRevoked: 'تم إبطال المفتاح: أصبح مرفوضا من الآن.',
     environmentSwitched: 'تم تغيير البيئة.',
     endpointSaved: 'تم حفظ نقطة الاستقبال.',

@@ -374,8 +374,14 @@ export const en: DashboardTexts = {
   revokeInvitation: 'Revoke',
   lastOwner: 'The organization must keep at least one owner.',
   roleHelp: 'Owner: everything, the team included. Developer: keys, webhooks and data. Viewer: read only.',
+  publicContactTitle: 'Public contact',
+  publicContactHelp:
+    'Shown to your customers on the payment page and to your own checkout screens. Leave a field empty to show nothing.',
+  supportPhone: 'Support phone',
+  website: 'Website',
 
   notices: {
+    publicContactSaved: 'Public contact saved.',
     keyRevoked: 'Key revoked: it is refused from now on.',
     environmentSwitched: 'Environment switched.',
     endpointSaved: 'Endpoint saved.',

@@ -376,8 +376,14 @@ export const fr = {
   lastOwner: 'L’organisation doit garder au moins un propriétaire.',
   roleHelp:
     'Propriétaire : tout, y compris l’équipe. Développeur : clés, webhooks et données. Lecteur : consultation seulement.',
+  publicContactTitle: 'Contact public',
+  publicContactHelp:
+    'Affiché à vos clients sur la page de paiement et à vos propres écrans de paiement. Laissez un champ vide pour ne rien afficher.',
+  supportPhone: 'Téléphone du support',
+  website: 'Site web',
 
   notices: {
+    publicContactSaved: 'Contact public enregistré.',
     keyRevoked: 'Clé révoquée : elle est refusée dès maintenant.',
     environmentSwitched: 'Environnement changé.',
     endpointSaved: 'Endpoint enregistré.',
