@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
+import { BillingRepository } from './billing.repository';
+import { BillingSettingsController } from './billing-settings.controller';
+import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
@@ -9,8 +12,15 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
 
 @Module({
   imports: [SubscriptionsModule, PaymentsModule],
-  controllers: [BillingController],
-  providers: [BillingRun, BillingScheduler, BillingSettlement, SandboxBillingGuard],
-  exports: [BillingRun],
+  controllers: [BillingController, BillingSettingsController],
+  providers: [
+    BillingRepository,
+    BillingSettingsService,
+    BillingRun,
+    BillingScheduler,
+    BillingSettlement,
+    SandboxBillingGuard,
+  ],
+  exports: [BillingRun, BillingSettingsService],
 })
 export class BillingModule {}

@@ -1,4 +1,5 @@
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
+import { BillingRepository } from '../../src/billing/billing.repository';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
 import { AppConfig } from '../../src/config/config';
@@ -115,6 +116,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   invoices: [InvoicesRepository],
   subscriptions: [SubscriptionsRepository],
   dashboard: [DashboardRepository],
+  billing: [BillingRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db';
+import { raw, Sql, sql } from '../database/sql';
+import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction } from './billing-settings';
+
+interface SettingsRow {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+  smsEnabled: boolean;
+  dunningAfterDaysOverdue: number | null;
+  dunningAction: DunningAction;
+  portalAllowCancel: boolean;
+}
+
+const SETTINGS_COLUMNS =
+  raw(`reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "afterDueDays",
+  sms_enabled AS "smsEnabled", dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+  dunning_action AS "dunningAction", portal_allow_cancel AS "portalAllowCancel"`);
+
+export function toBillingSettings(r: SettingsRow | undefined): BillingSettings {
+  if (!r) return DEFAULT_BILLING_SETTINGS;
+  return {
+    reminders: { beforeDueDays: r.beforeDueDays, afterDueDays: r.afterDueDays },
+    sms: { enabled: r.smsEnabled },
+    dunning: { afterDaysOverdue: r.dunningAfterDaysOverdue, action: r.dunningAction },
+    portal: { allowCancel: r.portalAllowCancel },
+  };
+}
+
+/**
+ * SQL: the settings columns of the environment `environmentId` (SQL naming it), the defaults
+ * when it has no row, as one row with the columns of `SettingsRow` (for a LATERAL join).
+ */
+export function settingsOf(environmentId: Sql): Sql {
+  const d = DEFAULT_BILLING_SETTINGS;
+  return sql`(SELECT coalesce(b.reminder_before_due_days, ${d.reminders.beforeDueDays}::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, ${d.reminders.afterDueDays}::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, ${d.sms.enabled}) AS "smsEnabled",
+                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+                     coalesce(b.dunning_action, ${d.dunning.action}) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, ${d.portal.allowCancel}) AS "portalAllowCancel"
+                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = ${environmentId})`;
+}
+
+/** Billing's own tables: an environment's settings and the SMS log. */
+@Injectable()
+export class BillingRepository {
+  constructor(private readonly db: Db) {}
+
+  async settings(environmentId: string): Promise<BillingSettings> {
+    return toBillingSettings(
+      await this.db.one<SettingsRow>(
+        sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId}`,
+      ),
+    );
+  }
+
+  /**
+   * The environment's settings, its row created when absent and locked until the transaction
+   * ends, so two concurrent changes of different parts both hold.
+   */
+  async lockSettings(environmentId: string): Promise<BillingSettings> {
+    await this.db.exec(
+      sql`INSERT INTO billing_settings (environment_id) VALUES (${environmentId}) ON CONFLICT DO NOTHING`,
+    );
+    return toBillingSettings(
+      await this.db.one<SettingsRow>(
+        sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId} FOR UPDATE`,
+      ),
+    );
+  }
+
+  /** Writes the whole settings of the environment (its row created on the first change). */
+  async saveSettings(environmentId: string, s: BillingSettings, at: Date): Promise<BillingSettings> {
+    const row = await this.db.one<SettingsRow>(sql`
+      INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
+                                    dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)
+      VALUES (${environmentId}, ${s.reminders.beforeDueDays}::int[], ${s.reminders.afterDueDays}::int[], ${s.sms.enabled},
+              ${s.dunning.afterDaysOverdue}::int, ${s.dunning.action}, ${s.portal.allowCancel}, ${at})
+      ON CONFLICT (environment_id) DO UPDATE SET
+        reminder_before_due_days = excluded.reminder_before_due_days,
+        reminder_after_due_days = excluded.reminder_after_due_days, sms_enabled = excluded.sms_enabled,
+        dunning_after_days_overdue = excluded.dunning_after_days_overdue, dunning_action = excluded.dunning_action,
+        portal_allow_cancel = excluded.portal_allow_cancel, updated_at = excluded.updated_at
+      RETURNING ${SETTINGS_COLUMNS}`);
+    return toBillingSettings(row);
+  }
+}
