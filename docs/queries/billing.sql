@@ -13,6 +13,53 @@ SELECT reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "
   sms_enabled AS "smsEnabled", dunning_after_days_overdue AS "dunningAfterDaysOverdue",
   dunning_action AS "dunningAction", portal_allow_cancel AS "portalAllowCancel" FROM billing_settings WHERE environment_id = $1 FOR UPDATE;
 
+-- BillingRepository.claimReminders
+SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
+        FROM (SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
+         c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
+    FROM (SELECT i.id FROM invoices i
+           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= $1 AND i.environment_id = $2
+           ORDER BY i.reminder_at LIMIT $3 FOR UPDATE OF i SKIP LOCKED) claimed
+    JOIN invoices i ON i.id = claimed.id
+    JOIN customers c ON c.id = i.customer_id
+    JOIN (environments e
+  JOIN organizations o ON o.id = e.organization_id) ON e.id = i.environment_id AND o.id = i.organization_id) r,
+             LATERAL (SELECT coalesce(b.reminder_before_due_days, $4::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $5::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $6) AS "smsEnabled",
+                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+                     coalesce(b.dunning_action, $7) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $8) AS "portalAllowCancel"
+                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = r."environmentId") s;
+
+-- BillingRepository.writeReminders
+WITH recorded AS (UPDATE invoices i SET reminder_at = x.next_at, reminder_step = coalesce(x.step, i.reminder_step)
+      FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, next_at timestamptz, step integer)
+     WHERE i.id = x.id AND i.status = 'pending'
+    RETURNING i.id
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz)
+      ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events RETURNING id
+      ), sms_created AS (
+        INSERT INTO sms_messages (id, organization_id, environment_id, invoice_id, phone, language, body, status,
+                                  next_attempt_at, created_at, updated_at)
+        SELECT id, organization_id, environment_id, invoice_id, phone, language, body, status, next_attempt_at,
+               created_at, created_at
+          FROM jsonb_to_recordset($3::jsonb) AS m(
+            id uuid, organization_id uuid, environment_id uuid, invoice_id uuid, phone text, language text, body text,
+            status text, next_attempt_at timestamptz, created_at timestamptz)
+      )
+      SELECT (SELECT count(*) FROM events_created)::int AS events;
+
+-- BillingRepository.rescheduleReminders
+UPDATE invoices SET reminder_at = '-infinity'
+     WHERE environment_id = $1 AND status = 'pending' AND due_date IS NOT NULL;
+
 -- BillingRepository.saveSettings
 INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
                                     dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)

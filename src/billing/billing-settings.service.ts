@@ -35,7 +35,10 @@ export class BillingSettingsService {
         },
         portal: { allowCancel: dto.portal?.allowCancel ?? s.portal.allowCancel },
       };
-      return this.repo.saveSettings(environmentId, next, new Date());
+      const saved = await this.repo.saveSettings(environmentId, next, new Date());
+      const days = (x: BillingSettings) => JSON.stringify(x.reminders);
+      if (days(s) !== days(saved)) await this.repo.rescheduleReminders(environmentId);
+      return saved;
     });
   }
 }

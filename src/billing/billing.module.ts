@@ -6,6 +6,7 @@ import { BillingRepository } from './billing.repository';
 import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
+import { ReminderRun } from './reminder-run';
 import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
@@ -17,10 +18,11 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingRepository,
     BillingSettingsService,
     BillingRun,
+    ReminderRun,
     BillingScheduler,
     BillingSettlement,
     SandboxBillingGuard,
   ],
-  exports: [BillingRun, BillingSettingsService],
+  exports: [BillingRun, ReminderRun, BillingSettingsService],
 })
 export class BillingModule {}

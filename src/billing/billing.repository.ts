@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
+import {
+  claimReminderInvoices,
+  recordRemindersCte,
+  ReminderInvoiceRow,
+  rescheduleRemindersOf,
+} from '../invoices/invoices.repository';
+import { insertEventsFrom } from '../webhooks/outbox';
 import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction } from './billing-settings';
 
 interface SettingsRow {
@@ -42,6 +49,38 @@ export function settingsOf(environmentId: Sql): Sql {
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = ${environmentId})`;
 }
 
+/** A claimed invoice with its environment's reminder settings. */
+export type ReminderRow = ReminderInvoiceRow & {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+  smsEnabled: boolean;
+};
+
+/** What one reminder batch writes (`BillingRepository.writeReminders`). */
+export interface RemindersWrite {
+  decisions: { id: string; next_at: Date | null; step: number | null }[];
+  events: {
+    id: string;
+    organization_id: string;
+    environment_id: string;
+    kind: string;
+    data: object;
+    created_at: Date;
+  }[];
+  sms: {
+    id: string;
+    organization_id: string;
+    environment_id: string;
+    invoice_id: string;
+    phone: string;
+    language: string;
+    body: string;
+    status: 'pending' | 'logged';
+    next_attempt_at: Date | null;
+    created_at: Date;
+  }[];
+}
+
 /** Billing's own tables: an environment's settings and the SMS log. */
 @Injectable()
 export class BillingRepository {
@@ -68,6 +107,43 @@ export class BillingRepository {
         sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId} FOR UPDATE`,
       ),
     );
+  }
+
+  /** Claims a batch of invoices whose reminder time has come (`claimReminderInvoices`), with their settings. */
+  claimReminders(now: Date, limit: number, environmentId?: string): Promise<ReminderRow[]> {
+    return this.db.many<ReminderRow>(sql`
+      SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
+        FROM (${claimReminderInvoices(now, limit, environmentId)}) r,
+             LATERAL ${settingsOf(raw('r."environmentId"'))} s`);
+  }
+
+  /**
+   * One statement: the claimed invoices' next reminder times and steps, the reminders' events and
+   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction.
+   */
+  async writeReminders(w: RemindersWrite): Promise<number> {
+    const row = await this.db.one<{ events: number }>(sql`
+      WITH recorded AS (${recordRemindersCte(w.decisions)}
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz)
+      ), events_created AS (${insertEventsFrom(sql`new_events`)} RETURNING id
+      ), sms_created AS (
+        INSERT INTO sms_messages (id, organization_id, environment_id, invoice_id, phone, language, body, status,
+                                  next_attempt_at, created_at, updated_at)
+        SELECT id, organization_id, environment_id, invoice_id, phone, language, body, status, next_attempt_at,
+               created_at, created_at
+          FROM jsonb_to_recordset(${JSON.stringify(w.sms)}::jsonb) AS m(
+            id uuid, organization_id uuid, environment_id uuid, invoice_id uuid, phone text, language text, body text,
+            status text, next_attempt_at timestamptz, created_at timestamptz)
+      )
+      SELECT (SELECT count(*) FROM events_created)::int AS events`);
+    return row!.events;
+  }
+
+  /** The environment's pending invoices are looked at again by the next reminder run. */
+  async rescheduleReminders(environmentId: string): Promise<void> {
+    await this.db.exec(rescheduleRemindersOf(environmentId));
   }
 
   /** Writes the whole settings of the environment (its row created on the first change). */

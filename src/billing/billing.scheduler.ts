@@ -3,9 +3,10 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { AppConfig } from '../config/config';
 import { DatabaseAvailability } from '../database/availability';
 import { BillingRun } from './billing-run';
+import { ReminderRun } from './reminder-run';
 
 /**
- * Runs the billing run every minute (BILLING_SCHEDULER=false turns it off on an instance). The
+ * Runs the billing run, then the reminder run, every minute (BILLING_SCHEDULER=false turns them off on an instance). The
  * tick never overlaps the previous one; the run's claims make every instance safe to run it, and
  * it drains on shutdown (BillingRun).
  */
@@ -16,6 +17,7 @@ export class BillingScheduler {
 
   constructor(
     private readonly billing: BillingRun,
+    private readonly reminders: ReminderRun,
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
   ) {}
@@ -26,8 +28,11 @@ export class BillingScheduler {
     const started = Date.now();
     this.running = this.billing
       .run()
-      .then((r) => {
+      .then(async (r) => {
         if (r.subscriptionsUpdated > 0) this.logger.log({ ...r, ms: Date.now() - started }, 'billing run');
+        // Then the reminders of every environment (the invoices just made included).
+        const reminders = await this.reminders.run();
+        if (reminders > 0) this.logger.log({ reminders, ms: Date.now() - started }, 'reminder run');
       })
       .catch((err: unknown) => {
         // PostgreSQL away: logged once by the tracker; the next tick after it is back continues the run.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import type { CustomerLanguage } from '../customers/customer';
 import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
@@ -188,6 +189,57 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
        WHERE i.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND i.status = 'pending'
       RETURNING i.*
     ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-paid', ctx.at, publicUrl)})`;
+}
+
+/** A pending invoice the reminder run claimed, with what its reminder says and to whom. */
+export interface ReminderInvoiceRow extends Invoice {
+  /** The latest reminder sent (src/billing/reminder-days.ts), null before any. */
+  reminderStep: number | null;
+  customerPhone: string | null;
+  customerLanguage: CustomerLanguage;
+  merchantName: string;
+  environment: EnvironmentKind;
+}
+
+/**
+ * SQL: claims up to `limit` pending invoices whose reminder time has come by `now` (in one
+ * environment or all), oldest first, locking them (FOR UPDATE SKIP LOCKED: concurrent runs take
+ * disjoint invoices, and a payment settling one waits for the batch), with the columns of
+ * `ReminderInvoiceRow`. Read through invoices_reminder_idx (or _all_idx): every claimed invoice gets
+ * a later reminder time or none (`recordRemindersCte`), so each batch reads only what it claims.
+ */
+export function claimReminderInvoices(now: Date, limit: number, environmentId?: string): Sql {
+  const inEnvironment = environmentId === undefined ? empty : sql` AND i.environment_id = ${environmentId}`;
+  return sql`SELECT ${INVOICE_COLUMNS}, i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
+         c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
+    FROM (SELECT i.id FROM invoices i
+           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= ${now}${inEnvironment}
+           ORDER BY i.reminder_at LIMIT ${limit} FOR UPDATE OF i SKIP LOCKED) claimed
+    JOIN invoices i ON i.id = claimed.id
+    JOIN ${customerRows('c')} ON c.id = i.customer_id
+    JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id`;
+}
+
+/**
+ * A data-modifying CTE body recording the reminder run's decisions: per claimed invoice (`id`),
+ * when to look again (`next_at`, null: no day left) and the step of the reminder sent now, if any.
+ */
+export function recordRemindersCte(
+  decisions: { id: string; next_at: Date | null; step: number | null }[],
+): Sql {
+  return sql`UPDATE invoices i SET reminder_at = x.next_at, reminder_step = coalesce(x.step, i.reminder_step)
+      FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS x(id uuid, next_at timestamptz, step integer)
+     WHERE i.id = x.id AND i.status = 'pending'
+    RETURNING i.id`;
+}
+
+/**
+ * Makes the environment's pending invoices looked at again by the next reminder run (its reminder
+ * days changed: a day now earlier than the time an invoice waits for would be missed).
+ */
+export function rescheduleRemindersOf(environmentId: string): Sql {
+  return sql`UPDATE invoices SET reminder_at = '-infinity'
+     WHERE environment_id = ${environmentId} AND status = 'pending' AND due_date IS NOT NULL`;
 }
 
 const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');
