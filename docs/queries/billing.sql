@@ -60,6 +60,27 @@ WITH recorded AS (UPDATE invoices i SET reminder_at = x.next_at, reminder_step =
 UPDATE invoices SET reminder_at = '-infinity'
      WHERE environment_id = $1 AND status = 'pending' AND due_date IS NOT NULL;
 
+-- BillingRepository.claimSms
+UPDATE sms_messages m SET attempts = m.attempts + 1, locked_until = $1,
+                                updated_at = $2
+       WHERE m.id IN (SELECT id FROM sms_messages
+                       WHERE status = 'pending' AND next_attempt_at <= $3
+                         AND (locked_until IS NULL OR locked_until <= $4) AND environment_id = $5
+                       ORDER BY next_attempt_at LIMIT $6 FOR UPDATE SKIP LOCKED)
+      RETURNING m.id, m.invoice_id AS "invoiceId", m.phone, m.body, m.attempts;
+
+-- BillingRepository.recordSmsOutcome
+UPDATE sms_messages SET status = $1, last_error = $2,
+             next_attempt_at = $3, locked_until = NULL,
+             sent_at = CASE WHEN $4 = 'sent' THEN $5::timestamptz END, updated_at = $6
+       WHERE id = $7 AND attempts = $8 AND status = 'pending';
+
+-- BillingRepository.smsOfInvoice
+SELECT id, phone, language, body, status, attempts, last_error AS "lastError", sent_at AS "sentAt",
+             created_at AS "createdAt"
+        FROM sms_messages WHERE environment_id = $1 AND invoice_id = $2
+       ORDER BY created_at, id;
+
 -- BillingRepository.saveSettings
 INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
                                     dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)

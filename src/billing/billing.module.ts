@@ -7,6 +7,8 @@ import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
+import { SmsGateway } from './sms-gateway';
+import { SmsSender } from './sms-sender';
 import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
@@ -19,10 +21,12 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingSettingsService,
     BillingRun,
     ReminderRun,
+    SmsGateway,
+    SmsSender,
     BillingScheduler,
     BillingSettlement,
     SandboxBillingGuard,
   ],
-  exports: [BillingRun, ReminderRun, BillingSettingsService],
+  exports: [BillingRun, ReminderRun, SmsSender, BillingRepository, BillingSettingsService],
 })
 export class BillingModule {}

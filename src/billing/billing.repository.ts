@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, Sql, sql } from '../database/sql';
+import { empty, raw, Sql, sql } from '../database/sql';
 import {
   claimReminderInvoices,
   recordRemindersCte,
@@ -81,6 +81,29 @@ export interface RemindersWrite {
   }[];
 }
 
+/** An SMS claimed for an attempt. */
+export interface SmsToSend {
+  id: string;
+  invoiceId: string;
+  phone: string;
+  body: string;
+  /** This attempt's number (1 for the first). */
+  attempts: number;
+}
+
+/** One SMS of an invoice's log: sent, failed, pending (a retry waits) or logged (Sandbox). */
+export interface SmsLogEntry {
+  id: string;
+  phone: string;
+  language: string;
+  body: string;
+  status: 'pending' | 'sent' | 'failed' | 'logged';
+  attempts: number;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
 /** Billing's own tables: an environment's settings and the SMS log. */
 @Injectable()
 export class BillingRepository {
@@ -144,6 +167,47 @@ export class BillingRepository {
   /** The environment's pending invoices are looked at again by the next reminder run. */
   async rescheduleReminders(environmentId: string): Promise<void> {
     await this.db.exec(rescheduleRemindersOf(environmentId));
+  }
+
+  /**
+   * Claims up to `limit` SMS due to be sent (in one environment or all): each leased for
+   * `leaseMs` (a process killed mid-call loses it, and another tries again) and its attempt counted.
+   */
+  claimSms(now: Date, limit: number, leaseMs: number, environmentId?: string): Promise<SmsToSend[]> {
+    const inEnvironment = environmentId === undefined ? empty : sql` AND environment_id = ${environmentId}`;
+    return this.db.many<SmsToSend>(sql`
+      UPDATE sms_messages m SET attempts = m.attempts + 1, locked_until = ${new Date(now.getTime() + leaseMs)},
+                                updated_at = ${now}
+       WHERE m.id IN (SELECT id FROM sms_messages
+                       WHERE status = 'pending' AND next_attempt_at <= ${now}
+                         AND (locked_until IS NULL OR locked_until <= ${now})${inEnvironment}
+                       ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING m.id, m.invoice_id AS "invoiceId", m.phone, m.body, m.attempts`);
+  }
+
+  /**
+   * The outcome of an attempt, written only while the attempt is still the SMS's latest (its
+   * lease not taken over): sent, failed for good, or pending again at `retryAt`.
+   */
+  async recordSmsOutcome(
+    m: Pick<SmsToSend, 'id' | 'attempts'>,
+    outcome: { status: 'sent' | 'failed' | 'pending'; error: string | null; retryAt: Date | null },
+    at: Date,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE sms_messages SET status = ${outcome.status}, last_error = ${outcome.error},
+             next_attempt_at = ${outcome.retryAt}, locked_until = NULL,
+             sent_at = CASE WHEN ${outcome.status} = 'sent' THEN ${at}::timestamptz END, updated_at = ${at}
+       WHERE id = ${m.id} AND attempts = ${m.attempts} AND status = 'pending'`);
+  }
+
+  /** The SMS of an invoice of the environment, oldest first (its log on the dashboard). */
+  smsOfInvoice(environmentId: string, invoiceId: string): Promise<SmsLogEntry[]> {
+    return this.db.many<SmsLogEntry>(sql`
+      SELECT id, phone, language, body, status, attempts, last_error AS "lastError", sent_at AS "sentAt",
+             created_at AS "createdAt"
+        FROM sms_messages WHERE environment_id = ${environmentId} AND invoice_id = ${invoiceId}
+       ORDER BY created_at, id`);
   }
 
   /** Writes the whole settings of the environment (its row created on the first change). */
