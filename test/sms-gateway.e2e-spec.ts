@@ -41,7 +41,7 @@ async function productionReminder(customer: { phone: string; language?: string }
   const cust = await createCustomer(t, sk, customer);
   const sub = await createSubscription(t, sk, { customerId: cust.id, priceId: price.id });
   const [invoice] = await invoicesOf(t, sk, sub.id);
-  const now = new Date(new Date(invoice.dueDate).getTime() + DAY + 60_000);
+  const now = new Date(new Date(invoice.dueDate!).getTime() + DAY + 60_000);
   expect(await t.app.get(ReminderRun).run({ environmentId: org.production.environmentId, now })).toBe(1);
   const [{ data }] = await t.query(
     `SELECT data FROM events WHERE kind = 'invoice-overdue' AND data->>'id' = $1`,
@@ -111,7 +111,7 @@ describe('reminders by SMS', () => {
     const cust = await createCustomer(t, sk);
     const sub = await createSubscription(t, sk, { customerId: cust.id, priceId: price.id });
     const [invoice] = await invoicesOf(t, sk, sub.id);
-    const now = new Date(new Date(invoice.dueDate).getTime() + DAY + 60_000);
+    const now = new Date(new Date(invoice.dueDate!).getTime() + DAY + 60_000);
     expect(await t.app.get(ReminderRun).run({ environmentId: org.production.environmentId, now })).toBe(1);
     expect(await t.query(`SELECT 1 FROM sms_messages WHERE invoice_id = $1`, [invoice.id])).toEqual([]);
   });

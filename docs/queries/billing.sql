@@ -81,6 +81,13 @@ SELECT id, phone, language, body, status, attempts, last_error AS "lastError", s
         FROM sms_messages WHERE environment_id = $1 AND invoice_id = $2
        ORDER BY created_at, id;
 
+-- BillingRepository.dunningEnvironments
+SELECT b.environment_id AS "environmentId", e.organization_id AS "organizationId", e.kind AS environment,
+             b.dunning_after_days_overdue AS "afterDaysOverdue", b.dunning_action AS action
+        FROM billing_settings b JOIN (environments e
+  JOIN organizations o ON o.id = e.organization_id) ON e.id = b.environment_id
+       WHERE b.dunning_after_days_overdue IS NOT NULL AND b.environment_id = $1;
+
 -- BillingRepository.saveSettings
 INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
                                     dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)

@@ -72,6 +72,19 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
        WHERE s.id = $1 AND s.environment_id = $2
        FOR UPDATE OF s;
 
+-- SubscriptionsRepository.dunningCandidates
+SELECT s.id, o.due FROM (SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
+     WHERE i.environment_id = $1 AND i.status = 'pending' AND i.due_date <= $2
+     GROUP BY i.subscription_id) o
+        JOIN subscriptions s ON s.id = o.subscription_id
+       WHERE s.status = ANY($3::text[]) AND (s.dunned_through IS NULL OR s.dunned_through < o.due)
+       ORDER BY o.due LIMIT $4;
+
+-- SubscriptionsRepository.markDunned
+UPDATE subscriptions SET dunned_through = $1
+       WHERE id = $2 AND environment_id = $3 AND status = ANY($4::text[])
+         AND (dunned_through IS NULL OR dunned_through < $5);
+
 -- SubscriptionsRepository.claimDue
 WITH claimed AS (
         SELECT id FROM subscriptions

@@ -7,6 +7,7 @@ import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
+import { DunningRun } from './dunning-run';
 import { SmsGateway } from './sms-gateway';
 import { SmsSender } from './sms-sender';
 import { BillingScheduler } from './billing.scheduler';
@@ -21,12 +22,13 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingSettingsService,
     BillingRun,
     ReminderRun,
+    DunningRun,
     SmsGateway,
     SmsSender,
     BillingScheduler,
     BillingSettlement,
     SandboxBillingGuard,
   ],
-  exports: [BillingRun, ReminderRun, SmsSender, BillingRepository, BillingSettingsService],
+  exports: [BillingRun, ReminderRun, DunningRun, SmsSender, BillingRepository, BillingSettingsService],
 })
 export class BillingModule {}

@@ -7,6 +7,8 @@ import {
   ReminderInvoiceRow,
   rescheduleRemindersOf,
 } from '../invoices/invoices.repository';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
+import type { EnvironmentKind } from '../organizations/tenant';
 import { insertEventsFrom } from '../webhooks/outbox';
 import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction } from './billing-settings';
 
@@ -208,6 +210,26 @@ export class BillingRepository {
              created_at AS "createdAt"
         FROM sms_messages WHERE environment_id = ${environmentId} AND invoice_id = ${invoiceId}
        ORDER BY created_at, id`);
+  }
+
+  /** The environments (one, or all) whose settings dunn subscriptions: after how many days, doing what. */
+  dunningEnvironments(
+    environmentId?: string,
+  ): Promise<
+    {
+      environmentId: string;
+      organizationId: string;
+      environment: EnvironmentKind;
+      afterDaysOverdue: number;
+      action: DunningAction;
+    }[]
+  > {
+    const inEnvironment = environmentId === undefined ? empty : sql` AND b.environment_id = ${environmentId}`;
+    return this.db.many(sql`
+      SELECT b.environment_id AS "environmentId", e.organization_id AS "organizationId", e.kind AS environment,
+             b.dunning_after_days_overdue AS "afterDaysOverdue", b.dunning_action AS action
+        FROM billing_settings b JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = b.environment_id
+       WHERE b.dunning_after_days_overdue IS NOT NULL${inEnvironment}`);
   }
 
   /** Writes the whole settings of the environment (its row created on the first change). */

@@ -4,9 +4,10 @@ import { AppConfig } from '../config/config';
 import { DatabaseAvailability } from '../database/availability';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
+import { DunningRun } from './dunning-run';
 
 /**
- * Runs the billing run, then the reminder run, every minute (BILLING_SCHEDULER=false turns them off on an instance). The
+ * Runs the billing run, then the reminder and dunning runs, every minute (BILLING_SCHEDULER=false turns them off on an instance). The
  * tick never overlaps the previous one; the run's claims make every instance safe to run it, and
  * it drains on shutdown (BillingRun).
  */
@@ -18,6 +19,7 @@ export class BillingScheduler {
   constructor(
     private readonly billing: BillingRun,
     private readonly reminders: ReminderRun,
+    private readonly dunning: DunningRun,
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
   ) {}
@@ -33,6 +35,8 @@ export class BillingScheduler {
         // Then the reminders of every environment (the invoices just made included).
         const reminders = await this.reminders.run();
         if (reminders > 0) this.logger.log({ reminders, ms: Date.now() - started }, 'reminder run');
+        const dunned = await this.dunning.run();
+        if (dunned > 0) this.logger.log({ dunned, ms: Date.now() - started }, 'dunning run');
       })
       .catch((err: unknown) => {
         // PostgreSQL away: logged once by the tracker; the next tick after it is back continues the run.

@@ -191,6 +191,17 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
     ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-paid', ctx.at, publicUrl)})`;
 }
 
+/**
+ * SQL after FROM (in parentheses, alias it): per subscription of the environment with invoices
+ * still pending at `cutoff` after their due date, `subscription_id` and `due` (the latest such due
+ * date). Read through invoices_overdue_idx. For dunning.
+ */
+export function overdueSubscriptionsOf(environmentId: string, cutoff: Date): Sql {
+  return sql`SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
+     WHERE i.environment_id = ${environmentId} AND i.status = 'pending' AND i.due_date <= ${cutoff}
+     GROUP BY i.subscription_id`;
+}
+
 /** A pending invoice the reminder run claimed, with what its reminder says and to whom. */
 export interface ReminderInvoiceRow extends Invoice {
   /** The latest reminder sent (src/billing/reminder-days.ts), null before any. */

@@ -10,6 +10,7 @@ import {
   insertInvoicesFrom,
   lockPendingRequestsOf,
   oldestPendingDueDateOf,
+  overdueSubscriptionsOf,
   voidPendingCtes,
 } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
@@ -242,6 +243,40 @@ export class SubscriptionsRepository {
       SELECT ${RENEWAL_COLUMNS} FROM subscriptions s ${RENEWAL_JOINS}
        WHERE s.id = ${id} AND s.environment_id = ${environmentId}
        FOR UPDATE OF s`);
+  }
+
+  /**
+   * Dunning: up to `limit` subscriptions of the environment in one of `statuses` with an invoice
+   * pending since `cutoff` or before, not yet dunned for it: their id and that invoice's due date.
+   */
+  dunningCandidates(
+    environmentId: string,
+    cutoff: Date,
+    statuses: readonly SubscriptionStatus[],
+    limit: number,
+  ): Promise<{ id: string; due: Date }[]> {
+    return this.db.many<{ id: string; due: Date }>(sql`
+      SELECT s.id, o.due FROM (${overdueSubscriptionsOf(environmentId, cutoff)}) o
+        JOIN subscriptions s ON s.id = o.subscription_id
+       WHERE s.status = ANY(${statuses}::text[]) AND (s.dunned_through IS NULL OR s.dunned_through < o.due)
+       ORDER BY o.due LIMIT ${limit}`);
+  }
+
+  /**
+   * Locks the subscription and records that it is dunned for the invoice due at `due`, if it still
+   * is in one of `statuses` and was not already (by another instance): whether it was recorded.
+   */
+  async markDunned(
+    environmentId: string,
+    id: string,
+    due: Date,
+    statuses: readonly SubscriptionStatus[],
+  ): Promise<boolean> {
+    const n = await this.db.exec(sql`
+      UPDATE subscriptions SET dunned_through = ${due}
+       WHERE id = ${id} AND environment_id = ${environmentId} AND status = ANY(${statuses}::text[])
+         AND (dunned_through IS NULL OR dunned_through < ${due})`);
+    return n === 1;
   }
 
   /**
