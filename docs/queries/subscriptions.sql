@@ -4,14 +4,14 @@
 WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7,
                 $8, $9, $10, $11, $12,
                 $13, $14, $15, $16, $17,
-                $18, $19)
+                $18, $19, $20)
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $20, $21, $22, $23, $24, $25
+    SELECT $21, $22, $23, $24, $25, $26
       FROM created)
       SELECT 1;
 
@@ -22,6 +22,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2;
@@ -33,6 +34,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s
@@ -49,6 +51,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
           FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2
@@ -66,6 +69,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id
@@ -99,6 +103,7 @@ WITH claimed AS (
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
@@ -135,13 +140,14 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
-               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
+               updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
         RETURNING s.id
       ), voided_locked AS (
@@ -192,13 +198,14 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
-               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
+               updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
         RETURNING s.id
       )$5
@@ -211,6 +218,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
@@ -228,6 +236,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",

@@ -18,6 +18,7 @@ import { Operators1763778200000 } from './1763778200000-Operators';
 import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { InvoiceReminders1795609842608 } from './1795609842608-InvoiceReminders';
+import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
 import { Dunning1795611106824 } from './1795611106824-Dunning';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -42,4 +43,5 @@ export const migrations = [
   ApiKeyNotifications1763777700000,
   InvoiceReminders1795609842608,
   Dunning1795611106824,
+  FirstPayment1795611416197,
 ];

@@ -313,6 +313,8 @@ export const ar: DashboardTexts = {
   subscriptionStatus_pending_cancellation: 'يُلغى في نهاية الفترة',
   subscriptionStatus_cancelled: 'ملغى',
   subscriptionStatus_expired: 'منتهي',
+  subscriptionStatus_incomplete: 'بانتظار الدفعة الأولى',
+  subscriptionStatus_incomplete_expired: 'منتهي دون دفع',
   subscriptionTitle: 'اشتراك {customer}',
   subscription: 'الاشتراك',
   product: 'المنتج',

@@ -311,6 +311,8 @@ export const en: DashboardTexts = {
   subscriptionStatus_pending_cancellation: 'Cancels at period end',
   subscriptionStatus_cancelled: 'Cancelled',
   subscriptionStatus_expired: 'Expired',
+  subscriptionStatus_incomplete: 'Awaiting first payment',
+  subscriptionStatus_incomplete_expired: 'Expired unpaid',
   subscriptionTitle: 'Subscription of {customer}',
   subscription: 'Subscription',
   product: 'Product',

@@ -312,6 +312,8 @@ export const fr = {
   subscriptionStatus_pending_cancellation: 'Résiliation programmée',
   subscriptionStatus_cancelled: 'Résilié',
   subscriptionStatus_expired: 'Expiré',
+  subscriptionStatus_incomplete: 'En attente du premier paiement',
+  subscriptionStatus_incomplete_expired: 'Expiré sans paiement',
   subscriptionTitle: 'Abonnement de {customer}',
   subscription: 'Abonnement',
   product: 'Produit',
