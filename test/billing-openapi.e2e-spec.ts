@@ -111,6 +111,8 @@ it('describes each record with every field the API returns', () => {
     'pending_cancellation',
     'cancelled',
     'expired',
+    'incomplete',
+    'incomplete_expired',
   ]);
 });
 
