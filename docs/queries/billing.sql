@@ -18,7 +18,12 @@ SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
         FROM (SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
          c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
     FROM (SELECT i.id FROM invoices i
            WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= $1 AND i.environment_id = $2

@@ -213,9 +213,7 @@ export class BillingRepository {
   }
 
   /** The environments (one, or all) whose settings dunn subscriptions: after how many days, doing what. */
-  dunningEnvironments(
-    environmentId?: string,
-  ): Promise<
+  dunningEnvironments(environmentId?: string): Promise<
     {
       environmentId: string;
       organizationId: string;

@@ -84,7 +84,7 @@ export class ReminderRun implements BeforeApplicationShutdown {
       const invoice = toInvoiceJson(r, this.config.publicUrl);
       const message = reminderMessages({
         merchantName: r.merchantName,
-        amount: r.amount,
+        amount: invoice.amountDue,
         dueDate: r.dueDate!,
         checkoutUrl: invoice.checkoutUrl,
         reminder: d.send,

@@ -11,6 +11,9 @@ import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
   lockPendingRequestsIn,
+  lockRequest,
+  markPaidWhen,
+  setPendingAmount,
   paymentRequestRows,
   voidRequestsIn,
 } from '../payment-requests/payment-requests.repository';
@@ -19,7 +22,7 @@ import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.r
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
-import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
+import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus, ManualPaymentMethod } from './invoice';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
@@ -304,6 +307,56 @@ export class InvoicesRepository {
       this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM invoices i WHERE ${and(where)}`),
     ]);
     return { rows, total: count!.total };
+  }
+
+  /**
+   * Records a payment made by hand on the invoice, whose request the caller has locked (then the
+   * invoice: the order of pay): the payment, the invoice's amount paid, and either the request's
+   * amount becoming what is still due or, with nothing left, the invoice and its request paid with
+   * `invoice-paid`. One statement; the invoice as it is after.
+   */
+  async recordManualPayment(
+    invoice: Invoice,
+    p: { id: string; amount: number; method: ManualPaymentMethod; reference: string | null; paidAt: Date },
+    dueAfter: number,
+    at: Date,
+  ): Promise<void> {
+    const requestId = invoice.paymentRequestId!;
+    const settles = dueAfter === 0;
+    const request = settles
+      ? markPaidWhen(requestId, at, sql`true`)
+      : setPendingAmount(requestId, dueAfter, at);
+    await this.db.exec(sql`
+      WITH payment AS (
+        INSERT INTO manual_payments (id, invoice_id, organization_id, amount, method, reference, paid_at, created_at)
+        VALUES (${p.id}, ${invoice.id}, ${invoice.organizationId}, ${p.amount}, ${p.method}, ${p.reference}, ${p.paidAt}, ${at})
+        RETURNING id
+      ), invoice AS (
+        UPDATE invoices i SET amount_paid = i.amount_paid + ${p.amount}, updated_at = ${at},
+               status = CASE WHEN ${settles} THEN 'paid' ELSE i.status END,
+               paid_at = CASE WHEN ${settles} THEN ${at}::timestamptz ELSE i.paid_at END
+         WHERE i.id = ${invoice.id} AND i.status = 'pending'
+        RETURNING i.*
+      ), request AS (${request})
+      SELECT 1`);
+    // Its event in a second statement, which sees the payment just recorded among manualPayments.
+    if (settles)
+      await this.db.exec(
+        invoiceEvents(sql`invoices i WHERE i.id = ${invoice.id}`, 'invoice-paid', at, this.publicUrl),
+      );
+  }
+
+  /**
+   * Locks the invoice's payment request, then the invoice (the order of pay and settlement), for a
+   * payment recorded by hand: the invoice, and whether a payment of its request is with the bank.
+   */
+  async lockForManualPayment(
+    invoice: Invoice,
+  ): Promise<(Invoice & { paymentInProgress: boolean }) | undefined> {
+    await this.db.exec(lockRequest(invoice.paymentRequestId!));
+    return this.db.one(sql`
+      SELECT ${INVOICE_COLUMNS}, ${hasPendingPayment(raw('i.payment_request_id'))} AS "paymentInProgress"
+        FROM invoices i WHERE i.id = ${invoice.id} FOR UPDATE OF i`);
   }
 
   /** Locks the invoice (its page pays it only while it is pending); its status. */

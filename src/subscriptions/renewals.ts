@@ -73,6 +73,8 @@ export class SubscriptionsWriteBuilder {
         dueDate: p.due ?? p.end,
         paymentRequestId: timeOrderedId(),
         createdAt: now,
+        amountPaid: '0.00',
+        manualPayments: [],
       };
       const request: PaymentRequest = {
         id: invoice.paymentRequestId!,

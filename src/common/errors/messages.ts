@@ -116,4 +116,6 @@ export const Messages = {
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
+  /** A payment recorded by hand for more than the invoice still asks. */
+  amountExceedsDue: 'Amount exceeds the amount due',
 } as const;

@@ -18,6 +18,7 @@ import { Operators1763778200000 } from './1763778200000-Operators';
 import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { InvoiceReminders1795609842608 } from './1795609842608-InvoiceReminders';
+import { ManualPayments1795612170052 } from './1795612170052-ManualPayments';
 import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
 import { Dunning1795611106824 } from './1795611106824-Dunning';
 
@@ -44,4 +45,5 @@ export const migrations = [
   InvoiceReminders1795609842608,
   Dunning1795611106824,
   FirstPayment1795611416197,
+  ManualPayments1795612170052,
 ];
