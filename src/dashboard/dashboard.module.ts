@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
 import { CheckoutModule } from '../checkout/checkout.module';
 import { CustomersModule } from '../customers/customers.module';
 import { InvoicesModule } from '../invoices/invoices.module';
@@ -41,6 +42,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     SubscriptionsModule,
     InvoicesModule,
     GoingLiveModule,
+    BillingModule,
   ],
   controllers: [
     DashboardAuthController,
