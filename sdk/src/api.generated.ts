@@ -8,6 +8,13 @@ export interface BillingRun {
   subscriptionsUpdated: number;
 }
 
+export interface BillingSettings {
+  reminders: Reminders;
+  sms: Sms;
+  dunning: Dunning;
+  portal: Portal;
+}
+
 export interface CancelSubscriptionBody {
   /** true: pending_cancellation until the current period ends; default: cancelled now */
   atPeriodEnd?: boolean;
@@ -59,6 +66,8 @@ export interface CreateCustomerBody {
   externalUserId: string;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phone?: string;
+  /** Default fr */
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface CreatePaymentRequestBody {
@@ -95,6 +104,8 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** The merchant's user ID; the customer is created if needed */
   externalUserId: string;
   /** An active price of an active product */
@@ -114,6 +125,8 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** A customer of the organization */
   customerId: string;
   /** An active price of an active product */
@@ -134,6 +147,8 @@ export interface CreateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -148,8 +163,22 @@ export interface Customer {
   externalUserId: string;
   /** 8-digit local number, used for the customer's payment requests */
   phone: string | null;
+  /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
+  language: 'fr' | 'ar' | 'en';
   organizationId: string;
   createdAt: string;
+}
+
+export interface DunningBody {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue?: number | null;
+  action?: 'cancel' | 'pause';
+}
+
+export interface Dunning {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue: number | null;
+  action: 'cancel' | 'pause';
 }
 
 export interface Invoice {
@@ -166,10 +195,26 @@ export interface Invoice {
   paymentRequestId: string | null;
   /** A hosted page that pays this invoice; valid while it is pending, then shows it paid or void */
   checkoutUrl: string;
+  /** Paid so far (the whole amount once paid), decimal MRU with two decimals */
+  amountPaid: string;
+  /** Still to pay while pending (what its payment request asks), else 0.00 */
+  amountDue: string;
+  /** Payments recorded by hand, oldest first */
+  manualPayments: ManualPayment[];
   periodStart: string;
   periodEnd: string;
   organizationId: string;
   environmentId: string;
+  createdAt: string;
+}
+
+export interface ManualPayment {
+  id: string;
+  /** Whole MRU */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  reference: string | null;
+  paidAt: string;
   createdAt: string;
 }
 
@@ -262,6 +307,15 @@ export interface PayoutAccount {
   status: 'pending' | 'approved' | 'rejected';
 }
 
+export interface PortalBody {
+  allowCancel?: boolean;
+}
+
+export interface Portal {
+  /** Customers may cancel at period end in the portal */
+  allowCancel: boolean;
+}
+
 export interface Price {
   id: string;
   productId: string;
@@ -320,6 +374,26 @@ export interface PublicPaymentRequest {
   phoneNumber: string | null;
 }
 
+export interface RecordManualPaymentBody {
+  /** Whole MRU, at most what is still due */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  /** The receipt, transfer or cheque number */
+  reference?: string;
+  /** When it was paid (default now) */
+  paidAt?: string;
+}
+
+export interface RemindersBody {
+  beforeDueDays?: number[];
+  afterDueDays?: number[];
+}
+
+export interface Reminders {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+}
+
 export interface SendTestEventBody {
   /** Default payment-request-created (or the first kind the endpoint receives) */
   event?:
@@ -332,6 +406,8 @@ export interface SendTestEventBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -342,12 +418,30 @@ export interface SimulateTransferBody {
   outcome?: 'completed' | 'failed';
 }
 
+export interface SmsBody {
+  enabled?: boolean;
+}
+
+export interface Sms {
+  /** Khoums sends the reminders by SMS itself (in Sandbox: logs them) */
+  enabled: boolean;
+}
+
 export interface Subscription {
   id: string;
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
-  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+  status:
+    | 'trialing'
+    | 'active'
+    | 'past_due'
+    | 'paused'
+    | 'pending_cancellation'
+    | 'cancelled'
+    | 'expired'
+    | 'incomplete'
+    | 'incomplete_expired';
   trialEnd: string | null;
   startedAt: string;
   currentPeriodStart: string | null;
@@ -362,11 +456,19 @@ export interface Subscription {
   updatedAt: string;
 }
 
+export interface UpdateBillingSettingsBody {
+  reminders?: RemindersBody;
+  sms?: SmsBody;
+  dunning?: DunningBody;
+  portal?: PortalBody;
+}
+
 export interface UpdateCustomerBody {
   /** A new user ID, unique within the organization */
   externalUserId?: string;
   /** A new number; null removes it */
   phone?: string | null;
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface UpdatePriceBody {
@@ -397,6 +499,8 @@ export interface UpdateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -438,6 +542,8 @@ export interface WebhookDelivery {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -464,6 +570,8 @@ export interface WebhookEndpoint {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -477,6 +585,18 @@ export interface WebhookEndpoint {
 
 /** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
 export interface Operations {
+  'GET /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: BillingSettings };
+  };
+  'PATCH /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdateBillingSettingsBody;
+    response: { data: BillingSettings };
+  };
   'POST /checkout-session': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -574,6 +694,12 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
+    response: { data: Invoice };
+  };
+  'POST /invoices/{id}/payments': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: RecordManualPaymentBody;
     response: { data: Invoice };
   };
   'GET /organization': {
@@ -742,7 +868,15 @@ export interface Operations {
       /** Items per page, 1 to 100 */
       limit?: number;
       status?:
-        'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'paused'
+        | 'pending_cancellation'
+        | 'cancelled'
+        | 'expired'
+        | 'incomplete'
+        | 'incomplete_expired';
     };
     body: never;
     response: {
@@ -810,6 +944,8 @@ export interface Operations {
         | 'invoice-created'
         | 'invoice-paid'
         | 'invoice-voided'
+        | 'invoice-upcoming'
+        | 'invoice-overdue'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
         | 'account-updated';
