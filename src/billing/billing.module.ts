@@ -7,6 +7,7 @@ import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
+import { RemindersScheduler } from './reminders.scheduler';
 import { DunningRun } from './dunning-run';
 import { SmsGateway } from './sms-gateway';
 import { SmsSender } from './sms-sender';
@@ -22,6 +23,7 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingSettingsService,
     BillingRun,
     ReminderRun,
+    RemindersScheduler,
     DunningRun,
     SmsGateway,
     SmsSender,

@@ -3,11 +3,9 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { AppConfig } from '../config/config';
 import { DatabaseAvailability } from '../database/availability';
 import { BillingRun } from './billing-run';
-import { ReminderRun } from './reminder-run';
-import { DunningRun } from './dunning-run';
 
 /**
- * Runs the billing run, then the reminder and dunning runs, every minute (BILLING_SCHEDULER=false turns them off on an instance). The
+ * Runs the billing run every minute (BILLING_SCHEDULER=false turns it off on an instance). The
  * tick never overlaps the previous one; the run's claims make every instance safe to run it, and
  * it drains on shutdown (BillingRun).
  */
@@ -18,8 +16,6 @@ export class BillingScheduler {
 
   constructor(
     private readonly billing: BillingRun,
-    private readonly reminders: ReminderRun,
-    private readonly dunning: DunningRun,
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
   ) {}
@@ -30,13 +26,8 @@ export class BillingScheduler {
     const started = Date.now();
     this.running = this.billing
       .run()
-      .then(async (r) => {
+      .then((r) => {
         if (r.subscriptionsUpdated > 0) this.logger.log({ ...r, ms: Date.now() - started }, 'billing run');
-        // Then the reminders of every environment (the invoices just made included).
-        const reminders = await this.reminders.run();
-        if (reminders > 0) this.logger.log({ reminders, ms: Date.now() - started }, 'reminder run');
-        const dunned = await this.dunning.run();
-        if (dunned > 0) this.logger.log({ dunned, ms: Date.now() - started }, 'dunning run');
       })
       .catch((err: unknown) => {
         // PostgreSQL away: logged once by the tracker; the next tick after it is back continues the run.

@@ -26,6 +26,7 @@ import { DashboardProductsController } from './products.controller';
 import { ReportsService } from './reports.service';
 import { DashboardSessions } from './sessions.service';
 import { DashboardSubscriptionsController } from './subscriptions.controller';
+import { DashboardBillingSettingsController } from './billing-settings.controller';
 import { DashboardTeamController } from './team.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
@@ -45,6 +46,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     BillingModule,
   ],
   controllers: [
+    DashboardBillingSettingsController,
     DashboardAuthController,
     DashboardMonitoringController,
     DashboardKeysController,

@@ -505,3 +505,45 @@ describe('an invoice’s payments by hand and SMS log', () => {
     expect(page).toContain('1100 MRU');
   });
 });
+
+describe('billing settings page', () => {
+  it('shows the defaults, saves a change as PATCH /billing-settings would, and refuses days outside the API’s limits', async () => {
+    const { org, browser } = await signedInOwner(t, 'Boutique Nouakchott');
+    const page = await browser.get('/dashboard/billing-settings');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="beforeDueDays" value="3"');
+    expect(page.text).toContain('name="afterDueDays" value="1, 3, 7"');
+    const saved = await browser.post('/dashboard/billing-settings', {
+      beforeDueDays: '5',
+      afterDueDays: '2, 10',
+      smsEnabled: 'true',
+      dunningAfterDaysOverdue: '14',
+      dunningAction: 'pause',
+    });
+    expect(saved.status).toBe(303);
+    const api = await t.http.get('/api/v1/billing-settings').set('Authorization', org.sandbox.secretKey);
+    expect(api.body.data).toEqual({
+      reminders: { beforeDueDays: [5], afterDueDays: [2, 10] },
+      sms: { enabled: true },
+      dunning: { afterDaysOverdue: 14, action: 'pause' },
+      portal: { allowCancel: false },
+    });
+    const refused = await browser.post('/dashboard/billing-settings', {
+      beforeDueDays: '61',
+      afterDueDays: '1',
+      dunningAfterDaysOverdue: '0',
+      dunningAction: 'cancel',
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.text).toContain('data-testid="days-error"');
+    expect(refused.text).toContain('data-testid="dunning-error"');
+    const unchanged = await t.http
+      .get('/api/v1/billing-settings')
+      .set('Authorization', org.sandbox.secretKey);
+    expect(unchanged.body).toEqual(api.body);
+    const production = await t.http
+      .get('/api/v1/billing-settings')
+      .set('Authorization', org.production.secretKey);
+    expect(production.body.data.sms.enabled).toBe(false);
+  });
+});
