@@ -1,8 +1,13 @@
 import { DunningRun } from '../src/billing/dunning-run';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp } from './helpers/app';
+import { newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { catalog, createSubscription, DAY, invoicesOf, seedDueSubscriptions } from './helpers/billing';
 import { BillingRun } from '../src/billing/billing-run';
+import { ReminderRun } from '../src/billing/reminder-run';
+import { once } from 'node:events';
+import request from 'supertest';
+import { waitFor } from './helpers/poll';
+import { serviceProcess as startServiceProcess } from './helpers/service-process';
 
 /*
  * Dunning: `dunning.afterDaysOverdue` days after an unpaid due date, the subscription is cancelled
@@ -101,6 +106,54 @@ describe('dunning', () => {
       [org.sandbox.environmentId],
     );
     expect(row).toEqual({ n: 150, subs: 150 });
+  });
+
+  it('dunns each subscription once after an instance is killed with SIGKILL in the middle of a run', async () => {
+    const n = 600;
+    const org = await newTenant(t);
+    await settings(org, { afterDaysOverdue: 1, action: 'pause' });
+    const c = await catalog(t, org, { interval: 'weekly', amount: 500 });
+    await seedDueSubscriptions(t, org, c, n, new Date(Date.now() - 10 * DAY));
+    await t.app.get(BillingRun).run({ environmentId: org.sandbox.environmentId });
+    await t.app.get(ReminderRun).run({ environmentId: org.sandbox.environmentId });
+    const started = await startServiceProcess(testDatabaseUrl(), {
+      WEBHOOK_WORKER: 'false',
+      RECONCILE_INTERVAL_MS: '0',
+      BILLING_SCHEDULER: 'false',
+    });
+    cleanup.push(started.stop);
+    const running = request(`http://127.0.0.1:${started.port}`)
+      .post('/api/v1/sandbox/billing/run')
+      .set('Authorization', org.sandbox.secretKey)
+      .then(
+        () => 'answered',
+        () => 'killed',
+      );
+    const paused = async () =>
+      (
+        await t.query(
+          `SELECT count(*)::int AS n, count(DISTINCT data->>'id')::int AS subs FROM events
+            WHERE environment_id = $1 AND kind = 'subscription-updated' AND data->>'status' = 'paused'`,
+          [org.sandbox.environmentId],
+        )
+      )[0] as { n: number; subs: number };
+    await waitFor(async () => (await paused()).n >= n / 5, 'the dunning run to be under way', 60_000);
+    const exited = once(started.child, 'exit');
+    started.child.kill('SIGKILL');
+    await exited;
+    expect(await running).toBe('killed');
+    const after = await paused();
+    expect(after.n).toBeLessThan(n);
+    expect(after.n).toBe(after.subs);
+    // Each change committed with its mark: as many subscriptions paused (and marked) as events.
+    const [marked] = await t.query(
+      `SELECT count(*)::int AS n FROM subscriptions WHERE environment_id = $1 AND status = 'paused' AND dunned_through IS NOT NULL`,
+      [org.sandbox.environmentId],
+    );
+    expect(marked.n).toBe(after.n);
+
+    expect(await dunn(org, new Date())).toBe(n - after.n);
+    expect(await paused()).toEqual({ n, subs: n });
   });
 
   it('runs with POST /sandbox/billing/run, counted in subscriptionsUpdated', async () => {
