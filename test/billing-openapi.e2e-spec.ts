@@ -64,7 +64,7 @@ it('describes each record with every field the API returns', () => {
     ['id', 'productId', 'amount', 'interval', 'active', 'createdAt'].sort(),
   );
   expect(fields('CustomerJson')).toEqual(
-    ['id', 'externalUserId', 'phone', 'organizationId', 'createdAt'].sort(),
+    ['id', 'externalUserId', 'phone', 'language', 'organizationId', 'createdAt'].sort(),
   );
   expect(fields('InvoiceJson')).toEqual(
     [
@@ -76,6 +76,9 @@ it('describes each record with every field the API returns', () => {
       'dueDate',
       'paymentRequestId',
       'checkoutUrl',
+      'amountPaid',
+      'amountDue',
+      'manualPayments',
       'periodStart',
       'periodEnd',
       'organizationId',
@@ -111,6 +114,8 @@ it('describes each record with every field the API returns', () => {
     'pending_cancellation',
     'cancelled',
     'expired',
+    'incomplete',
+    'incomplete_expired',
   ]);
 });
 

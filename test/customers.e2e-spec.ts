@@ -29,11 +29,25 @@ describe('customers', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       externalUserId,
       phone: '22123456',
+      language: 'fr',
       organizationId: org.organizationId,
       createdAt: expect.any(String),
     });
     const withoutPhone = await post({ externalUserId: uniqueId('user') });
     expect(withoutPhone.body.data.phone).toBeNull();
+  });
+
+  it('keeps the language Khoums writes to the customer in: fr by default, fr, ar or en, 422 otherwise', async () => {
+    const ar = await post({ externalUserId: uniqueId('user'), language: 'ar' });
+    expect(ar.body.data.language).toBe('ar');
+    expect((await post({ externalUserId: uniqueId('user'), language: 'de' })).status).toBe(422);
+    const res = await t.http
+      .patch(`/api/v1/customers/${ar.body.data.id}`)
+      .set('Authorization', org.sandbox.secretKey)
+      .send({ language: 'en' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.language).toBe('en');
+    expect(res.body.data.externalUserId).toBe(ar.body.data.externalUserId);
   });
 
   it('answers 409 with the taken-externalUserId message for a second customer with the same externalUserId, from either environment', async () => {

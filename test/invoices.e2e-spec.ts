@@ -55,6 +55,9 @@ describe('reading invoices', () => {
       dueDate: s.nextBillingDate,
       paymentRequestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       checkoutUrl: `${t.config.publicUrl}/checkout/invoices/${listed.id}`,
+      amountPaid: '0.00',
+      amountDue: '1500.00',
+      manualPayments: [],
       periodStart: s.currentPeriodStart,
       periodEnd: s.currentPeriodEnd,
       organizationId: org.organizationId,
@@ -130,7 +133,7 @@ describe('paying an invoice', () => {
     const res = await pay(invoice.id);
     expect(res.body.data.status).toBe('completed');
     const paid = (await get(`/invoices/${invoice.id}`)).body.data;
-    expect(paid).toEqual({ ...invoice, status: 'paid' });
+    expect(paid).toEqual({ ...invoice, status: 'paid', amountPaid: '1500.00', amountDue: '0.00' });
     expect(await events('invoice-paid', invoice.id)).toEqual([{ data: paid }]);
     // An active subscription stays as it is: no subscription-updated.
     expect((await get(`/subscriptions/${s.id}`)).body.data.status).toBe('active');

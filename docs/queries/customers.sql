@@ -1,10 +1,10 @@
 -- The SQL of src/customers/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
 -- CustomersRepository.insert
-INSERT INTO customers AS c (id, organization_id, external_user_id, phone, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO customers AS c (id, organization_id, external_user_id, phone, language, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)
       ON CONFLICT (organization_id, external_user_id) DO NOTHING
-      RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+      RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt";
 
 -- CustomersRepository.upsert
@@ -14,32 +14,32 @@ INSERT INTO customers AS c (id, organization_id, external_user_id, phone, create
         SET phone = COALESCE(EXCLUDED.phone, c.phone),
             updated_at = CASE WHEN EXCLUDED.phone IS DISTINCT FROM c.phone AND EXCLUDED.phone IS NOT NULL
                               THEN EXCLUDED.updated_at ELSE c.updated_at END
-      RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+      RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt";
 
 -- CustomersRepository.byId
-SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM customers c WHERE c.id = $1 AND c.organization_id = $2;
 
 -- CustomersRepository.byExternalUserId
-SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM customers c
        WHERE c.organization_id = $1 AND c.external_user_id = $2;
 
 -- CustomersRepository.update
-UPDATE customers c SET updated_at = now(), external_user_id = $1, phone = $2
-         WHERE c.id = $3 AND c.organization_id = $4
-        RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+UPDATE customers c SET updated_at = now(), external_user_id = $1, phone = $2, language = $3
+         WHERE c.id = $4 AND c.organization_id = $5
+        RETURNING c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt";
 
 -- CustomersRepository.list
-SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM customers c WHERE c.organization_id = $1 AND c.id = $2 AND c.external_user_id = $3 ORDER BY c.created_at DESC, c.id DESC LIMIT $4 OFFSET $5;
 
 -- CustomersRepository.list
 SELECT count(*)::int AS total FROM customers c WHERE c.organization_id = $1 AND c.id = $2 AND c.external_user_id = $3;
 
 -- CustomersRepository.search
-SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt", to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || c.id AS cursor FROM customers c
        WHERE c.organization_id = $1 AND c.external_user_id = $2 AND (c.created_at, c.id) < ($3::timestamptz, $4::uuid) ORDER BY c.created_at DESC, c.id DESC LIMIT $5;

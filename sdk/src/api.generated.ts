@@ -1,17 +1,6 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
-export interface BankingApiResponse {
-  /** The payment request's transactionId */
-  transactionId: string;
-  /** The payment method of the payment */
-  configurationId: string;
-  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
-  outcome: 'completed' | 'failed' | 'pending' | 'error';
-  /** The bank adapter's normalised answer as JSON text (at most 2 KB) */
-  body: string;
-}
-
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -19,21 +8,16 @@ export interface BillingRun {
   subscriptionsUpdated: number;
 }
 
+export interface BillingSettings {
+  reminders: Reminders;
+  sms: Sms;
+  dunning: Dunning;
+  portal: Portal;
+}
+
 export interface CancelSubscriptionBody {
   /** true: pending_cancellation until the current period ends; default: cancelled now */
   atPeriodEnd?: boolean;
-}
-
-export interface CheckoutEnvironment {
-  type: 'sandbox' | 'production';
-}
-
-export interface CheckoutOrganization {
-  id: string;
-  name: string;
-  /** The public support phone the merchant set ("" when none) */
-  phoneNumber: string;
-  website: string | null;
 }
 
 export interface CheckoutPaymentStatus {
@@ -82,6 +66,8 @@ export interface CreateCustomerBody {
   externalUserId: string;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phone?: string;
+  /** Default fr */
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface CreatePaymentRequestBody {
@@ -118,6 +104,8 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** The merchant's user ID; the customer is created if needed */
   externalUserId: string;
   /** An active price of an active product */
@@ -137,6 +125,8 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** A customer of the organization */
   customerId: string;
   /** An active price of an active product */
@@ -157,6 +147,8 @@ export interface CreateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -171,8 +163,22 @@ export interface Customer {
   externalUserId: string;
   /** 8-digit local number, used for the customer's payment requests */
   phone: string | null;
+  /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
+  language: 'fr' | 'ar' | 'en';
   organizationId: string;
   createdAt: string;
+}
+
+export interface DunningBody {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue?: number | null;
+  action?: 'cancel' | 'pause';
+}
+
+export interface Dunning {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue: number | null;
+  action: 'cancel' | 'pause';
 }
 
 export interface Invoice {
@@ -189,6 +195,12 @@ export interface Invoice {
   paymentRequestId: string | null;
   /** A hosted page that pays this invoice; valid while it is pending, then shows it paid or void */
   checkoutUrl: string;
+  /** Paid so far (the whole amount once paid), decimal MRU with two decimals */
+  amountPaid: string;
+  /** Still to pay while pending (what its payment request asks), else 0.00 */
+  amountDue: string;
+  /** Payments recorded by hand, oldest first */
+  manualPayments: ManualPayment[];
   periodStart: string;
   periodEnd: string;
   organizationId: string;
@@ -196,14 +208,14 @@ export interface Invoice {
   createdAt: string;
 }
 
-export interface LatestPayment {
+export interface ManualPayment {
   id: string;
+  /** Whole MRU */
   amount: number;
-  status: 'pending' | 'completed' | 'failed';
-  referenceId: string | null;
-  phoneNumber: string;
-  /** Always null */
-  claimExpiresAt: string | null;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  reference: string | null;
+  paidAt: string;
+  createdAt: string;
 }
 
 export interface Organization {
@@ -213,10 +225,6 @@ export interface Organization {
   payoutAccount: PayoutAccount | null;
   /** Whether the organization is a platform that connects merchant accounts */
   platform: boolean;
-  /** The public support phone the owner sets in the dashboard ("" when none); never the legal representative's */
-  phoneNumber: string;
-  /** The public website the owner sets in the dashboard */
-  website: string | null;
 }
 
 export interface PayBody {
@@ -251,14 +259,6 @@ export interface Payment {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
-  /** Always null: the pass code is never kept */
-  passCode: string | null;
-  /** Always null (Khoums keeps no payment metadata) */
-  metadata: Record<string, unknown> | null;
-  /** Always null */
-  lastSeenAt: string | null;
-  /** Always null: Khoums holds no claims on payments */
-  claimExpiresAt: string | null;
 }
 
 export interface PaymentMethodChoice {
@@ -272,22 +272,6 @@ export interface PaymentMethodConfig {
   code: string;
 }
 
-export interface PaymentMethodDetail {
-  /** The paymentMethodId (configurationId) used to pay */
-  id: string;
-  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
-  name: string;
-  /** Bankily: the customer must give a pass code */
-  requiresPassCode: boolean;
-  config: PaymentMethodConfig;
-  /** The key's organization */
-  organizationId: string;
-  /** true in Sandbox */
-  isTestingMode: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface PaymentMethod {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
@@ -296,10 +280,6 @@ export interface PaymentMethod {
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
   config: PaymentMethodConfig;
-  /** The key's organization */
-  organizationId: string;
-  /** true in Sandbox */
-  isTestingMode: boolean;
 }
 
 export interface PaymentRequest {
@@ -316,19 +296,6 @@ export interface PaymentRequest {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
-  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
-  totalAmount: number;
-  /** Payments made for the request after the first (0 for a fresh one) */
-  retryCount: number;
-}
-
-export interface PaymentStatus {
-  id: string;
-  status: 'pending' | 'completed' | 'failed';
-  /** The bank's reference */
-  referenceId: string | null;
-  /** Always null */
-  claimExpiresAt: string | null;
 }
 
 export interface PayoutAccount {
@@ -338,6 +305,15 @@ export interface PayoutAccount {
   /** The last four digits of the IBAN */
   ibanLast4: string;
   status: 'pending' | 'approved' | 'rejected';
+}
+
+export interface PortalBody {
+  allowCancel?: boolean;
+}
+
+export interface Portal {
+  /** Customers may cancel at period end in the portal */
+  allowCancel: boolean;
 }
 
 export interface Price {
@@ -377,7 +353,7 @@ export interface ProductWithPrices {
   prices: Price[];
 }
 
-export interface PublicCheckoutSessionRecord {
+export interface PublicCheckoutSession {
   id: string;
   status: 'open' | 'completed' | 'expired' | 'cancelled';
   /** Whole MRU */
@@ -390,39 +366,6 @@ export interface PublicCheckoutSessionRecord {
   expiresAt: string;
   /** The bank apps the customer can choose from */
   methods: PaymentMethodChoice[];
-  paymentRequestId: string;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  environmentId: string;
-  /** The payment method chosen */
-  selectedConfigurationId: string | null;
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PublicPayBody {
-  /** The payment method id (alias: paymentMethodId) */
-  configurationId: string;
-  /** Alias of configurationId */
-  paymentMethodId?: string;
-  /** The customer's 8-digit number at the bank app (else the payment request's) */
-  phoneNumber?: string | null;
-  /** Bankily only: the pass code. Never stored. */
-  passCode?: string;
-}
-
-export interface PublicPay {
-  data: Payment;
-  status: 'pending' | 'completed' | 'failed';
-  paymentId: string;
-  referenceId: string | null;
-  /** The payment method's type */
-  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
-  /** The session's successUrl once it is completed */
-  successUrl: string | null;
-  /** Always null */
-  instructions: string | null;
 }
 
 export interface PublicPaymentRequest {
@@ -431,30 +374,24 @@ export interface PublicPaymentRequest {
   phoneNumber: string | null;
 }
 
-export interface PublicPaymentStatus {
-  data: CheckoutPaymentStatus;
-  /** The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status */
-  status: 'pending' | 'completed' | 'failed' | 'open' | 'expired' | 'cancelled';
-  /** Always null */
-  claimExpiresAt: string | null;
-  /** The session's successUrl once it is completed */
-  successUrl: string | null;
+export interface RecordManualPaymentBody {
+  /** Whole MRU, at most what is still due */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  /** The receipt, transfer or cheque number */
+  reference?: string;
+  /** When it was paid (default now) */
+  paidAt?: string;
 }
 
-export interface PublicSessionView {
-  data: PublicCheckoutSessionRecord;
-  organization: CheckoutOrganization;
-  paymentRequest: PaymentRequest;
-  /** The environment's payment methods */
-  configurations: PaymentMethod[];
-  /** Absent before any payment */
-  latestPayment?: LatestPayment;
-  environment: CheckoutEnvironment;
+export interface RemindersBody {
+  beforeDueDays?: number[];
+  afterDueDays?: number[];
 }
 
-export interface PublicSimulateTransferBody {
-  /** A payment of this session */
-  paymentId: string;
+export interface Reminders {
+  beforeDueDays: number[];
+  afterDueDays: number[];
 }
 
 export interface SendTestEventBody {
@@ -469,6 +406,8 @@ export interface SendTestEventBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -479,12 +418,30 @@ export interface SimulateTransferBody {
   outcome?: 'completed' | 'failed';
 }
 
+export interface SmsBody {
+  enabled?: boolean;
+}
+
+export interface Sms {
+  /** Khoums sends the reminders by SMS itself (in Sandbox: logs them) */
+  enabled: boolean;
+}
+
 export interface Subscription {
   id: string;
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
-  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+  status:
+    | 'trialing'
+    | 'active'
+    | 'past_due'
+    | 'paused'
+    | 'pending_cancellation'
+    | 'cancelled'
+    | 'expired'
+    | 'incomplete'
+    | 'incomplete_expired';
   trialEnd: string | null;
   startedAt: string;
   currentPeriodStart: string | null;
@@ -499,11 +456,11 @@ export interface Subscription {
   updatedAt: string;
 }
 
-export interface SwitchMethodBody {
-  /** The payment method id (alias: paymentMethodId) */
-  configurationId: string;
-  /** Alias of configurationId */
-  paymentMethodId?: string;
+export interface UpdateBillingSettingsBody {
+  reminders?: RemindersBody;
+  sms?: SmsBody;
+  dunning?: DunningBody;
+  portal?: PortalBody;
 }
 
 export interface UpdateCustomerBody {
@@ -511,6 +468,7 @@ export interface UpdateCustomerBody {
   externalUserId?: string;
   /** A new number; null removes it */
   phone?: string | null;
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface UpdatePriceBody {
@@ -541,6 +499,8 @@ export interface UpdateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -582,6 +542,8 @@ export interface WebhookDelivery {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -608,6 +570,8 @@ export interface WebhookEndpoint {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -621,6 +585,18 @@ export interface WebhookEndpoint {
 
 /** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
 export interface Operations {
+  'GET /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: BillingSettings };
+  };
+  'PATCH /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdateBillingSettingsBody;
+    response: { data: BillingSettings };
+  };
   'POST /checkout-session': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -651,34 +627,13 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: PublicSessionView;
-  };
-  'POST /checkout-session/public/{id}/pay': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: PublicPayBody;
-    response: PublicPay;
+    response: { data: PublicCheckoutSession };
   };
   'GET /checkout-session/public/{id}/payment-status': {
     params: { id: string };
-    query: {
-      /** A payment of this session (else the newest) */
-      paymentId?: string;
-    };
+    query: Record<string, never>;
     body: never;
-    response: PublicPaymentStatus;
-  };
-  'POST /checkout-session/public/{id}/simulate-transfer': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: PublicSimulateTransferBody;
-    response: PublicPaymentStatus;
-  };
-  'POST /checkout-session/public/{id}/switch-method': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: SwitchMethodBody;
-    response: PublicSessionView;
+    response: { data: CheckoutPaymentStatus };
   };
   'GET /configuration': {
     params: Record<string, never>;
@@ -688,12 +643,6 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
-  };
-  'GET /configuration/{id}': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: never;
-    response: { data: PaymentMethodDetail };
   };
   'GET /customers': {
     params: Record<string, never>;
@@ -747,17 +696,14 @@ export interface Operations {
     body: never;
     response: { data: Invoice };
   };
+  'POST /invoices/{id}/payments': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: RecordManualPaymentBody;
+    response: { data: Invoice };
+  };
   'GET /organization': {
     params: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    response: { data: Organization };
-  };
-  'GET /organization/{id}': {
-    params: {
-      /** The organization's id */
-      id: string;
-    };
     query: Record<string, never>;
     body: never;
     response: { data: Organization };
@@ -783,17 +729,7 @@ export interface Operations {
     params: Record<string, never>;
     query: Record<string, never>;
     body: PayBody;
-    response: {
-      data: Payment;
-      /** data's id */
-      id: string;
-      /** data's status */
-      status: 'pending' | 'completed' | 'failed';
-      /** data's referenceId */
-      referenceId: string | null;
-      /** Always null */
-      metadata: Record<string, unknown> | null;
-    };
+    response: { data: Payment };
   };
   'GET /payment-methods': {
     params: Record<string, never>;
@@ -835,11 +771,7 @@ export interface Operations {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
-    response: {
-      data: PaymentRequest;
-      /** One item per pending payment this call asked its bank about */
-      bankingApiResponses: BankingApiResponse[];
-    };
+    response: { data: PaymentRequest };
   };
   'GET /payment-request/by-transaction/{transactionId}': {
     params: { transactionId: string };
@@ -857,23 +789,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: SimulateTransferBody;
-    response: {
-      data: Payment;
-      /** matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status */
-      outcome: 'matched' | 'unmatched' | 'skipped';
-    };
-  };
-  'GET /payment/{id}/status': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: never;
-    response: {
-      data: PaymentStatus;
-      id: string;
-      status: 'pending' | 'completed' | 'failed';
-      referenceId: string | null;
-      claimExpiresAt: string | null;
-    };
+    response: { data: Payment };
   };
   'POST /prices': {
     params: Record<string, never>;
@@ -897,7 +813,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Price; success: true };
+    response: { data: Price };
   };
   'GET /products': {
     params: Record<string, never>;
@@ -936,7 +852,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Product; success: true };
+    response: { data: Product };
   };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
@@ -952,7 +868,15 @@ export interface Operations {
       /** Items per page, 1 to 100 */
       limit?: number;
       status?:
-        'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'paused'
+        | 'pending_cancellation'
+        | 'cancelled'
+        | 'expired'
+        | 'incomplete'
+        | 'incomplete_expired';
     };
     body: never;
     response: {
@@ -1020,6 +944,8 @@ export interface Operations {
         | 'invoice-created'
         | 'invoice-paid'
         | 'invoice-voided'
+        | 'invoice-upcoming'
+        | 'invoice-overdue'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
         | 'account-updated';

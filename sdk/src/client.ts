@@ -453,6 +453,35 @@ export class Invoices extends Resource {
   async get(id: string, options?: RequestOptions): Promise<Data<'GET /invoices/{id}'>> {
     return unwrap(await this.t.call('GET /invoices/{id}', { params: { id } }, 'read', options));
   }
+
+  /**
+   * Records a payment made by hand (cash, a transfer, a cheque): the invoice with its `amountPaid`,
+   * `amountDue` and `manualPayments`; paid once nothing is due. Not in the balance.
+   */
+  async recordPayment(
+    id: string,
+    params: Body<'POST /invoices/{id}/payments'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /invoices/{id}/payments'>> {
+    return unwrap(
+      await this.t.call('POST /invoices/{id}/payments', { params: { id }, body: params }, 'write', options),
+    );
+  }
+}
+
+export class BillingSettings extends Resource {
+  /** The key's environment's reminders, SMS, dunning and portal settings (defaults until changed). */
+  async get(options?: RequestOptions): Promise<Data<'GET /billing-settings'>> {
+    return unwrap(await this.t.call('GET /billing-settings', {}, 'read', options));
+  }
+
+  /** Changes the parts given (each replaces the fields it names); the rest is kept. */
+  async update(
+    params: Body<'PATCH /billing-settings'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /billing-settings'>> {
+    return unwrap(await this.t.call('PATCH /billing-settings', { body: params }, 'write', options));
+  }
 }
 
 export class WebhookEndpoints extends Resource {
@@ -585,6 +614,7 @@ export class Khoums {
   readonly customers: Customers;
   readonly subscriptions: Subscriptions;
   readonly invoices: Invoices;
+  readonly billingSettings: BillingSettings;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly webhookDeliveries: WebhookDeliveries;
   readonly sandbox: Sandbox;
@@ -602,6 +632,7 @@ export class Khoums {
     this.customers = new Customers(t);
     this.subscriptions = new Subscriptions(t);
     this.invoices = new Invoices(t);
+    this.billingSettings = new BillingSettings(t);
     this.webhookEndpoints = new WebhookEndpoints(t);
     this.webhookDeliveries = new WebhookDeliveries(t);
     this.sandbox = new Sandbox(t);

@@ -2,15 +2,35 @@ import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
+import { BillingRepository } from './billing.repository';
+import { BillingSettingsController } from './billing-settings.controller';
+import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
+import { ReminderRun } from './reminder-run';
+import { RemindersScheduler } from './reminders.scheduler';
+import { DunningRun } from './dunning-run';
+import { SmsGateway } from './sms-gateway';
+import { SmsSender } from './sms-sender';
 import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
 
 @Module({
   imports: [SubscriptionsModule, PaymentsModule],
-  controllers: [BillingController],
-  providers: [BillingRun, BillingScheduler, BillingSettlement, SandboxBillingGuard],
-  exports: [BillingRun],
+  controllers: [BillingController, BillingSettingsController],
+  providers: [
+    BillingRepository,
+    BillingSettingsService,
+    BillingRun,
+    ReminderRun,
+    RemindersScheduler,
+    DunningRun,
+    SmsGateway,
+    SmsSender,
+    BillingScheduler,
+    BillingSettlement,
+    SandboxBillingGuard,
+  ],
+  exports: [BillingRun, ReminderRun, DunningRun, SmsSender, BillingRepository, BillingSettingsService],
 })
 export class BillingModule {}

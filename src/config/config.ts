@@ -296,6 +296,42 @@ export class AppConfig {
   @Max(5000)
   BILLING_BATCH_SIZE = 500;
 
+  /** The SMS gateway (docs/sms-gateway.md) Production reminders are sent through; unset: they fail, logged. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SMS_GATEWAY_URL must be an http(s) URL' })
+  SMS_GATEWAY_URL?: string;
+  @IsOptional()
+  @IsString()
+  SMS_GATEWAY_API_KEY?: string;
+
+  /** Time-out of one call to the SMS gateway. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(120_000)
+  SMS_TIMEOUT_MS = 10_000;
+
+  /** How often this instance sends the SMS waiting to go; 0: never (another instance does). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  SMS_SEND_INTERVAL_MS = 10_000;
+
+  /** Attempts of one SMS before it is marked failed (a gateway error or time-out is tried again). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  SMS_MAX_ATTEMPTS = 5;
+
+  /** Wait before the second attempt of an SMS; doubled before each next one. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  SMS_RETRY_DELAY_MS = 30_000;
+
   /**
    * Batches one billing run bills at once (each holds a pooled connection while it writes). Keep it
    * well below DB_POOL_SIZE: the API shares the pool.

@@ -1,19 +1,24 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { raw } from '../database/sql';
 
+export const CUSTOMER_LANGUAGES = ['fr', 'ar', 'en'] as const;
+/** The language Khoums writes to the customer in (reminders by SMS, the portal). */
+export type CustomerLanguage = (typeof CUSTOMER_LANGUAGES)[number];
+
 /** A customer of a merchant: shared by both environments of the organization. */
 export interface Customer {
   id: string;
   organizationId: string;
   externalUserId: string;
   phone: string | null;
+  language: CustomerLanguage;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** The columns of a customer under the alias `c`, named as Customer's properties. */
 export const CUSTOMER_COLUMNS = raw(
-  `c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone,
+  `c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
 );
 
@@ -28,6 +33,11 @@ export class CustomerJson {
     description: "8-digit local number, used for the customer's payment requests",
   })
   phone!: string | null;
+  @ApiProperty({
+    enum: CUSTOMER_LANGUAGES,
+    description: 'The language of the texts Khoums sends the customer (reminders by SMS, the portal)',
+  })
+  language!: CustomerLanguage;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
@@ -37,6 +47,7 @@ export function toCustomerJson(c: Customer): CustomerJson {
     id: c.id,
     externalUserId: c.externalUserId,
     phone: c.phone,
+    language: c.language,
     organizationId: c.organizationId,
     createdAt: c.createdAt.toISOString(),
   };

@@ -6,7 +6,7 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, raw, Sql, sql } from '../database/sql';
-import { Customer, CUSTOMER_COLUMNS } from './customer';
+import { Customer, CUSTOMER_COLUMNS, CustomerLanguage } from './customer';
 
 /** The unique index that keeps externalUserId unique within an organization. */
 const EXTERNAL_USER_KEY = 'customers_external_user_key';
@@ -37,8 +37,8 @@ export class CustomersRepository {
   /** The new customer, or null when the organization already has one with its externalUserId. */
   async insert(c: Customer): Promise<Customer | null> {
     const row = await this.db.one<Customer>(sql`
-      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, created_at, updated_at)
-      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.createdAt}, ${c.updatedAt})
+      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, language, created_at, updated_at)
+      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.language}, ${c.createdAt}, ${c.updatedAt})
       ON CONFLICT (organization_id, external_user_id) DO NOTHING
       RETURNING ${CUSTOMER_COLUMNS}`);
     return row ?? null;
@@ -78,11 +78,12 @@ export class CustomersRepository {
   async update(
     organizationId: string,
     id: string,
-    changes: { externalUserId?: string; phone?: string | null },
+    changes: { externalUserId?: string; phone?: string | null; language?: CustomerLanguage },
   ): Promise<Customer | undefined | 'taken'> {
     const set: Sql[] = [sql`updated_at = now()`];
     if (changes.externalUserId !== undefined) set.push(sql`external_user_id = ${changes.externalUserId}`);
     if (changes.phone !== undefined) set.push(sql`phone = ${changes.phone}`);
+    if (changes.language !== undefined) set.push(sql`language = ${changes.language}`);
     try {
       return await this.db.one<Customer>(sql`
         UPDATE customers c SET ${join(set)}

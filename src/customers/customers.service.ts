@@ -4,7 +4,7 @@ import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone } from '../common/validation/rules';
-import { Customer, CustomerJson, toCustomerJson } from './customer';
+import { Customer, CustomerJson, CustomerLanguage, toCustomerJson } from './customer';
 import { CustomerError, customerError } from './customers.errors';
 import { CustomersRepository } from './customers.repository';
 import type { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './dto/customer.dto';
@@ -16,7 +16,12 @@ export class CustomersService {
 
   async create(tenant: EnvironmentScope, dto: CreateCustomerDto): Promise<CustomerJson> {
     const created = await this.repo.insert(
-      newCustomer(tenant, dto.externalUserId, dto.phone === undefined ? null : assertPhone(dto.phone)),
+      newCustomer(
+        tenant,
+        dto.externalUserId,
+        dto.phone === undefined ? null : assertPhone(dto.phone),
+        dto.language,
+      ),
     );
     if (!created) throw customerError(CustomerError.ExternalUserIdTaken, dto.externalUserId);
     return toCustomerJson(created);
@@ -27,6 +32,7 @@ export class CustomersService {
     const updated = await this.repo.update(tenant.organizationId, id, {
       externalUserId: dto.externalUserId,
       phone,
+      language: dto.language,
     });
     if (updated === 'taken') throw customerError(CustomerError.ExternalUserIdTaken, dto.externalUserId);
     if (!updated) throw customerError(CustomerError.NotFound);
@@ -61,6 +67,7 @@ function newCustomer(
   tenant: Pick<Tenant, 'organizationId'>,
   externalUserId: string,
   phone: string | null,
+  language: CustomerLanguage = 'fr',
 ): Customer {
   const now = new Date();
   return {
@@ -68,6 +75,7 @@ function newCustomer(
     organizationId: tenant.organizationId,
     externalUserId,
     phone,
+    language,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
 import { CheckoutModule } from '../checkout/checkout.module';
 import { CustomersModule } from '../customers/customers.module';
 import { InvoicesModule } from '../invoices/invoices.module';
@@ -25,6 +26,7 @@ import { DashboardProductsController } from './products.controller';
 import { ReportsService } from './reports.service';
 import { DashboardSessions } from './sessions.service';
 import { DashboardSubscriptionsController } from './subscriptions.controller';
+import { DashboardBillingSettingsController } from './billing-settings.controller';
 import { DashboardTeamController } from './team.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
@@ -41,8 +43,10 @@ import { DashboardWebhooksController } from './webhooks.controller';
     SubscriptionsModule,
     InvoicesModule,
     GoingLiveModule,
+    BillingModule,
   ],
   controllers: [
+    DashboardBillingSettingsController,
     DashboardAuthController,
     DashboardMonitoringController,
     DashboardKeysController,

@@ -8,7 +8,10 @@ import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
-import { fill } from './format';
+import { fill, formatDate } from './format';
+import { BillingRepository } from '../billing/billing.repository';
+import { maskPhone } from '../billing/sms-text';
+import { toInvoiceJson } from '../invoices/invoice';
 import { parseChoice, parseText } from './forms';
 import { invoiceRow, pager } from './presenters';
 
@@ -27,6 +30,7 @@ export class DashboardInvoicesController {
     private readonly renderer: DashboardRenderer,
     private readonly invoices: InvoicesRepository,
     private readonly customers: CustomersRepository,
+    private readonly billing: BillingRepository,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -72,8 +76,31 @@ export class DashboardInvoicesController {
   async invoice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const invoice = await this.invoices.detail(d.scope.environmentId, idOr404(id));
     if (!invoice) throw dashboardError(DashboardError.NotFound);
+    const sms = await this.billing.smsOfInvoice(d.scope.environmentId, invoice.id);
+    const json = toInvoiceJson(invoice, this.publicUrl);
     this.renderer.render(d, 'invoice', fill(d.t.invoiceTitle, { customer: invoice.customerExternalUserId }), {
       invoice: invoiceRow(d, invoice, this.publicUrl, d.signedIn.organizationName),
+      amountPaid: json.amountPaid,
+      amountDue: json.amountDue,
+      manualPayments: json.manualPayments.map((m) => ({
+        amount: m.amount,
+        method: d.t[`manualPaymentMethod_${m.method}`],
+        reference: m.reference ?? '',
+        paidAt: formatDate(new Date(m.paidAt), d.lang),
+      })),
+      // The invoice's SMS (docs/sms-gateway.md): the number masked, as in the logs.
+      sms: sms.map((m) => ({
+        id: m.id,
+        status: m.status,
+        statusText: d.t[`smsStatus_${m.status}`],
+        retried: m.attempts > 1,
+        attempts: m.attempts,
+        to: maskPhone(m.phone),
+        language: m.language,
+        body: m.body,
+        lastError: m.lastError ?? '',
+        created: formatDate(m.createdAt, d.lang),
+      })),
     });
   }
 }

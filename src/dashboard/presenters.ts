@@ -132,7 +132,7 @@ export function customerRow(v: Viewer, c: Customer) {
 const day = (v: Viewer, at: Date | null) => (at ? formatDate(at, v.lang) : v.t.none);
 
 export function subscriptionRow(v: Viewer, s: SubscriptionListItem) {
-  const status = subscriptionStatus(s.status, s.overdue);
+  const status = subscriptionStatus(s.status, s.overdue, s.firstPaymentDueBy);
   return {
     id: s.id,
     href: `/dashboard/subscriptions/${s.id}`,

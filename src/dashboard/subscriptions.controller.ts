@@ -20,7 +20,7 @@ const LATEST_INVOICES = 10;
 
 /** Which actions a subscription in this status offers (docs/billing.md's table of transitions). */
 const can = (status: SubscriptionStatus) => ({
-  cancelNow: status !== 'cancelled' && status !== 'expired',
+  cancelNow: !['cancelled', 'expired', 'incomplete_expired'].includes(status),
   cancelAtPeriodEnd: ['trialing', 'active', 'past_due', 'paused'].includes(status),
   pause: ['trialing', 'active', 'past_due'].includes(status),
   resume: status === 'paused' || status === 'pending_cancellation',
@@ -78,7 +78,7 @@ export class DashboardSubscriptionsController {
       { limit: LATEST_INVOICES },
     );
     const row = subscriptionRow(d, s);
-    const actions = can(subscriptionStatus(s.status, s.overdue));
+    const actions = can(subscriptionStatus(s.status, s.overdue, s.firstPaymentDueBy));
     const here = `/dashboard/subscriptions/${s.id}`;
     this.renderer.render(
       d,

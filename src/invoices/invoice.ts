@@ -4,6 +4,19 @@ import { isoUtc, raw, Sql, sql } from '../database/sql';
 export const INVOICE_STATUSES = ['pending', 'paid', 'void', 'refunded'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+export const MANUAL_PAYMENT_METHODS = ['cash', 'bank_transfer', 'cheque', 'other'] as const;
+export type ManualPaymentMethod = (typeof MANUAL_PAYMENT_METHODS)[number];
+
+/** A payment recorded by hand (the money did not pass through Khoums), as the invoice shows it. */
+export class ManualPaymentJson {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU' }) amount!: number;
+  @ApiProperty({ enum: MANUAL_PAYMENT_METHODS }) method!: ManualPaymentMethod;
+  @ApiProperty({ type: String, nullable: true }) reference!: string | null;
+  @ApiProperty({ format: 'date-time' }) paidAt!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
 /** An invoice: one per billing period of a subscription, created only by the service. */
 export interface Invoice {
   id: string;
@@ -19,6 +32,10 @@ export interface Invoice {
   dueDate: Date | null;
   paymentRequestId: string | null;
   createdAt: Date;
+  /** Paid by hand so far, decimal MRU ("500.00"). */
+  amountPaid: string;
+  /** Oldest first. */
+  manualPayments: ManualPaymentJson[];
 }
 
 /** The columns of an invoice under the alias `i`, named as Invoice's properties. */
@@ -26,7 +43,12 @@ export const INVOICE_COLUMNS = raw(
   `i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt"`,
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments"`,
 );
 
 /** Whole MRU as the invoice's decimal string. */
@@ -64,6 +86,22 @@ export class InvoiceJson {
       'A hosted page that pays this invoice; valid while it is pending, then shows it paid or void',
   })
   checkoutUrl!: string;
+  @ApiProperty({
+    example: '500.00',
+    description: 'Paid so far (the whole amount once paid), decimal MRU with two decimals',
+  })
+  amountPaid!: string;
+  @ApiProperty({
+    example: '1000.00',
+    description: 'Still to pay while pending (what its payment request asks), else 0.00',
+  })
+  amountDue!: string;
+  @ApiProperty({
+    type: ManualPaymentJson,
+    isArray: true,
+    description: 'Payments recorded by hand, oldest first',
+  })
+  manualPayments!: ManualPaymentJson[];
   @ApiProperty({ format: 'date-time' }) periodStart!: string;
   @ApiProperty({ format: 'date-time' }) periodEnd!: string;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
@@ -81,6 +119,9 @@ export function toInvoiceJson(i: Invoice, publicUrl: string): InvoiceJson {
     dueDate: i.dueDate?.toISOString() ?? null,
     paymentRequestId: i.paymentRequestId,
     checkoutUrl: publicUrl + invoicePagePath(i.id),
+    amountPaid: i.status === 'paid' || i.status === 'refunded' ? i.amount : i.amountPaid,
+    amountDue: i.status === 'pending' ? (Number(i.amount) - Number(i.amountPaid)).toFixed(2) : '0.00',
+    manualPayments: i.manualPayments,
     periodStart: i.periodStart.toISOString(),
     periodEnd: i.periodEnd.toISOString(),
     organizationId: i.organizationId,
@@ -97,7 +138,13 @@ export function invoiceJsonSql(publicUrl: string): Sql {
   return sql`jsonb_build_object(
     'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'dueDate', ${isoUtc('i.due_date')}, 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', ${publicUrl + invoicePagePath('')}::text || i.id, 'periodStart', ${isoUtc('i.period_start')},
+    'checkoutUrl', ${publicUrl + invoicePagePath('')}::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', ${isoUtc('m.paid_at')}, 'createdAt', ${isoUtc('m.created_at')})
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', ${isoUtc('i.period_start')},
     'periodEnd', ${isoUtc('i.period_end')}, 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', ${isoUtc('i.created_at')})`;
 }

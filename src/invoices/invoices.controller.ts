@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
-import { API } from '../common/http/routes';
-import { InvoiceIdParams, ListInvoicesQuery } from './dto/invoice.dto';
+import { API, Post } from '../common/http/routes';
+import { CommonError } from '../common/errors/common-errors';
+import { PaymentError } from '../payments/payments.errors';
+import { InvoiceIdParams, ListInvoicesQuery, RecordManualPaymentDto } from './dto/invoice.dto';
 import { InvoiceJson } from './invoice';
 import { InvoicesService } from './invoices.service';
 import { ApiErrors } from '../common/http/openapi-errors';
@@ -19,6 +21,20 @@ export class InvoicesController {
   @ApiList(InvoiceJson)
   list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery) {
     return this.service.list(t, q);
+  }
+
+  @Post(':id/payments')
+  @ApiErrors(
+    InvoiceError.NotFound,
+    InvoiceError.NotPending,
+    InvoiceError.AmountExceedsDue,
+    PaymentError.InProgress,
+    CommonError.AmountNotPositive,
+    CommonError.AmountTooLarge,
+  )
+  @ApiData(InvoiceJson)
+  async recordPayment(@Tenant() t: Tenant, @Param() p: InvoiceIdParams, @Body() dto: RecordManualPaymentDto) {
+    return { data: await this.service.recordManualPayment(t, p.id, dto) };
   }
 
   @Get(':id')

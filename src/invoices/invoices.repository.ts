@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import type { CustomerLanguage } from '../customers/customer';
 import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
@@ -10,6 +11,9 @@ import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
   lockPendingRequestsIn,
+  lockRequest,
+  markPaidWhen,
+  setPendingAmount,
   paymentRequestRows,
   voidRequestsIn,
 } from '../payment-requests/payment-requests.repository';
@@ -18,7 +22,7 @@ import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.r
 import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
-import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus } from './invoice';
+import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus, ManualPaymentMethod } from './invoice';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
@@ -190,6 +194,68 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
     ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-paid', ctx.at, publicUrl)})`;
 }
 
+/**
+ * SQL after FROM (in parentheses, alias it): per subscription of the environment with invoices
+ * still pending at `cutoff` after their due date, `subscription_id` and `due` (the latest such due
+ * date). Read through invoices_overdue_idx. For dunning.
+ */
+export function overdueSubscriptionsOf(environmentId: string, cutoff: Date): Sql {
+  return sql`SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
+     WHERE i.environment_id = ${environmentId} AND i.status = 'pending' AND i.due_date <= ${cutoff}
+     GROUP BY i.subscription_id`;
+}
+
+/** A pending invoice the reminder run claimed, with what its reminder says and to whom. */
+export interface ReminderInvoiceRow extends Invoice {
+  /** The latest reminder sent (src/billing/reminder-days.ts), null before any. */
+  reminderStep: number | null;
+  customerPhone: string | null;
+  customerLanguage: CustomerLanguage;
+  merchantName: string;
+  environment: EnvironmentKind;
+}
+
+/**
+ * SQL: claims up to `limit` pending invoices whose reminder time has come by `now` (in one
+ * environment or all), oldest first, locking them (FOR UPDATE SKIP LOCKED: concurrent runs take
+ * disjoint invoices, and a payment settling one waits for the batch), with the columns of
+ * `ReminderInvoiceRow`. Read through invoices_reminder_idx (or _all_idx): every claimed invoice gets
+ * a later reminder time or none (`recordRemindersCte`), so each batch reads only what it claims.
+ */
+export function claimReminderInvoices(now: Date, limit: number, environmentId?: string): Sql {
+  const inEnvironment = environmentId === undefined ? empty : sql` AND i.environment_id = ${environmentId}`;
+  return sql`SELECT ${INVOICE_COLUMNS}, i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
+         c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
+    FROM (SELECT i.id FROM invoices i
+           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= ${now}${inEnvironment}
+           ORDER BY i.reminder_at LIMIT ${limit} FOR UPDATE OF i SKIP LOCKED) claimed
+    JOIN invoices i ON i.id = claimed.id
+    JOIN ${customerRows('c')} ON c.id = i.customer_id
+    JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id`;
+}
+
+/**
+ * A data-modifying CTE body recording the reminder run's decisions: per claimed invoice (`id`),
+ * when to look again (`next_at`, null: no day left) and the step of the reminder sent now, if any.
+ */
+export function recordRemindersCte(
+  decisions: { id: string; next_at: Date | null; step: number | null }[],
+): Sql {
+  return sql`UPDATE invoices i SET reminder_at = x.next_at, reminder_step = coalesce(x.step, i.reminder_step)
+      FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS x(id uuid, next_at timestamptz, step integer)
+     WHERE i.id = x.id AND i.status = 'pending'
+    RETURNING i.id`;
+}
+
+/**
+ * Makes the environment's pending invoices looked at again by the next reminder run (its reminder
+ * days changed: a day now earlier than the time an invoice waits for would be missed).
+ */
+export function rescheduleRemindersOf(environmentId: string): Sql {
+  return sql`UPDATE invoices SET reminder_at = '-infinity'
+     WHERE environment_id = ${environmentId} AND status = 'pending' AND due_date IS NOT NULL`;
+}
+
 const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');
 
 /** Invoices: organization-scoped (either environment's key sees them), so every read filters by organization. */
@@ -241,6 +307,56 @@ export class InvoicesRepository {
       this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM invoices i WHERE ${and(where)}`),
     ]);
     return { rows, total: count!.total };
+  }
+
+  /**
+   * Records a payment made by hand on the invoice, whose request the caller has locked (then the
+   * invoice: the order of pay): the payment, the invoice's amount paid, and either the request's
+   * amount becoming what is still due or, with nothing left, the invoice and its request paid with
+   * `invoice-paid`. One statement; the invoice as it is after.
+   */
+  async recordManualPayment(
+    invoice: Invoice,
+    p: { id: string; amount: number; method: ManualPaymentMethod; reference: string | null; paidAt: Date },
+    dueAfter: number,
+    at: Date,
+  ): Promise<void> {
+    const requestId = invoice.paymentRequestId!;
+    const settles = dueAfter === 0;
+    const request = settles
+      ? markPaidWhen(requestId, at, sql`true`)
+      : setPendingAmount(requestId, dueAfter, at);
+    await this.db.exec(sql`
+      WITH payment AS (
+        INSERT INTO manual_payments (id, invoice_id, organization_id, amount, method, reference, paid_at, created_at)
+        VALUES (${p.id}, ${invoice.id}, ${invoice.organizationId}, ${p.amount}, ${p.method}, ${p.reference}, ${p.paidAt}, ${at})
+        RETURNING id
+      ), invoice AS (
+        UPDATE invoices i SET amount_paid = i.amount_paid + ${p.amount}, updated_at = ${at},
+               status = CASE WHEN ${settles} THEN 'paid' ELSE i.status END,
+               paid_at = CASE WHEN ${settles} THEN ${at}::timestamptz ELSE i.paid_at END
+         WHERE i.id = ${invoice.id} AND i.status = 'pending'
+        RETURNING i.*
+      ), request AS (${request})
+      SELECT 1`);
+    // Its event in a second statement, which sees the payment just recorded among manualPayments.
+    if (settles)
+      await this.db.exec(
+        invoiceEvents(sql`invoices i WHERE i.id = ${invoice.id}`, 'invoice-paid', at, this.publicUrl),
+      );
+  }
+
+  /**
+   * Locks the invoice's payment request, then the invoice (the order of pay and settlement), for a
+   * payment recorded by hand: the invoice, and whether a payment of its request is with the bank.
+   */
+  async lockForManualPayment(
+    invoice: Invoice,
+  ): Promise<(Invoice & { paymentInProgress: boolean }) | undefined> {
+    await this.db.exec(lockRequest(invoice.paymentRequestId!));
+    return this.db.one(sql`
+      SELECT ${INVOICE_COLUMNS}, ${hasPendingPayment(raw('i.payment_request_id'))} AS "paymentInProgress"
+        FROM invoices i WHERE i.id = ${invoice.id} FOR UPDATE OF i`);
   }
 
   /** Locks the invoice (its page pays it only while it is pending); its status. */

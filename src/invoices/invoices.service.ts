@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
-import type { ListInvoicesQuery } from './dto/invoice.dto';
+import type { ListInvoicesQuery, RecordManualPaymentDto } from './dto/invoice.dto';
+import { assertAmount, parseDateTime } from '../common/validation/rules';
+import { Db } from '../database/db';
+import { timeOrderedId } from '../database/time-ordered-id';
+import { PaymentError, paymentError } from '../payments/payments.errors';
 import { InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicesRepository } from './invoices.repository';
@@ -13,6 +17,7 @@ export class InvoicesService {
   private readonly publicUrl: string;
 
   constructor(
+    private readonly db: Db,
     private readonly repo: InvoicesRepository,
     config: AppConfig,
   ) {
@@ -24,6 +29,38 @@ export class InvoicesService {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);
     return toInvoiceJson(invoice, this.publicUrl);
+  }
+
+  /**
+   * Records a payment made by hand (docs/billing.md "Payments recorded by hand"): under the
+   * request's lock, then the invoice's, so it cannot cross a payment with the bank or a voiding.
+   * The money did not pass through Khoums: no payment, nothing in the balance.
+   */
+  recordManualPayment(tenant: Tenant, id: string, dto: RecordManualPaymentDto): Promise<InvoiceJson> {
+    assertAmount(dto.amount);
+    return this.db.transaction(async () => {
+      const found = await this.repo.byId(tenant.organizationId, id);
+      if (!found) throw invoiceError(InvoiceError.NotFound);
+      const invoice = found.paymentRequestId ? await this.repo.lockForManualPayment(found) : undefined;
+      if (!invoice || invoice.status !== 'pending') throw invoiceError(InvoiceError.NotPending);
+      if (invoice.paymentInProgress) throw paymentError(PaymentError.InProgress);
+      const due = Math.round(Number(invoice.amount) - Number(invoice.amountPaid));
+      if (dto.amount > due) throw invoiceError(InvoiceError.AmountExceedsDue);
+      const now = new Date();
+      await this.repo.recordManualPayment(
+        invoice,
+        {
+          id: timeOrderedId(),
+          amount: dto.amount,
+          method: dto.method,
+          reference: dto.reference ?? null,
+          paidAt: dto.paidAt === undefined ? now : parseDateTime(dto.paidAt)!,
+        },
+        due - dto.amount,
+        now,
+      );
+      return toInvoiceJson((await this.repo.byId(tenant.organizationId, id))!, this.publicUrl);
+    });
   }
 
   /** Newest first; filters combine. Two statements (page and count), whatever the page size. */

@@ -147,6 +147,13 @@ export function markPaidWhen(id: string, at: Date, condition: Sql): Sql {
          RETURNING id`;
 }
 
+/** A data-modifying CTE body setting the pending request's amount (an invoice partly paid by hand: what is still due). */
+export function setPendingAmount(id: string, amount: number, at: Date): Sql {
+  return sql`UPDATE payment_requests SET amount = ${amount}, updated_at = ${at}
+          WHERE id = ${id} AND status = 'pending'
+         RETURNING id`;
+}
+
 /** A data-modifying CTE body making the pending requests whose ids `ids` selects unpayable (`voided_at`). */
 export function voidRequestsIn(ids: Sql, at: Date): Sql {
   return sql`UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}

@@ -16,6 +16,8 @@ export interface SubscriptionTerms {
   trialEnd?: Date;
   startedAt?: Date;
   expiresAt?: Date;
+  /** Starts `incomplete`, its first invoice due at once (not with a trial: 400). */
+  requireFirstPayment?: boolean;
 }
 
 /** The dates creation inputs describe: 400 when they cannot describe a subscription. */
@@ -32,6 +34,7 @@ export function resolveTerms(
     trialEnd = terms.trialEnd ?? trialEndAfter(startedAt, terms.trialPeriod!);
     if (trialEnd <= startedAt) throw subscriptionError(SubscriptionError.TrialEndNotAfterStart);
   }
+  if (trial && terms.requireFirstPayment) throw subscriptionError(SubscriptionError.TrialWithFirstPayment);
   if (terms.expiresAt !== undefined && terms.expiresAt <= startedAt)
     throw subscriptionError(SubscriptionError.ExpiresAtNotAfterStart);
   return { startedAt, trialEnd, expiresAt: terms.expiresAt ?? null };
@@ -76,10 +79,14 @@ export function startSubscription(
     expiresAt,
     cancelledAt: null,
     pausedAt: null,
+    firstPaymentDueBy: terms.requireFirstPayment ? new Date(now.getTime() + FIRST_PAYMENT_WINDOW_MS) : null,
     createdAt: now,
     updatedAt: now,
   };
 }
+
+/** How long a subscription created with requireFirstPayment waits for its first invoice to be paid. */
+export const FIRST_PAYMENT_WINDOW_MS = 23 * 3_600_000;
 
 /** What a renewal needs besides the subscription: its price now, and its oldest unpaid invoice. */
 export interface RenewalInput {
@@ -97,6 +104,8 @@ export interface BilledPeriod {
   /** The subscription once this period is billed, and whether it then has an overdue invoice. */
   subscription: Subscription;
   overdue: boolean;
+  /** The invoice's due date when it is not the period's end (a first payment: due at once). */
+  due?: Date;
 }
 
 export interface Renewal {
@@ -106,7 +115,7 @@ export interface Renewal {
   subscription: Subscription;
   overdue: boolean;
   /** It ended now: `cancelled` (its pending invoices are voided) or `expired`. */
-  ended: 'cancelled' | 'expired' | null;
+  ended: 'cancelled' | 'expired' | 'incomplete_expired' | null;
   changed: boolean;
 }
 
@@ -153,6 +162,22 @@ export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_P
       break;
     }
     if (s.status !== 'trialing' && s.status !== 'active') break;
+    // A first payment awaited: unpaid by its time, the subscription ends (its invoice voided);
+    // paid, it is an ordinary active subscription from then on.
+    if (s.firstPaymentDueBy !== null && s.firstPaymentDueBy <= now) {
+      if (input.oldestUnpaidDue !== null) {
+        s = {
+          ...s,
+          status: 'incomplete_expired',
+          nextBillingDate: null,
+          firstPaymentDueBy: null,
+          updatedAt: now,
+        };
+        ended = 'incomplete_expired';
+        break;
+      }
+      s = { ...s, firstPaymentDueBy: null, updatedAt: now };
+    }
 
     const next = s.nextBillingDate!;
     if (s.expiresAt !== null && next >= s.expiresAt) {
@@ -222,6 +247,7 @@ export function pause(s: Subscription, now: Date): Change {
     case 'pending_cancellation':
     case 'cancelled':
     case 'expired':
+    case 'incomplete_expired':
       throw subscriptionError(SubscriptionError.CannotBePaused, s.status);
   }
 }
@@ -263,6 +289,7 @@ export function resume(s: Subscription, now: Date): Change {
       };
     case 'cancelled':
     case 'expired':
+    case 'incomplete_expired':
       throw subscriptionError(SubscriptionError.CannotBeResumed, s.status);
   }
 }
@@ -276,6 +303,7 @@ export function cancel(s: Subscription, atPeriodEnd: boolean, now: Date): Change
   switch (s.status) {
     case 'cancelled':
     case 'expired':
+    case 'incomplete_expired':
       return unchanged(s);
     case 'pending_cancellation':
       if (atPeriodEnd) return unchanged(s);

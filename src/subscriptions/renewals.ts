@@ -70,9 +70,11 @@ export class SubscriptionsWriteBuilder {
         amount: invoiceAmount(p.amount),
         periodStart: p.start,
         periodEnd: p.end,
-        dueDate: p.end,
+        dueDate: p.due ?? p.end,
         paymentRequestId: timeOrderedId(),
         createdAt: now,
+        amountPaid: '0.00',
+        manualPayments: [],
       };
       const request: PaymentRequest = {
         id: invoice.paymentRequestId!,
@@ -97,7 +99,7 @@ export class SubscriptionsWriteBuilder {
         amount: p.amount,
         period_start: p.start,
         period_end: p.end,
-        due_date: p.end,
+        due_date: p.due ?? p.end,
         payment_request_id: request.id,
         phone_number: row.customerPhone,
         created_at: now,
@@ -109,7 +111,7 @@ export class SubscriptionsWriteBuilder {
     }
     if (!r.changed || creating) return;
     this.updates.set(s.id, r.subscription);
-    if (r.ended === 'cancelled') this.w.voidPendingOf.push(s.id);
+    if (r.ended === 'cancelled' || r.ended === 'incomplete_expired') this.w.voidPendingOf.push(s.id);
     if (r.ended) this.event(s, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
   }
 

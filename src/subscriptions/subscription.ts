@@ -11,6 +11,8 @@ export const SUBSCRIPTION_STATUSES = [
   'pending_cancellation',
   'cancelled',
   'expired',
+  'incomplete',
+  'incomplete_expired',
 ] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
@@ -21,7 +23,7 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
  * payment's own statement without touching the subscription row, and no race between a payment
  * and the billing run can leave the status disagreeing with the invoices (docs/billing.md).
  */
-export type StoredStatus = Exclude<SubscriptionStatus, 'past_due'>;
+export type StoredStatus = Exclude<SubscriptionStatus, 'past_due' | 'incomplete'>;
 
 /** The statuses in which a subscription is still current (get by external user prefers these). */
 export const CURRENT_STATUSES: readonly SubscriptionStatus[] = [
@@ -30,6 +32,7 @@ export const CURRENT_STATUSES: readonly SubscriptionStatus[] = [
   'past_due',
   'paused',
   'pending_cancellation',
+  'incomplete',
 ];
 
 /** A subscription as the code handles it (a `subscriptions` row, camelCased). */
@@ -53,6 +56,11 @@ export interface Subscription {
   expiresAt: Date | null;
   cancelledAt: Date | null;
   pausedAt: Date | null;
+  /**
+   * Set while a subscription created with requireFirstPayment waits for its first invoice: the
+   * moment it expires unpaid. It shows `incomplete` (derived, as past_due is) until then.
+   */
+  firstPaymentDueBy: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -65,6 +73,7 @@ export const SUBSCRIPTION_COLUMNS = raw(
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
+   s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt"`,
 );
 
@@ -77,9 +86,18 @@ export function overdueSql(at: Sql = sql`now()`): Sql {
   return hasOverdueInvoice({ subscriptionId: raw('s.id'), environmentId: raw('s.environment_id'), at });
 }
 
-/** The status the API shows: `past_due` when an active subscription has an overdue invoice. */
-export function subscriptionStatus(stored: StoredStatus, overdue: boolean): SubscriptionStatus {
-  return stored === 'active' && overdue ? 'past_due' : stored;
+/**
+ * The status the API shows: `past_due` when an active subscription has an overdue invoice, and
+ * `incomplete` when that invoice is the first one a subscription requiring a first payment waits for
+ * (due at creation: docs/billing.md "Subscriptions that require a first payment").
+ */
+export function subscriptionStatus(
+  stored: StoredStatus,
+  overdue: boolean,
+  firstPaymentDueBy: Date | null = null,
+): SubscriptionStatus {
+  if (stored !== 'active' || !overdue) return stored;
+  return firstPaymentDueBy !== null ? 'incomplete' : 'past_due';
 }
 
 /** The subscription record, as the API and webhook events show it. */
@@ -118,7 +136,7 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
     id: s.id,
     customerId: s.customerId,
     priceId: s.priceId,
-    status: subscriptionStatus(s.status, overdue),
+    status: subscriptionStatus(s.status, overdue, s.firstPaymentDueBy),
     trialEnd: isoOrNull(s.trialEnd),
     startedAt: s.startedAt.toISOString(),
     currentPeriodStart: isoOrNull(s.currentPeriodStart),

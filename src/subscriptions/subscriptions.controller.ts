@@ -40,6 +40,7 @@ export class SubscriptionsController {
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
+    SubscriptionError.TrialWithFirstPayment,
     CustomerError.NotFound,
     PriceError.NotFound,
   )
@@ -55,6 +56,7 @@ export class SubscriptionsController {
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
+    SubscriptionError.TrialWithFirstPayment,
     CommonError.InvalidPhoneNumber,
     PriceError.NotFound,
   )

@@ -9,6 +9,7 @@ export enum SubscriptionError {
   StartTooFarInPast = 'start_too_far_in_past',
   CannotBePaused = 'subscription_cannot_be_paused',
   CannotBeResumed = 'subscription_cannot_be_resumed',
+  TrialWithFirstPayment = 'trial_with_first_payment',
 }
 
 export const subscriptionError = domainErrors<SubscriptionError>({
@@ -19,4 +20,5 @@ export const subscriptionError = domainErrors<SubscriptionError>({
   [SubscriptionError.StartTooFarInPast]: [400, Messages.startTooFarInPast],
   [SubscriptionError.CannotBePaused]: [409, Messages.subscriptionCannotBePaused],
   [SubscriptionError.CannotBeResumed]: [409, Messages.subscriptionCannotBeResumed],
+  [SubscriptionError.TrialWithFirstPayment]: [400, Messages.trialWithFirstPayment],
 });

@@ -10,6 +10,7 @@ import {
   insertInvoicesFrom,
   lockPendingRequestsOf,
   oldestPendingDueDateOf,
+  overdueSubscriptionsOf,
   voidPendingCtes,
 } from '../invoices/invoices.repository';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
@@ -104,13 +105,16 @@ const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${cus
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
-  if (status === 'past_due') return sql`s.status = 'active' AND ${overdueSql()}`;
+  if (status === 'past_due')
+    return sql`s.status = 'active' AND s.first_payment_due_by IS NULL AND ${overdueSql()}`;
+  if (status === 'incomplete')
+    return sql`s.status = 'active' AND s.first_payment_due_by IS NOT NULL AND ${overdueSql()}`;
   if (status === 'active') return sql`s.status = 'active' AND NOT ${overdueSql()}`;
   return sql`s.status = ${status}`;
 }
 
 const isCurrent = raw(
-  `s.status IN (${CURRENT_STATUSES.filter((st) => st !== 'past_due')
+  `s.status IN (${CURRENT_STATUSES.filter((st) => st !== 'past_due' && st !== 'incomplete')
     .map((st) => `'${st}'`)
     .join(', ')})`,
 );
@@ -167,11 +171,11 @@ export class SubscriptionsRepository {
       WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, created_at, updated_at)
         VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
-                ${s.createdAt}, ${s.updatedAt})
+                ${s.firstPaymentDueBy}, ${s.createdAt}, ${s.updatedAt})
         RETURNING id
       ), event AS (${insertEventWhen('created', event)})
       SELECT 1`);
@@ -232,7 +236,7 @@ export class SubscriptionsRepository {
       sql`(SELECT count(*) FROM subscriptions s WHERE s.environment_id = ${environmentId} AND ${condition})`;
     if (status === undefined) return sql`SELECT ${of(sql`true`)}::int AS total`;
     if (status === 'active')
-      return sql`SELECT (${of(sql`s.status = 'active'`)} - ${of(statusCondition('past_due'))})::int AS total`;
+      return sql`SELECT (${of(sql`s.status = 'active'`)} - ${of(sql`s.status = 'active' AND ${overdueSql()}`)})::int AS total`;
     return sql`SELECT ${of(statusCondition(status))}::int AS total`;
   }
 
@@ -242,6 +246,40 @@ export class SubscriptionsRepository {
       SELECT ${RENEWAL_COLUMNS} FROM subscriptions s ${RENEWAL_JOINS}
        WHERE s.id = ${id} AND s.environment_id = ${environmentId}
        FOR UPDATE OF s`);
+  }
+
+  /**
+   * Dunning: up to `limit` subscriptions of the environment in one of `statuses` with an invoice
+   * pending since `cutoff` or before, not yet dunned for it: their id and that invoice's due date.
+   */
+  dunningCandidates(
+    environmentId: string,
+    cutoff: Date,
+    statuses: readonly SubscriptionStatus[],
+    limit: number,
+  ): Promise<{ id: string; due: Date }[]> {
+    return this.db.many<{ id: string; due: Date }>(sql`
+      SELECT s.id, o.due FROM (${overdueSubscriptionsOf(environmentId, cutoff)}) o
+        JOIN subscriptions s ON s.id = o.subscription_id
+       WHERE s.status = ANY(${statuses}::text[]) AND (s.dunned_through IS NULL OR s.dunned_through < o.due)
+       ORDER BY o.due LIMIT ${limit}`);
+  }
+
+  /**
+   * Locks the subscription and records that it is dunned for the invoice due at `due`, if it still
+   * is in one of `statuses` and was not already (by another instance): whether it was recorded.
+   */
+  async markDunned(
+    environmentId: string,
+    id: string,
+    due: Date,
+    statuses: readonly SubscriptionStatus[],
+  ): Promise<boolean> {
+    const n = await this.db.exec(sql`
+      UPDATE subscriptions SET dunned_through = ${due}
+       WHERE id = ${id} AND environment_id = ${environmentId} AND status = ANY(${statuses}::text[])
+         AND (dunned_through IS NULL OR dunned_through < ${due})`);
+    return n === 1;
   }
 
   /**
@@ -281,6 +319,7 @@ export class SubscriptionsRepository {
       next_billing_date: s.nextBillingDate,
       cancelled_at: s.cancelledAt,
       paused_at: s.pausedAt,
+      first_payment_due_by: s.firstPaymentDueBy,
       updated_at: s.updatedAt,
     }));
     const voiding =
@@ -318,13 +357,14 @@ export class SubscriptionsRepository {
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
-               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
+               updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY(${w.updates.map((u) => u.id)}::uuid[])
         RETURNING s.id
       )${voiding}

@@ -42,6 +42,7 @@ export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
     trialEnd: date(dto.trialEnd),
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
+    requireFirstPayment: dto.requireFirstPayment,
   };
 }
 
@@ -140,7 +141,14 @@ export class SubscriptionsService {
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
-    const r = renew(renewalInput(row), now, MAX_PERIODS_AT_CREATION);
+    const firstPayment = initial.firstPaymentDueBy !== null;
+    // Requiring a first payment: only the first period now, its invoice due at once (the
+    // subscription shows `incomplete` until it is paid); the billing run bills the rest once paid.
+    const r = renew(renewalInput(row), now, firstPayment ? 1 : MAX_PERIODS_AT_CREATION);
+    if (firstPayment && r.periods.length > 0) {
+      r.periods[0].due = now;
+      r.overdue = true;
+    }
     await this.repo.insert(r.subscription, {
       organizationId: tenant.organizationId,
       environmentId: tenant.environmentId,

@@ -13,6 +13,8 @@ export const EXTRA_EVENT_KINDS = [
   'invoice-created',
   'invoice-paid',
   'invoice-voided',
+  'invoice-upcoming',
+  'invoice-overdue',
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { ReminderRun } from '../../src/billing/reminder-run';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { startTestApp, TestApp } from '../helpers/app';
 import { catalog, createCustomer, createSubscription, invoicesOf, timeTravel, DAY } from '../helpers/billing';
@@ -475,4 +476,74 @@ it('answers every billing page with 200 signed in, in French too', async () => {
 
 it('answered every page once: nothing in the log says a reply was sent twice, nor any error of the dashboard', () => {
   expect(t.logs.filter((l) => /FST_ERR_REP_ALREADY_SENT|DashboardErrorFilter/.test(l))).toEqual([]);
+});
+
+describe('an invoice’s payments by hand and SMS log', () => {
+  it('shows what was paid by hand, what is still due, and each SMS with its status and the number masked', async () => {
+    const { org, browser } = await signedInOwner(t, 'Boutique Nouakchott');
+    const { invoice } = await subscribed(org);
+    const sk = org.sandbox.secretKey;
+    await t.http
+      .patch('/api/v1/billing-settings')
+      .set('Authorization', sk)
+      .send({ sms: { enabled: true } });
+    const paid = await t.http
+      .post(`/api/v1/invoices/${invoice.id}/payments`)
+      .set('Authorization', sk)
+      .send({ amount: 400, method: 'cash', reference: 'REC-7' });
+    expect(paid.status).toBe(200);
+    const due = new Date(invoice.dueDate!);
+    await t.app
+      .get(ReminderRun)
+      .run({ environmentId: org.sandbox.environmentId, now: new Date(due.getTime() + DAY) });
+    const page = unescapeHtml((await browser.get(`/dashboard/invoices/${invoice.id}`)).text);
+    expect(page).toContain('data-testid="amount-paid">400.00<');
+    expect(page).toContain('data-testid="amount-due">1100.00<');
+    expect(page).toContain('REC-7');
+    expect(page).toMatch(/data-testid="sms" data-id="[^"]+" data-status="logged"/);
+    expect(page).toContain('22****56');
+    expect(page).toContain('1100 MRU');
+  });
+});
+
+describe('billing settings page', () => {
+  it('shows the defaults, saves a change as PATCH /billing-settings would, and refuses days outside the API’s limits', async () => {
+    const { org, browser } = await signedInOwner(t, 'Boutique Nouakchott');
+    const page = await browser.get('/dashboard/billing-settings');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="beforeDueDays" value="3"');
+    expect(page.text).toContain('name="afterDueDays" value="1, 3, 7"');
+    const saved = await browser.post('/dashboard/billing-settings', {
+      beforeDueDays: '5',
+      afterDueDays: '2, 10',
+      smsEnabled: 'true',
+      dunningAfterDaysOverdue: '14',
+      dunningAction: 'pause',
+    });
+    expect(saved.status).toBe(303);
+    const api = await t.http.get('/api/v1/billing-settings').set('Authorization', org.sandbox.secretKey);
+    expect(api.body.data).toEqual({
+      reminders: { beforeDueDays: [5], afterDueDays: [2, 10] },
+      sms: { enabled: true },
+      dunning: { afterDaysOverdue: 14, action: 'pause' },
+      portal: { allowCancel: false },
+    });
+    const refused = await browser.post('/dashboard/billing-settings', {
+      beforeDueDays: '61',
+      afterDueDays: '1',
+      dunningAfterDaysOverdue: '0',
+      dunningAction: 'cancel',
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.text).toContain('data-testid="days-error"');
+    expect(refused.text).toContain('data-testid="dunning-error"');
+    const unchanged = await t.http
+      .get('/api/v1/billing-settings')
+      .set('Authorization', org.sandbox.secretKey);
+    expect(unchanged.body).toEqual(api.body);
+    const production = await t.http
+      .get('/api/v1/billing-settings')
+      .set('Authorization', org.production.secretKey);
+    expect(production.body.data.sms.enabled).toBe(false);
+  });
 });

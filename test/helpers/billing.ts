@@ -72,7 +72,7 @@ export async function timeTravel(t: TestApp, subscriptionId: string, ms: number)
   );
   await t.query(
     `UPDATE invoices SET period_start = period_start - $2::interval, period_end = period_end - $2::interval,
-            due_date = due_date - $2::interval
+            due_date = due_date - $2::interval, reminder_at = reminder_at - $2::interval
       WHERE subscription_id = $1`,
     [subscriptionId, shift],
   );

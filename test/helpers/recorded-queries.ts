@@ -1,4 +1,5 @@
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
+import { BillingRepository } from '../../src/billing/billing.repository';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { AuditLogRepository } from '../../src/admin/audit-log.repository';
 import { OperatorsRepository } from '../../src/admin/operators.repository';
@@ -118,6 +119,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   subscriptions: [SubscriptionsRepository],
   dashboard: [DashboardRepository],
   admin: [OperatorsRepository, AuditLogRepository],
+  billing: [BillingRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */

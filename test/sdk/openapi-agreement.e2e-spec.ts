@@ -328,6 +328,19 @@ describe('every method on the real service', () => {
         await sk.invoices.get(invoice.id);
       },
     ],
+    [
+      'invoices.recordPayment',
+      async ({ sk }) => {
+        const [invoice] = (await plain.invoices.list({ subscriptionId: w.subscription.id })).data;
+        await sk.invoices.recordPayment(invoice.id, { amount: 1, method: 'cash', reference: 'R-1' });
+      },
+    ],
+    ['billingSettings.get', ({ sk }) => sk.billingSettings.get()],
+    [
+      'billingSettings.update',
+      ({ sk }) =>
+        sk.billingSettings.update({ reminders: { beforeDueDays: [5] }, dunning: { afterDaysOverdue: 30 } }),
+    ],
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
     ['organization.get', ({ sk }) => sk.organization.get()],

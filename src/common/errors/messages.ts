@@ -112,10 +112,14 @@ export const Messages = {
   /** Subscription inputs that cannot describe a subscription (docs/billing.md). */
   trialNeedsPeriodOrEnd: 'trialPeriod or trialEnd is required when trial is true',
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
+  /** requireFirstPayment with a trial (docs/billing.md "Subscriptions that require a first payment"). */
+  trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
   startTooFarInPast: 'Start date is too far in the past',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
+  /** A payment recorded by hand for more than the invoice still asks. */
+  amountExceedsDue: 'Amount exceeds the amount due',
 } as const;

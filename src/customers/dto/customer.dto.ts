@@ -1,5 +1,6 @@
 import { PaginationQuery } from '../../common/pagination';
-import { ExternalIdField, PhoneField, UuidField } from '../../common/validation/fields';
+import { EnumField, ExternalIdField, PhoneField, UuidField } from '../../common/validation/fields';
+import { CUSTOMER_LANGUAGES, CustomerLanguage } from '../customer';
 
 export class CreateCustomerDto {
   @ExternalIdField({
@@ -10,6 +11,9 @@ export class CreateCustomerDto {
 
   @PhoneField({ optional: true, description: "The customer's 8-digit number (+222 and spaces are stripped)" })
   phone?: string;
+
+  @EnumField(CUSTOMER_LANGUAGES, { optional: true, description: 'Default fr' })
+  language?: CustomerLanguage;
 }
 
 export class UpdateCustomerDto {
@@ -18,6 +22,9 @@ export class UpdateCustomerDto {
 
   @PhoneField({ optional: true, nullable: true, description: 'A new number; null removes it' })
   phone?: string | null;
+
+  @EnumField(CUSTOMER_LANGUAGES, { optional: true })
+  language?: CustomerLanguage;
 }
 
 export class ListCustomersQuery extends PaginationQuery {

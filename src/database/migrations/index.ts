@@ -19,6 +19,10 @@ import { VerificationNotifications1763778300000 } from './1763778300000-Verifica
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { OperatorSessions1795609837622 } from './1795609837622-OperatorSessions';
 import { MoosylClients1795609836016 } from './1795609836016-MoosylClients';
+import { InvoiceReminders1795609842608 } from './1795609842608-InvoiceReminders';
+import { ManualPayments1795612170052 } from './1795612170052-ManualPayments';
+import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
+import { Dunning1795611106824 } from './1795611106824-Dunning';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -42,4 +46,8 @@ export const migrations = [
   ApiKeyNotifications1763777700000,
   OperatorSessions1795609837622,
   MoosylClients1795609836016,
+  InvoiceReminders1795609842608,
+  Dunning1795611106824,
+  FirstPayment1795611416197,
+  ManualPayments1795612170052,
 ];

@@ -1,5 +1,12 @@
 import { PaginationQuery } from '../../common/pagination';
-import { ExternalIdField, UuidField } from '../../common/validation/fields';
+import {
+  DateTimeField,
+  EnumField,
+  ExternalIdField,
+  IntegerField,
+  UuidField,
+} from '../../common/validation/fields';
+import { MANUAL_PAYMENT_METHODS, ManualPaymentMethod } from '../invoice';
 
 export class ListInvoicesQuery extends PaginationQuery {
   @UuidField({ optional: true }) id?: string;
@@ -9,4 +16,13 @@ export class ListInvoicesQuery extends PaginationQuery {
 
 export class InvoiceIdParams {
   @UuidField() id!: string;
+}
+
+/** POST /invoices/:id/payments: a payment made by hand (cash at the shop, a transfer, a cheque). */
+export class RecordManualPaymentDto {
+  @IntegerField({ description: 'Whole MRU, at most what is still due' }) amount!: number;
+  @EnumField(MANUAL_PAYMENT_METHODS) method!: ManualPaymentMethod;
+  @ExternalIdField({ optional: true, description: 'The receipt, transfer or cheque number' })
+  reference?: string;
+  @DateTimeField({ optional: true, description: 'When it was paid (default now)' }) paidAt?: string;
 }

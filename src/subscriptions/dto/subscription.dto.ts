@@ -51,6 +51,13 @@ export class SubscriptionOptionsDto {
     description: 'No period starts from then on; the subscription then expires',
   })
   expiresAt?: string;
+
+  @BooleanField({
+    optional: true,
+    description:
+      'Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial',
+  })
+  requireFirstPayment?: boolean;
 }
 
 export class CreateSubscriptionDto extends SubscriptionOptionsDto {

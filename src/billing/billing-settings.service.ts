@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db';
+import { BillingSettings, normalizeDays } from './billing-settings';
+import { BillingRepository } from './billing.repository';
+import type { UpdateBillingSettingsDto } from './dto/billing-settings.dto';
+
+/** An environment's billing settings: reminders, SMS, dunning and the portal. */
+@Injectable()
+export class BillingSettingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: BillingRepository,
+  ) {}
+
+  get(environmentId: string): Promise<BillingSettings> {
+    return this.repo.settings(environmentId);
+  }
+
+  /** Each part given replaces the fields it names; under the row's lock, so concurrent changes compose. */
+  update(environmentId: string, dto: UpdateBillingSettingsDto): Promise<BillingSettings> {
+    return this.db.transaction(async () => {
+      const s = await this.repo.lockSettings(environmentId);
+      const next: BillingSettings = {
+        reminders: {
+          beforeDueDays: normalizeDays(dto.reminders?.beforeDueDays ?? s.reminders.beforeDueDays),
+          afterDueDays: normalizeDays(dto.reminders?.afterDueDays ?? s.reminders.afterDueDays),
+        },
+        sms: { enabled: dto.sms?.enabled ?? s.sms.enabled },
+        dunning: {
+          afterDaysOverdue:
+            dto.dunning?.afterDaysOverdue === undefined
+              ? s.dunning.afterDaysOverdue
+              : dto.dunning.afterDaysOverdue,
+          action: dto.dunning?.action ?? s.dunning.action,
+        },
+        portal: { allowCancel: dto.portal?.allowCancel ?? s.portal.allowCancel },
+      };
+      const saved = await this.repo.saveSettings(environmentId, next, new Date());
+      const days = (x: BillingSettings) => JSON.stringify(x.reminders);
+      if (days(s) !== days(saved)) await this.repo.rescheduleReminders(environmentId);
+      return saved;
+    });
+  }
+}

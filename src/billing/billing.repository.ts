@@ -1,0 +1,248 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db';
+import { empty, raw, Sql, sql } from '../database/sql';
+import {
+  claimReminderInvoices,
+  recordRemindersCte,
+  ReminderInvoiceRow,
+  rescheduleRemindersOf,
+} from '../invoices/invoices.repository';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
+import type { EnvironmentKind } from '../organizations/tenant';
+import { insertEventsFrom } from '../webhooks/outbox';
+import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction } from './billing-settings';
+
+interface SettingsRow {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+  smsEnabled: boolean;
+  dunningAfterDaysOverdue: number | null;
+  dunningAction: DunningAction;
+  portalAllowCancel: boolean;
+}
+
+const SETTINGS_COLUMNS =
+  raw(`reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "afterDueDays",
+  sms_enabled AS "smsEnabled", dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+  dunning_action AS "dunningAction", portal_allow_cancel AS "portalAllowCancel"`);
+
+export function toBillingSettings(r: SettingsRow | undefined): BillingSettings {
+  if (!r) return DEFAULT_BILLING_SETTINGS;
+  return {
+    reminders: { beforeDueDays: r.beforeDueDays, afterDueDays: r.afterDueDays },
+    sms: { enabled: r.smsEnabled },
+    dunning: { afterDaysOverdue: r.dunningAfterDaysOverdue, action: r.dunningAction },
+    portal: { allowCancel: r.portalAllowCancel },
+  };
+}
+
+/**
+ * SQL: the settings columns of the environment `environmentId` (SQL naming it), the defaults
+ * when it has no row, as one row with the columns of `SettingsRow` (for a LATERAL join).
+ */
+export function settingsOf(environmentId: Sql): Sql {
+  const d = DEFAULT_BILLING_SETTINGS;
+  return sql`(SELECT coalesce(b.reminder_before_due_days, ${d.reminders.beforeDueDays}::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, ${d.reminders.afterDueDays}::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, ${d.sms.enabled}) AS "smsEnabled",
+                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+                     coalesce(b.dunning_action, ${d.dunning.action}) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, ${d.portal.allowCancel}) AS "portalAllowCancel"
+                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = ${environmentId})`;
+}
+
+/** A claimed invoice with its environment's reminder settings. */
+export type ReminderRow = ReminderInvoiceRow & {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+  smsEnabled: boolean;
+};
+
+/** What one reminder batch writes (`BillingRepository.writeReminders`). */
+export interface RemindersWrite {
+  decisions: { id: string; next_at: Date | null; step: number | null }[];
+  events: {
+    id: string;
+    organization_id: string;
+    environment_id: string;
+    kind: string;
+    data: object;
+    created_at: Date;
+  }[];
+  sms: {
+    id: string;
+    organization_id: string;
+    environment_id: string;
+    invoice_id: string;
+    phone: string;
+    language: string;
+    body: string;
+    status: 'pending' | 'logged';
+    next_attempt_at: Date | null;
+    created_at: Date;
+  }[];
+}
+
+/** An SMS claimed for an attempt. */
+export interface SmsToSend {
+  id: string;
+  invoiceId: string;
+  phone: string;
+  body: string;
+  /** This attempt's number (1 for the first). */
+  attempts: number;
+}
+
+/** One SMS of an invoice's log: sent, failed, pending (a retry waits) or logged (Sandbox). */
+export interface SmsLogEntry {
+  id: string;
+  phone: string;
+  language: string;
+  body: string;
+  status: 'pending' | 'sent' | 'failed' | 'logged';
+  attempts: number;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
+/** Billing's own tables: an environment's settings and the SMS log. */
+@Injectable()
+export class BillingRepository {
+  constructor(private readonly db: Db) {}
+
+  async settings(environmentId: string): Promise<BillingSettings> {
+    return toBillingSettings(
+      await this.db.one<SettingsRow>(
+        sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId}`,
+      ),
+    );
+  }
+
+  /**
+   * The environment's settings, its row created when absent and locked until the transaction
+   * ends, so two concurrent changes of different parts both hold.
+   */
+  async lockSettings(environmentId: string): Promise<BillingSettings> {
+    await this.db.exec(
+      sql`INSERT INTO billing_settings (environment_id) VALUES (${environmentId}) ON CONFLICT DO NOTHING`,
+    );
+    return toBillingSettings(
+      await this.db.one<SettingsRow>(
+        sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId} FOR UPDATE`,
+      ),
+    );
+  }
+
+  /** Claims a batch of invoices whose reminder time has come (`claimReminderInvoices`), with their settings. */
+  claimReminders(now: Date, limit: number, environmentId?: string): Promise<ReminderRow[]> {
+    return this.db.many<ReminderRow>(sql`
+      SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
+        FROM (${claimReminderInvoices(now, limit, environmentId)}) r,
+             LATERAL ${settingsOf(raw('r."environmentId"'))} s`);
+  }
+
+  /**
+   * One statement: the claimed invoices' next reminder times and steps, the reminders' events and
+   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction.
+   */
+  async writeReminders(w: RemindersWrite): Promise<number> {
+    const row = await this.db.one<{ events: number }>(sql`
+      WITH recorded AS (${recordRemindersCte(w.decisions)}
+      ), new_events AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
+          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz)
+      ), events_created AS (${insertEventsFrom(sql`new_events`)} RETURNING id
+      ), sms_created AS (
+        INSERT INTO sms_messages (id, organization_id, environment_id, invoice_id, phone, language, body, status,
+                                  next_attempt_at, created_at, updated_at)
+        SELECT id, organization_id, environment_id, invoice_id, phone, language, body, status, next_attempt_at,
+               created_at, created_at
+          FROM jsonb_to_recordset(${JSON.stringify(w.sms)}::jsonb) AS m(
+            id uuid, organization_id uuid, environment_id uuid, invoice_id uuid, phone text, language text, body text,
+            status text, next_attempt_at timestamptz, created_at timestamptz)
+      )
+      SELECT (SELECT count(*) FROM events_created)::int AS events`);
+    return row!.events;
+  }
+
+  /** The environment's pending invoices are looked at again by the next reminder run. */
+  async rescheduleReminders(environmentId: string): Promise<void> {
+    await this.db.exec(rescheduleRemindersOf(environmentId));
+  }
+
+  /**
+   * Claims up to `limit` SMS due to be sent (in one environment or all): each leased for
+   * `leaseMs` (a process killed mid-call loses it, and another tries again) and its attempt counted.
+   */
+  claimSms(now: Date, limit: number, leaseMs: number, environmentId?: string): Promise<SmsToSend[]> {
+    const inEnvironment = environmentId === undefined ? empty : sql` AND environment_id = ${environmentId}`;
+    return this.db.many<SmsToSend>(sql`
+      UPDATE sms_messages m SET attempts = m.attempts + 1, locked_until = ${new Date(now.getTime() + leaseMs)},
+                                updated_at = ${now}
+       WHERE m.id IN (SELECT id FROM sms_messages
+                       WHERE status = 'pending' AND next_attempt_at <= ${now}
+                         AND (locked_until IS NULL OR locked_until <= ${now})${inEnvironment}
+                       ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING m.id, m.invoice_id AS "invoiceId", m.phone, m.body, m.attempts`);
+  }
+
+  /**
+   * The outcome of an attempt, written only while the attempt is still the SMS's latest (its
+   * lease not taken over): sent, failed for good, or pending again at `retryAt`.
+   */
+  async recordSmsOutcome(
+    m: Pick<SmsToSend, 'id' | 'attempts'>,
+    outcome: { status: 'sent' | 'failed' | 'pending'; error: string | null; retryAt: Date | null },
+    at: Date,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE sms_messages SET status = ${outcome.status}, last_error = ${outcome.error},
+             next_attempt_at = ${outcome.retryAt}, locked_until = NULL,
+             sent_at = CASE WHEN ${outcome.status} = 'sent' THEN ${at}::timestamptz END, updated_at = ${at}
+       WHERE id = ${m.id} AND attempts = ${m.attempts} AND status = 'pending'`);
+  }
+
+  /** The SMS of an invoice of the environment, oldest first (its log on the dashboard). */
+  smsOfInvoice(environmentId: string, invoiceId: string): Promise<SmsLogEntry[]> {
+    return this.db.many<SmsLogEntry>(sql`
+      SELECT id, phone, language, body, status, attempts, last_error AS "lastError", sent_at AS "sentAt",
+             created_at AS "createdAt"
+        FROM sms_messages WHERE environment_id = ${environmentId} AND invoice_id = ${invoiceId}
+       ORDER BY created_at, id`);
+  }
+
+  /** The environments (one, or all) whose settings dunn subscriptions: after how many days, doing what. */
+  dunningEnvironments(environmentId?: string): Promise<
+    {
+      environmentId: string;
+      organizationId: string;
+      environment: EnvironmentKind;
+      afterDaysOverdue: number;
+      action: DunningAction;
+    }[]
+  > {
+    const inEnvironment = environmentId === undefined ? empty : sql` AND b.environment_id = ${environmentId}`;
+    return this.db.many(sql`
+      SELECT b.environment_id AS "environmentId", e.organization_id AS "organizationId", e.kind AS environment,
+             b.dunning_after_days_overdue AS "afterDaysOverdue", b.dunning_action AS action
+        FROM billing_settings b JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = b.environment_id
+       WHERE b.dunning_after_days_overdue IS NOT NULL${inEnvironment}`);
+  }
+
+  /** Writes the whole settings of the environment (its row created on the first change). */
+  async saveSettings(environmentId: string, s: BillingSettings, at: Date): Promise<BillingSettings> {
+    const row = await this.db.one<SettingsRow>(sql`
+      INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
+                                    dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)
+      VALUES (${environmentId}, ${s.reminders.beforeDueDays}::int[], ${s.reminders.afterDueDays}::int[], ${s.sms.enabled},
+              ${s.dunning.afterDaysOverdue}::int, ${s.dunning.action}, ${s.portal.allowCancel}, ${at})
+      ON CONFLICT (environment_id) DO UPDATE SET
+        reminder_before_due_days = excluded.reminder_before_due_days,
+        reminder_after_due_days = excluded.reminder_after_due_days, sms_enabled = excluded.sms_enabled,
+        dunning_after_days_overdue = excluded.dunning_after_days_overdue, dunning_action = excluded.dunning_action,
+        portal_allow_cancel = excluded.portal_allow_cancel, updated_at = excluded.updated_at
+      RETURNING ${SETTINGS_COLUMNS}`);
+    return toBillingSettings(row);
+  }
+}

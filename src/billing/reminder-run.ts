@@ -1,0 +1,123 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { timeOrderedId } from '../database/time-ordered-id';
+import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
+import { toInvoiceJson } from '../invoices/invoice';
+import { BillingRepository, RemindersWrite, ReminderRow } from './billing.repository';
+import { decideReminder } from './reminder-days';
+import { reminderMessages } from './reminder-messages';
+import { maskPhone } from './sms-text';
+
+/**
+ * The reminder run (docs/billing.md "Reminders, SMS and dunning"): batch after batch, each one
+ * transaction that claims pending invoices whose reminder time has come (FOR UPDATE SKIP LOCKED),
+ * decides for each the latest reminder day reached and not yet sent, and writes in one statement
+ * their next reminder time, the `invoice-upcoming` / `invoice-overdue` events and the SMS. The
+ * step of the reminder sent is stored on the invoice in that statement, so any number of runs on
+ * any number of instances send each reminder day of an invoice once, and a run killed mid-batch
+ * leaves nothing of that batch.
+ */
+@Injectable()
+export class ReminderRun implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Reminders');
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<number>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: BillingRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Sends the reminders due by `now` (default: when called), in one environment or all; how many. */
+  run(options: { environmentId?: string; now?: Date } = {}): Promise<number> {
+    const run = this.batches(options.now ?? new Date(), options.environmentId).finally(() =>
+      this.inFlight.delete(run),
+    );
+    this.inFlight.add(run);
+    return run;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async batches(now: Date, environmentId: string | undefined): Promise<number> {
+    const size = this.config.BILLING_BATCH_SIZE;
+    let sent = 0;
+    while (!this.stopping) {
+      const batch = await this.batch(now, size, environmentId);
+      sent += batch.sent;
+      if (batch.claimed < size) break;
+    }
+    return sent;
+  }
+
+  /** One transaction of four statements: BEGIN, the claim, the write, COMMIT. */
+  private async batch(
+    now: Date,
+    limit: number,
+    environmentId: string | undefined,
+  ): Promise<{ claimed: number; sent: number }> {
+    const { claimed, write } = await this.db.transaction(async () => {
+      const rows = await this.repo.claimReminders(now, limit, environmentId);
+      const w = this.decide(rows, now);
+      if (rows.length > 0) await this.repo.writeReminders(w);
+      return { claimed: rows.length, write: w };
+    });
+    // After the commit: what was logged instead of sent is known to have happened.
+    for (const m of write.sms.filter((s) => s.status === 'logged'))
+      this.logger.log(
+        { invoiceId: m.invoice_id, to: maskPhone(m.phone), language: m.language, message: m.body },
+        'sandbox SMS (not sent)',
+      );
+    return { claimed, sent: write.events.length };
+  }
+
+  private decide(rows: ReminderRow[], now: Date): RemindersWrite {
+    const w: RemindersWrite = { decisions: [], events: [], sms: [] };
+    for (const r of rows) {
+      const d = r.dueDate ? decideReminder(r.dueDate, r, r.reminderStep, now) : { send: null, nextAt: null };
+      w.decisions.push({ id: r.id, next_at: d.nextAt, step: d.send?.step ?? null });
+      if (!d.send) continue;
+      const invoice = toInvoiceJson(r, this.config.publicUrl);
+      const message = reminderMessages({
+        merchantName: r.merchantName,
+        amount: invoice.amountDue,
+        dueDate: r.dueDate!,
+        checkoutUrl: invoice.checkoutUrl,
+        reminder: d.send,
+      });
+      const upcoming = d.send.kind === 'upcoming';
+      w.events.push({
+        id: timeOrderedId(),
+        organization_id: r.organizationId,
+        environment_id: r.environmentId,
+        kind: upcoming ? 'invoice-upcoming' : 'invoice-overdue',
+        data: {
+          ...invoice,
+          ...(upcoming ? { daysUntilDue: d.send.days } : { daysOverdue: d.send.days }),
+          message,
+        },
+        created_at: now,
+      });
+      if (r.smsEnabled && r.customerPhone) {
+        const sandbox = r.environment === 'sandbox';
+        w.sms.push({
+          id: timeOrderedId(),
+          organization_id: r.organizationId,
+          environment_id: r.environmentId,
+          invoice_id: r.id,
+          phone: r.customerPhone,
+          language: r.customerLanguage,
+          body: message[r.customerLanguage],
+          status: sandbox ? 'logged' : 'pending',
+          next_attempt_at: sandbox ? null : now,
+          created_at: now,
+        });
+      }
+    }
+    return w;
+  }
+}
