@@ -1,6 +1,17 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+export interface BankingApiResponse {
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** The payment method of the payment */
+  configurationId: string;
+  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  outcome: 'completed' | 'failed' | 'pending' | 'error';
+  /** The bank adapter's normalised answer as JSON text (at most 2 KB) */
+  body: string;
+}
+
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -18,6 +29,18 @@ export interface BillingSettings {
 export interface CancelSubscriptionBody {
   /** true: pending_cancellation until the current period ends; default: cancelled now */
   atPeriodEnd?: boolean;
+}
+
+export interface CheckoutEnvironment {
+  type: 'sandbox' | 'production';
+}
+
+export interface CheckoutOrganization {
+  id: string;
+  name: string;
+  /** The public support phone the merchant set ("" when none) */
+  phoneNumber: string;
+  website: string | null;
 }
 
 export interface CheckoutPaymentStatus {
@@ -208,6 +231,16 @@ export interface Invoice {
   createdAt: string;
 }
 
+export interface LatestPayment {
+  id: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'failed';
+  referenceId: string | null;
+  phoneNumber: string;
+  /** Always null */
+  claimExpiresAt: string | null;
+}
+
 export interface ManualPayment {
   id: string;
   /** Whole MRU */
@@ -225,6 +258,10 @@ export interface Organization {
   payoutAccount: PayoutAccount | null;
   /** Whether the organization is a platform that connects merchant accounts */
   platform: boolean;
+  /** The public support phone the owner sets in the dashboard ("" when none); never the legal representative's */
+  phoneNumber: string;
+  /** The public website the owner sets in the dashboard */
+  website: string | null;
 }
 
 export interface PayBody {
@@ -259,6 +296,14 @@ export interface Payment {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** Always null: the pass code is never kept */
+  passCode: string | null;
+  /** Always null (Khoums keeps no payment metadata) */
+  metadata: Record<string, unknown> | null;
+  /** Always null */
+  lastSeenAt: string | null;
+  /** Always null: Khoums holds no claims on payments */
+  claimExpiresAt: string | null;
 }
 
 export interface PaymentMethodChoice {
@@ -272,6 +317,22 @@ export interface PaymentMethodConfig {
   code: string;
 }
 
+export interface PaymentMethodDetail {
+  /** The paymentMethodId (configurationId) used to pay */
+  id: string;
+  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  name: string;
+  /** Bankily: the customer must give a pass code */
+  requiresPassCode: boolean;
+  config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface PaymentMethod {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
@@ -280,6 +341,10 @@ export interface PaymentMethod {
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
   config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
 }
 
 export interface PaymentRequest {
@@ -296,6 +361,19 @@ export interface PaymentRequest {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
+  totalAmount: number;
+  /** Payments made for the request after the first (0 for a fresh one) */
+  retryCount: number;
+}
+
+export interface PaymentStatus {
+  id: string;
+  status: 'pending' | 'completed' | 'failed';
+  /** The bank's reference */
+  referenceId: string | null;
+  /** Always null */
+  claimExpiresAt: string | null;
 }
 
 export interface PayoutAccount {
@@ -353,7 +431,7 @@ export interface ProductWithPrices {
   prices: Price[];
 }
 
-export interface PublicCheckoutSession {
+export interface PublicCheckoutSessionRecord {
   id: string;
   status: 'open' | 'completed' | 'expired' | 'cancelled';
   /** Whole MRU */
@@ -366,12 +444,71 @@ export interface PublicCheckoutSession {
   expiresAt: string;
   /** The bank apps the customer can choose from */
   methods: PaymentMethodChoice[];
+  paymentRequestId: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  environmentId: string;
+  /** The payment method chosen */
+  selectedConfigurationId: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PublicPayBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
+  /** The customer's 8-digit number at the bank app (else the payment request's) */
+  phoneNumber?: string | null;
+  /** Bankily only: the pass code. Never stored. */
+  passCode?: string;
+}
+
+export interface PublicPay {
+  data: Payment;
+  status: 'pending' | 'completed' | 'failed';
+  paymentId: string;
+  referenceId: string | null;
+  /** The payment method's type */
+  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+  /** Always null */
+  instructions: string | null;
 }
 
 export interface PublicPaymentRequest {
   id: string;
   amount: number;
   phoneNumber: string | null;
+}
+
+export interface PublicPaymentStatus {
+  data: CheckoutPaymentStatus;
+  /** The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status */
+  status: 'pending' | 'completed' | 'failed' | 'open' | 'expired' | 'cancelled';
+  /** Always null */
+  claimExpiresAt: string | null;
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+}
+
+export interface PublicSessionView {
+  data: PublicCheckoutSessionRecord;
+  organization: CheckoutOrganization;
+  paymentRequest: PaymentRequest;
+  /** The environment's payment methods */
+  configurations: PaymentMethod[];
+  /** Absent before any payment */
+  latestPayment?: LatestPayment;
+  environment: CheckoutEnvironment;
+}
+
+export interface PublicSimulateTransferBody {
+  /** A payment of this session */
+  paymentId: string;
 }
 
 export interface RecordManualPaymentBody {
@@ -454,6 +591,13 @@ export interface Subscription {
   organizationId: string;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface SwitchMethodBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
 }
 
 export interface UpdateBillingSettingsBody {
@@ -627,13 +771,34 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PublicCheckoutSession };
+    response: PublicSessionView;
+  };
+  'POST /checkout-session/public/{id}/pay': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: PublicPayBody;
+    response: PublicPay;
   };
   'GET /checkout-session/public/{id}/payment-status': {
     params: { id: string };
-    query: Record<string, never>;
+    query: {
+      /** A payment of this session (else the newest) */
+      paymentId?: string;
+    };
     body: never;
-    response: { data: CheckoutPaymentStatus };
+    response: PublicPaymentStatus;
+  };
+  'POST /checkout-session/public/{id}/simulate-transfer': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: PublicSimulateTransferBody;
+    response: PublicPaymentStatus;
+  };
+  'POST /checkout-session/public/{id}/switch-method': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: SwitchMethodBody;
+    response: PublicSessionView;
   };
   'GET /configuration': {
     params: Record<string, never>;
@@ -643,6 +808,12 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
+  };
+  'GET /configuration/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: PaymentMethodDetail };
   };
   'GET /customers': {
     params: Record<string, never>;
@@ -708,6 +879,15 @@ export interface Operations {
     body: never;
     response: { data: Organization };
   };
+  'GET /organization/{id}': {
+    params: {
+      /** The organization's id */
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Organization };
+  };
   'GET /payment': {
     params: Record<string, never>;
     query: {
@@ -729,7 +909,17 @@ export interface Operations {
     params: Record<string, never>;
     query: Record<string, never>;
     body: PayBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** data's id */
+      id: string;
+      /** data's status */
+      status: 'pending' | 'completed' | 'failed';
+      /** data's referenceId */
+      referenceId: string | null;
+      /** Always null */
+      metadata: Record<string, unknown> | null;
+    };
   };
   'GET /payment-methods': {
     params: Record<string, never>;
@@ -771,7 +961,11 @@ export interface Operations {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PaymentRequest };
+    response: {
+      data: PaymentRequest;
+      /** One item per pending payment this call asked its bank about */
+      bankingApiResponses: BankingApiResponse[];
+    };
   };
   'GET /payment-request/by-transaction/{transactionId}': {
     params: { transactionId: string };
@@ -789,7 +983,23 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: SimulateTransferBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status */
+      outcome: 'matched' | 'unmatched' | 'skipped';
+    };
+  };
+  'GET /payment/{id}/status': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      data: PaymentStatus;
+      id: string;
+      status: 'pending' | 'completed' | 'failed';
+      referenceId: string | null;
+      claimExpiresAt: string | null;
+    };
   };
   'POST /prices': {
     params: Record<string, never>;
@@ -813,7 +1023,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Price };
+    response: { data: Price; success: true };
   };
   'GET /products': {
     params: Record<string, never>;
@@ -852,7 +1062,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Product };
+    response: { data: Product; success: true };
   };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
