@@ -15,6 +15,16 @@ export class BillingRunJson {
   subscriptionsUpdated!: number;
 }
 
+/** What the sequences of one run share: whether one failed, and the subscriptions left still due. */
+interface RunState {
+  failed: boolean;
+  /**
+   * Subscriptions a batch of this run updated and left due (further behind than one pass bills):
+   * the only ones a later batch of the run updates again. Few, so the run's memory stays flat.
+   */
+  stillDue: Set<string>;
+}
+
 /**
  * The billing run (docs/billing.md): every subscription due by the time
  * the run starts is renewed, batch after batch, each batch one transaction that claims its
@@ -60,7 +70,7 @@ export class BillingRun implements BeforeApplicationShutdown {
    * waits for the run waits for all of them).
    */
   private async concurrentBatches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
-    const run = { failed: false };
+    const run: RunState = { failed: false, stillDue: new Set() };
     const sequences = Array.from({ length: this.config.BILLING_CONCURRENCY }, () =>
       this.batches(now, environmentId, run).catch((err: unknown) => {
         run.failed = true;
@@ -80,7 +90,7 @@ export class BillingRun implements BeforeApplicationShutdown {
   private async batches(
     now: Date,
     environmentId: string | undefined,
-    run: { failed: boolean },
+    run: RunState,
   ): Promise<BillingRunJson> {
     const size = this.config.BILLING_BATCH_SIZE;
     const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
@@ -88,10 +98,14 @@ export class BillingRun implements BeforeApplicationShutdown {
       const batch = await this.renewals.renewDueBatch(now, size, environmentId);
       total.invoicesCreated += batch.invoicesCreated;
       this.metrics.billingInvoices.inc(batch.invoicesCreated);
-      total.subscriptionsUpdated += batch.subscriptionsUpdated;
+      // A subscription further behind than one pass bills is updated by several batches (of this
+      // sequence or another): it counts once.
+      for (const id of batch.updated) if (!run.stillDue.has(id)) total.subscriptionsUpdated++;
+      for (const id of batch.stillDue) run.stillDue.add(id);
       // Fewer than a full batch: nothing more is due that another batch does not hold already. A
-      // batch that changed nothing cannot happen (a claimed subscription is due), but must not loop.
-      if (batch.claimed < size || batch.subscriptionsUpdated === 0) break;
+      // batch that changed nothing, and skipped nothing another batch had just moved on, cannot
+      // happen (a claimed subscription is due), but must not loop.
+      if (batch.claimed < size || (batch.subscriptionsUpdated === 0 && batch.skipped === 0)) break;
     }
     return total;
   }
