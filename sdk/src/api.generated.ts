@@ -1,6 +1,8 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+import type { ValidationErrorBody } from './errors';
+
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -475,7 +477,63 @@ export interface WebhookEndpoint {
   secret?: string;
 }
 
-/** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
+/** Every message of the API's error answers that names no value (an `AppException`'s `code`). */
+export type ApiErrorMessage =
+  | 'A payment for this payment request is already in progress'
+  | 'A request with this idempotency key is in progress'
+  | 'API key is required'
+  | 'Amount is required when transactionId does not match an existing payment request'
+  | 'Amount must be a positive number'
+  | 'Amount must not exceed 100000000'
+  | 'Billing runs are only available in sandbox'
+  | 'Checkout session is not open'
+  | 'Checkout session not found'
+  | 'Customer not found'
+  | 'Either paymentRequestId or transactionId is required'
+  | 'Idempotency key must be 1 to 255 printable characters'
+  | 'Idempotency key reused with different parameters'
+  | 'Internal server error'
+  | 'Invalid API key'
+  | 'Invalid phone number'
+  | 'Invoice not found'
+  | 'Malformed JSON body'
+  | 'Malformed URL'
+  | 'Not found'
+  | 'Only secret API keys can create checkout sessions'
+  | 'Organization is not verified for Production'
+  | 'Pass code is required for Bankily'
+  | 'Payload too large'
+  | 'Payment Request not found'
+  | 'Payment failed due to a third party error, please try again later'
+  | 'Payment is not pending'
+  | 'Payment method not found'
+  | 'Payment not found'
+  | 'Payment request is already paid'
+  | 'Payment request is void: its invoice was voided'
+  | 'Price amount must be a positive number'
+  | 'Price not found'
+  | 'Product not found'
+  | 'Service unavailable'
+  | 'Simulated transfers are only available in sandbox'
+  | 'Start date is too far in the past'
+  | 'Subscription not found'
+  | 'Too many requests'
+  | 'Too many webhook endpoints'
+  | 'URI too long'
+  | 'Unauthorized access'
+  | 'Unsupported media type'
+  | 'Webhook URL must be a public address'
+  | 'Webhook URL must be a public address in Production'
+  | 'Webhook delivery not found'
+  | 'Webhook endpoint not found'
+  | 'expiresAt must be after startedAt'
+  | 'trialEnd must be after startedAt'
+  | 'trialPeriod or trialEnd is required when trial is true';
+
+/**
+ * Every route of /api/v1: path parameters, query, JSON body, the 200 answer, and each error answer
+ * by status (its text/plain message; the validation body for a 422).
+ */
 export interface Operations {
   'POST /checkout-session': {
     params: Record<string, never>;
@@ -485,6 +543,45 @@ export interface Operations {
       data: CheckoutSession;
       /** The hosted payment page */
       checkoutUrl: string;
+    };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Either paymentRequestId or transactionId is required`, `Amount is required when transactionId does not match an existing payment request`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `Invalid phone number` */
+      400:
+        | 'Amount is required when transactionId does not match an existing payment request'
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Either paymentRequestId or transactionId is required'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Only secret API keys can create checkout sessions`, `Organization is not verified for Production` */
+      403:
+        'Only secret API keys can create checkout sessions' | 'Organization is not verified for Production';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
     };
   };
   'GET /checkout-session/{id}': {
@@ -496,24 +593,109 @@ export interface Operations {
       /** The hosted payment page */
       checkoutUrl: string;
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /checkout-session/{id}/expire': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: CheckoutSession };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /checkout-session/public/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: PublicCheckoutSession };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /checkout-session/public/{id}/payment-status': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: CheckoutPaymentStatus };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /configuration': {
     params: Record<string, never>;
@@ -523,6 +705,24 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /customers': {
     params: Record<string, never>;
@@ -539,18 +739,100 @@ export interface Operations {
       data: Customer[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /customers': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateCustomerBody;
     response: { data: Customer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
+      409: 'A request with this idempotency key is in progress' | string;
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /customers/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateCustomerBody;
     response: { data: Customer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Customer not found` */
+      404: 'Customer not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
+      409: 'A request with this idempotency key is in progress' | string;
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /invoices': {
     params: Record<string, never>;
@@ -569,18 +851,76 @@ export interface Operations {
       data: Invoice[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /invoices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Invoice };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Invoice not found` */
+      404: 'Invoice not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /organization': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: { data: Organization };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment': {
     params: Record<string, never>;
@@ -598,12 +938,70 @@ export interface Operations {
       data: Payment[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: PayBody;
     response: { data: Payment };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number`, `Pass code is required for Bankily` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Pass code is required for Bankily';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production';
+      /** `Not found`, `Payment method not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests`, `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Payment failed due to a third party error, please try again later` */
+      502: 'Payment failed due to a third party error, please try again later';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-methods': {
     params: Record<string, never>;
@@ -613,6 +1011,24 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request': {
     params: Record<string, never>;
@@ -628,66 +1044,352 @@ export interface Operations {
       data: PaymentRequest[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment-request': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreatePaymentRequestBody;
     response: { data: PaymentRequest };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `Invalid phone number` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A payment request with transactionId "…" already exists in this environment` */
+      409: 'A request with this idempotency key is in progress' | string;
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: PaymentRequest };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /payment-request/{transactionId}/refresh-status': {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
     response: { data: PaymentRequest };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request/by-transaction/{transactionId}': {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
     response: { data: PaymentRequest | PublicPaymentRequest };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Payment };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment/{id}/simulate-transfer': {
     params: { id: string };
     query: Record<string, never>;
     body: SimulateTransferBody;
     response: { data: Payment };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Simulated transfers are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `A request with this idempotency key is in progress`, `Payment is not pending` */
+      409: 'A request with this idempotency key is in progress' | 'Payment is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /prices': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreatePriceBody;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Price amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Price amount must be a positive number';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /prices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /prices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdatePriceBody;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Price amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Price amount must be a positive number';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /prices/{id}/archive': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /products': {
     params: Record<string, never>;
@@ -703,36 +1405,195 @@ export interface Operations {
       data: ProductWithPrices[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /products': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateProductBody;
     response: { data: Product };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /products/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: ProductWithPrices };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /products/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateProductBody;
     response: { data: Product };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /products/{id}/archive': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Product };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: { data: BillingRun };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Billing runs are only available in sandbox` */
+      400:
+        | 'Billing runs are only available in sandbox'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions': {
     params: Record<string, never>;
@@ -749,48 +1610,267 @@ export interface Operations {
       data: Subscription[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateSubscriptionBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Start date is too far in the past'
+        | 'expiresAt must be after startedAt'
+        | 'trialEnd must be after startedAt'
+        | 'trialPeriod or trialEnd is required when trial is true';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production' | 'Unauthorized access';
+      /** `Not found`, `Customer not found`, `Price not found` */
+      404: 'Customer not found' | 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/cancel': {
     params: { id: string };
     query: Record<string, never>;
     body: CancelSubscriptionBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/pause': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `A … subscription cannot be paused` */
+      409: 'A request with this idempotency key is in progress' | string;
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/resume': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `A … subscription cannot be resumed` */
+      409: 'A request with this idempotency key is in progress' | string;
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/by-external-user': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `Invalid phone number` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Start date is too far in the past'
+        | 'expiresAt must be after startedAt'
+        | 'trialEnd must be after startedAt'
+        | 'trialPeriod or trialEnd is required when trial is true';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production' | 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions/by-external-user/{externalUserId}': {
     params: { externalUserId: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries': {
     params: Record<string, never>;
@@ -820,24 +1900,115 @@ export interface Operations {
       data: WebhookDelivery[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries/{id}/attempts': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookAttempt[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-deliveries/{id}/retry': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Webhook URL must be a public address';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-endpoints': {
     params: Record<string, never>;
@@ -852,41 +2023,237 @@ export interface Operations {
       data: WebhookEndpoint[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateWebhookEndpointBody;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address`, `Webhook URL must be a public address in Production`, `Too many webhook endpoints` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Too many webhook endpoints'
+        | 'Webhook URL must be a public address'
+        | 'Webhook URL must be a public address in Production';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'DELETE /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateWebhookEndpointBody;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address`, `Webhook URL must be a public address in Production` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Webhook URL must be a public address'
+        | 'Webhook URL must be a public address in Production';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints/{id}/rotate-secret': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints/{id}/test': {
     params: { id: string };
     query: Record<string, never>;
     body: SendTestEventBody;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook endpoint does not receive … events` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | string;
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
 }
