@@ -780,7 +780,7 @@ export interface Operations {
       /** `Not found` */
       404: 'Not found';
       /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
-      409: 'A request with this idempotency key is in progress' | string;
+      409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -817,7 +817,7 @@ export interface Operations {
       /** `Not found`, `Customer not found` */
       404: 'Customer not found' | 'Not found';
       /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
-      409: 'A request with this idempotency key is in progress' | string;
+      409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -1087,7 +1087,7 @@ export interface Operations {
       /** `Not found` */
       404: 'Not found';
       /** `A request with this idempotency key is in progress`, `A payment request with transactionId "…" already exists in this environment` */
-      409: 'A request with this idempotency key is in progress' | string;
+      409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -1752,7 +1752,7 @@ export interface Operations {
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
       /** `A request with this idempotency key is in progress`, `A … subscription cannot be paused` */
-      409: 'A request with this idempotency key is in progress' | string;
+      409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -1788,7 +1788,7 @@ export interface Operations {
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
       /** `A request with this idempotency key is in progress`, `A … subscription cannot be resumed` */
-      409: 'A request with this idempotency key is in progress' | string;
+      409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -2231,7 +2231,7 @@ export interface Operations {
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
         | 'Malformed URL'
-        | string;
+        | (string & {});
       /** `API key is required`, `Invalid API key` */
       401: 'API key is required' | 'Invalid API key';
       /** `Unauthorized access` */

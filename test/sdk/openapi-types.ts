@@ -135,10 +135,20 @@ function errorsType(op: OpenApiOperation): string {
     .filter(([status]) => Number(status) >= 400)
     .map(([status, r]) => {
       const schema = r.content?.['text/plain']?.schema;
-      const type = Number(status) === 422 ? 'ValidationErrorBody' : schema ? tsType(schema) : 'string';
+      const type = Number(status) === 422 ? 'ValidationErrorBody' : schema ? messageType(schema) : 'string';
       return `${comment(r.description)}${status}: ${type};`;
     });
   return errors.length ? `{ ${errors.join('\n')} }` : 'Record<never, never>';
+}
+
+/**
+ * An error answer's text/plain message: its fixed messages as literals, a message naming a value
+ * (a pattern) as `string & {}`, which takes any message without swallowing the literals beside it.
+ */
+function messageType(s: OpenApiSchema): string {
+  if (s.anyOf) return [...new Set(s.anyOf.map(messageType))].join(' | ');
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  return s.pattern !== undefined ? '(string & {})' : 'string';
 }
 
 /** Every fixed message an error answer of the document may carry, sorted. */
