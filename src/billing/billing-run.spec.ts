@@ -1,5 +1,6 @@
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig, loadConfig } from '../config/config';
+import type { Db } from '../database/db';
 import type { BatchResult, Renewals } from '../subscriptions/renewals';
 import { BillingRun } from './billing-run';
 
@@ -52,13 +53,18 @@ function batch(
 const full = (size: number): BatchResult => batch(size);
 const partial = (n: number): BatchResult => batch(n);
 
-function billingRun(concurrency: number, batchSize = 10): { run: BillingRun; batches: Batches } {
+function billingRun(
+  concurrency: number,
+  batchSize = 10,
+  inTransaction = false,
+): { run: BillingRun; batches: Batches } {
   const batches = new Batches();
   const config: AppConfig = loadConfig({
     BILLING_CONCURRENCY: String(concurrency),
     BILLING_BATCH_SIZE: String(batchSize),
   });
-  return { run: new BillingRun(batches.renewals, config, new Metrics()), batches };
+  const db = { inTransaction } as Db;
+  return { run: new BillingRun(batches.renewals, config, new Metrics(), db), batches };
 }
 
 describe('BillingRun', () => {
@@ -114,6 +120,19 @@ describe('BillingRun', () => {
     batches.next().settle(batch(3, { updated: [] }));
     expect(await result).toEqual({ invoicesCreated: 0, subscriptionsUpdated: 0 });
     expect(batches.calls).toBe(1);
+  });
+
+  it("bills one batch at a time within a caller's transaction, whatever BILLING_CONCURRENCY (its batches share one connection)", async () => {
+    const { run, batches } = billingRun(3, 10, true);
+    const result = run.run();
+    await batches.inFlight(1);
+    for (let i = 0; i < 100; i++) await Promise.resolve();
+    expect(batches.pending.length).toBe(1);
+    batches.next().settle(full(10));
+    await batches.inFlight(1);
+    batches.next().settle(partial(2));
+    expect(await result).toEqual({ invoicesCreated: 12, subscriptionsUpdated: 12 });
+    expect(batches.calls).toBe(2);
   });
 
   it('defaults to two batches at once', async () => {

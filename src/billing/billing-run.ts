@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
 import { Renewals } from '../subscriptions/renewals';
 
 /** What a billing run did (the sandbox route's `data`). */
@@ -36,7 +37,8 @@ interface RunState {
  * A run bills `BILLING_CONCURRENCY` batches at once: one batch alternates between this process
  * (deciding the renewals, building the rows) and PostgreSQL (writing them), so a single sequence of
  * batches leaves one of them idle half the time. The claims already make concurrent batches
- * disjoint, whether they come from this run, another run or another instance.
+ * disjoint, whether they come from this run, another run or another instance: each batch is a
+ * transaction of its own, except within a caller's transaction, where the run bills one at a time.
  */
 @Injectable()
 export class BillingRun implements BeforeApplicationShutdown {
@@ -47,6 +49,7 @@ export class BillingRun implements BeforeApplicationShutdown {
     private readonly renewals: Renewals,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly db: Db,
   ) {}
 
   /** Bills what is due by `now` (default: when called), in one environment or all. */
@@ -71,7 +74,11 @@ export class BillingRun implements BeforeApplicationShutdown {
    */
   private async concurrentBatches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
     const run: RunState = { failed: false, stillDue: new Set() };
-    const sequences = Array.from({ length: this.config.BILLING_CONCURRENCY }, () =>
+    // Called within a transaction (a POST with an Idempotency-Key runs in one), every batch joins
+    // it, on its one connection: a second sequence would claim the rows the first locked (its own
+    // locks skip nothing) and renew them again. One at a time there, each seeing the last's writes.
+    const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
+    const sequences = Array.from({ length: concurrency }, () =>
       this.batches(now, environmentId, run).catch((err: unknown) => {
         run.failed = true;
         throw err;
