@@ -1,5 +1,7 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../src/common/net';
 import { loadConfig } from '../src/config/config';
@@ -114,6 +116,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     seconds: number;
     invoices: number;
     peakMb: number;
+    tenthsMb: number[];
     khoumsUs: number;
     postgresUs: number;
     load: string;
@@ -131,13 +134,10 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
       const postgresBefore = new Map(pids.map((p) => [p, cpuMs(p)]));
       const khoumsBefore = cpuMs(instance.pid);
       const t0 = process.hrtime.bigint();
-      const { result, peakMb } = await peakRss(instance.pid, async () => {
-        const res = await fetch(`http://127.0.0.1:${instance.port}/api/v1/sandbox/billing/run`, {
-          method: 'POST',
-          headers: { authorization: key },
-        });
-        if (!res.ok) throw new Error(`billing run: ${res.status} ${await res.text()}`);
-        return ((await res.json()) as { data: { invoicesCreated: number } }).data;
+      const { result, peakMb, tenthsMb } = await peakRss(instance.pid, async () => {
+        const res = await postLong(instance.port, '/api/v1/sandbox/billing/run', key);
+        if (res.status !== 200) throw new Error(`billing run: ${res.status} ${res.body}`);
+        return (JSON.parse(res.body) as { data: { invoicesCreated: number } }).data;
       });
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       const per = (ms: number) => (ms * 1000) / Math.max(1, result.invoicesCreated);
@@ -154,6 +154,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
         seconds,
         invoices: result.invoicesCreated,
         peakMb,
+        tenthsMb,
         khoumsUs,
         postgresUs,
         load: readFileSync('/proc/loadavg', 'utf8').split(' ')[0],
@@ -165,7 +166,8 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   const lines = runs.map(
     (r) =>
       `  ${String(r.n).padStart(7)} due  concurrency ${r.concurrency}  ${r.seconds.toFixed(2).padStart(7)} s   ${(r.invoices / r.seconds).toFixed(0).padStart(6)} invoices/s` +
-      `   CPU/invoice: khoums ${r.khoumsUs.toFixed(0)} µs, postgres ${r.postgresUs.toFixed(0)} µs   peak RSS ${r.peakMb.toFixed(0)} MB   load ${r.load}`,
+      `   CPU/invoice: khoums ${r.khoumsUs.toFixed(0)} µs, postgres ${r.postgresUs.toFixed(0)} µs   peak RSS ${r.peakMb.toFixed(0)} MB   load ${r.load}\n` +
+      `      RSS by tenth of the run (MB): ${r.tenthsMb.map((mb) => mb.toFixed(0)).join(' ')}`,
   );
   const at = (c: number) => runs.filter((r) => r.concurrency === c);
   const main = at(concurrencies[concurrencies.length - 1]);
@@ -173,11 +175,21 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   const rate = Math.min(...main.map((r) => r.invoices / r.seconds));
   const peak = Math.max(...main.map((r) => r.peakMb));
   const met = rate >= 2000 && (Number.isNaN(ratio) || ratio <= 11) && peak < 300;
+  // National scale: the largest run at >= 6,000 invoices/s, meant for 1,000,000 due. On a machine
+  // shared with other work the rate follows the load; the CPU an invoice costs the service and
+  // PostgreSQL together gives the rate the machine's cores would allow if the run had them all.
+  const largest = main[main.length - 1];
+  const cores = availableParallelism();
+  const cpuBound = largest ? (cores * 1e6) / (largest.khoumsUs + largest.postgresUs) : NaN;
+  const national = largest && largest.n >= 1_000_000 && largest.invoices / largest.seconds >= 6000;
   process.stdout.write(
     `Billing run (POST /sandbox/billing/run, monthly subscriptions due, one invoice + payment request + 3 events each)\n` +
       `${lines.join('\n')}\n` +
       `  concurrency ${main[0]?.concurrency}: time(${main[main.length - 1]?.n})/time(${main[0]?.n}) = ${ratio.toFixed(2)}` +
-      `   (target >= 2000 invoices/s, ratio <= 11, RSS < 300 MB: ${met ? 'met' : 'NOT met'})\n\n`,
+      `   (target >= 2000 invoices/s, ratio <= 11, RSS < 300 MB: ${met ? 'met' : 'NOT met'})\n` +
+      `  ${largest?.n} due: ${(largest ? largest.invoices / largest.seconds : NaN).toFixed(0)} invoices/s; ` +
+      `the CPU per invoice allows ${cpuBound.toFixed(0)} invoices/s on ${cores} cores with nothing else running` +
+      `   (target >= 6000 invoices/s at 1,000,000 due: ${national ? 'met' : largest && largest.n < 1_000_000 ? 'not measured (BENCH_BILLING_SIZES=1000000)' : 'NOT met'})\n\n`,
   );
 
   // Pruning: every event the runs wrote, as the retention job does past EVENT_RETENTION_DAYS.
@@ -306,6 +318,28 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   for (const [title, call] of plans) await explain(title, call);
   if (process.env.BENCH_EXPLAIN) process.stdout.write(explained.join('\n') + '\n');
   await ds.end();
+}
+
+/**
+ * A POST answered after however long it takes (fetch gives up waiting for the answer's headers
+ * after 300 s, less than a run over 1,000,000 takes on a busy machine).
+ */
+function postLong(port: number, path: string, key: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { authorization: key, 'content-length': 0 } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(0);
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** The statements a repository call sends, captured instead of run. */

@@ -132,20 +132,32 @@ export const fmt = (m: Omit<Measure, 'requests'>) =>
   `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms` +
   (m.errors || m.non2xx ? `   (errors ${m.errors}, non-2xx ${m.non2xx})` : '');
 
-/** Peak resident memory of a process while `work` runs (sampled every 25 ms), in MB, and its result. */
+/**
+ * Peak resident memory of a process while `work` runs (sampled every 25 ms), in MB, its result,
+ * and the peak of each tenth of the run (whether the memory stays flat or grows with the work).
+ */
 export async function peakRss<T>(
   pid: number,
   work: () => Promise<T>,
-): Promise<{ result: T; peakMb: number }> {
+): Promise<{ result: T; peakMb: number; tenthsMb: number[] }> {
   const rss = () => {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;
   };
-  let peak = rss();
-  const timer = setInterval(() => (peak = Math.max(peak, rss())), 25);
+  const samples: Array<{ at: number; mb: number }> = [];
+  const sample = () => samples.push({ at: Date.now(), mb: rss() });
+  sample();
+  const timer = setInterval(sample, 25);
   try {
     const result = await work();
-    return { result, peakMb: Math.max(peak, rss()) };
+    sample();
+    const [first, last] = [samples[0].at, samples[samples.length - 1].at];
+    const tenthsMb = Array.from({ length: 10 }, () => 0);
+    for (const s of samples) {
+      const i = Math.min(9, Math.floor(((s.at - first) * 10) / Math.max(1, last - first)));
+      tenthsMb[i] = Math.max(tenthsMb[i], s.mb);
+    }
+    return { result, peakMb: Math.max(...samples.map((s) => s.mb)), tenthsMb };
   } finally {
     clearInterval(timer);
   }

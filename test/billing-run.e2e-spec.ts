@@ -2,6 +2,7 @@ import { BillingRun } from '../src/billing/billing-run';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { addDays, periodStart, periodsStartedBy } from '../src/subscriptions/periods';
+import { MAX_PERIODS_PER_PASS } from '../src/subscriptions/lifecycle';
 import { Renewals } from '../src/subscriptions/renewals';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import {
@@ -304,6 +305,69 @@ describe('concurrency', () => {
       expect(await runBilling(parallel, org.sandbox.secretKey)).toEqual({
         invoicesCreated: 0,
         subscriptionsUpdated: 0,
+      });
+    } finally {
+      await parallel.close();
+    }
+  });
+  it('counts a subscription further behind than one pass bills once, though several batches at once update it', async () => {
+    const parallel = await startTestApp({ BILLING_BATCH_SIZE: '4', BILLING_CONCURRENCY: '3' });
+    try {
+      const org = await newTenant(parallel);
+      const c = await catalog(parallel, org, { interval: 'weekly', amount: 100 });
+      const n = 30;
+      // 130 weeks behind: two passes (100 periods at most each) per subscription.
+      const anchor = new Date(Date.now() - 130 * 7 * DAY - 3_600_000);
+      await seedDueSubscriptions(parallel, org, c, n, anchor);
+      const periods = periodsStartedBy(anchor, 'weekly', new Date());
+      expect(periods).toBeGreaterThan(MAX_PERIODS_PER_PASS);
+
+      expect(await runBilling(parallel, org.sandbox.secretKey)).toEqual({
+        invoicesCreated: n * periods,
+        subscriptionsUpdated: n,
+      });
+      expect(await billingState(parallel, org.sandbox.environmentId)).toEqual({
+        subscriptions: n,
+        invoices: n * periods,
+        periods: n * periods,
+        requests: n * periods,
+        events: 3 * n * periods,
+        untouched: 0,
+        billed: n,
+      });
+    } finally {
+      await parallel.close();
+    }
+  });
+  it("with an Idempotency-Key (the run in the request's transaction) bills one batch at a time, each period and subscription once, and replays its answer", async () => {
+    const parallel = await startTestApp({ BILLING_BATCH_SIZE: '4', BILLING_CONCURRENCY: '3' });
+    try {
+      const org = await newTenant(parallel);
+      const c = await catalog(parallel, org, { interval: 'weekly', amount: 100 });
+      const n = 25;
+      const anchor = new Date(Date.now() - 2 * 7 * DAY - 3_600_000);
+      await seedDueSubscriptions(parallel, org, c, n, anchor);
+      const periods = periodsStartedBy(anchor, 'weekly', new Date());
+      const keyed = () =>
+        parallel.http
+          .post('/api/v1/sandbox/billing/run')
+          .set('Authorization', org.sandbox.secretKey)
+          .set('Idempotency-Key', 'billing-run-once')
+          .send({});
+      const first = await keyed();
+      expect(first.status).toBe(200);
+      expect(first.body.data).toEqual({ invoicesCreated: n * periods, subscriptionsUpdated: n });
+      const replay = await keyed();
+      expect(replay.status).toBe(200);
+      expect(replay.body.data).toEqual(first.body.data);
+      expect(await billingState(parallel, org.sandbox.environmentId)).toEqual({
+        subscriptions: n,
+        invoices: n * periods,
+        periods: n * periods,
+        requests: n * periods,
+        events: 3 * n * periods,
+        untouched: 0,
+        billed: n,
       });
     } finally {
       await parallel.close();

@@ -91,7 +91,7 @@ UPDATE subscriptions SET dunned_through = $1
 
 -- SubscriptionsRepository.claimDue
 WITH claimed AS (
-        SELECT id FROM subscriptions
+        SELECT id, xmin FROM subscriptions
          WHERE due_at <= $1 AND environment_id = $2
          ORDER BY due_at
          LIMIT $3
@@ -106,7 +106,8 @@ WITH claimed AS (
    s.first_payment_due_by AS "firstPaymentDueBy",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
-  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue", s.xmin = claimed.xmin AS current
+        FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
 
 -- SubscriptionsRepository.write
 SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i

@@ -1,3 +1,5 @@
+import type { ApiErrorMessage } from './api.generated';
+
 /**
  * Every failure of an API call is an `AppException` (the class is
  * not exported: test with `isAppException(err)` or the `name`).
@@ -23,16 +25,18 @@ class AppException extends Error {
   /**
    * `connection_error`, `timeout` or `abort_error` when no answer came; `invalid_api_key` when the
    * client refused the key itself; otherwise the API's plain-text body, or `unknown` when the body
-   * is not a plain-text message (a 422's JSON, an empty or HTML body).
+   * is not a plain-text message (a 422's JSON, an empty or HTML body). The API's messages are
+   * those of its OpenAPI document (`ApiErrorMessage`; `ErrorsOf<route>` by route and status), or a
+   * message naming a value the document gives as a pattern.
    */
-  readonly code: AppExceptionCode | (string & {});
+  readonly code: AppExceptionCode | ApiErrorMessage | (string & {});
   /** The HTTP status, when the API answered. */
   readonly status?: number;
   /** The parsed validation body of a 422. */
   readonly validation?: ValidationErrorBody;
   /** The answer's `x-request-id`, to quote when asking for support. */
   readonly requestId?: string;
-  /** A 429's `Retry-After`: the seconds to wait before sending the request again. */
+  /** A 429's or 503's `Retry-After`: the seconds to wait before sending the request again. */
   readonly retryAfter?: number;
 
   constructor(
@@ -113,7 +117,8 @@ export function errorFromAnswer(
       // not the validation body: handled as any other answer below
     }
   }
-  const retryAfter = status === 429 ? secondsOf(headers.get('retry-after')) : undefined;
+  // 429: the rate limits; 503 `Service unavailable`: the database is away for a moment.
+  const retryAfter = status === 429 || status === 503 ? secondsOf(headers.get('retry-after')) : undefined;
   const plain = text !== '' && !/^[<{[]/.test(text) && text.length <= 1000;
   return new AppException(plain ? text : `HTTP ${status}`, plain ? text : 'unknown', {
     status,

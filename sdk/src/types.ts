@@ -15,6 +15,15 @@ export type * from './api.generated';
 
 type Query<K extends keyof Operations> = NonNullable<Operations[K]['query']>;
 
+/**
+ * The error answers a route may give, by status, as its OpenAPI document declares them: e.g.
+ * `ErrorsOf<'POST /payment'>[409]` is the union of the exact messages of its 409s, which an
+ * `AppException`'s `code` then holds.
+ */
+export type ErrorsOf<K extends keyof Operations> = Operations[K]['errors'];
+/** The exact messages of the error answers of a route with a given status. */
+export type ErrorMessageOf<K extends keyof Operations, S extends keyof ErrorsOf<K>> = ErrorsOf<K>[S];
+
 /** The API's list envelope. */
 export interface ListResponse<T> {
   data: T[];

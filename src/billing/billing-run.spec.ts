@@ -1,5 +1,6 @@
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig, loadConfig } from '../config/config';
+import type { Db } from '../database/db';
 import type { BatchResult, Renewals } from '../subscriptions/renewals';
 import { BillingRun } from './billing-run';
 
@@ -33,20 +34,37 @@ class Batches {
   }
 }
 
-const full = (size: number): BatchResult => ({
-  claimed: size,
-  invoicesCreated: size,
-  subscriptionsUpdated: size,
-});
-const partial = (n: number): BatchResult => ({ claimed: n, invoicesCreated: n, subscriptionsUpdated: n });
+let nextId = 0;
+/** A batch that claimed `claimed` subscriptions and updated `updated` (fresh ids unless given), billing one invoice each. */
+function batch(
+  claimed: number,
+  { updated, stillDue = [], skipped = 0 }: { updated?: string[]; stillDue?: string[]; skipped?: number } = {},
+): BatchResult {
+  const ids = updated ?? Array.from({ length: claimed - skipped }, () => `s${nextId++}`);
+  return {
+    claimed,
+    skipped,
+    invoicesCreated: ids.length,
+    subscriptionsUpdated: ids.length,
+    updated: ids,
+    stillDue,
+  };
+}
+const full = (size: number): BatchResult => batch(size);
+const partial = (n: number): BatchResult => batch(n);
 
-function billingRun(concurrency: number, batchSize = 10): { run: BillingRun; batches: Batches } {
+function billingRun(
+  concurrency: number,
+  batchSize = 10,
+  inTransaction = false,
+): { run: BillingRun; batches: Batches } {
   const batches = new Batches();
   const config: AppConfig = loadConfig({
     BILLING_CONCURRENCY: String(concurrency),
     BILLING_BATCH_SIZE: String(batchSize),
   });
-  return { run: new BillingRun(batches.renewals, config, new Metrics()), batches };
+  const db = { inTransaction } as Db;
+  return { run: new BillingRun(batches.renewals, config, new Metrics(), db), batches };
 }
 
 describe('BillingRun', () => {
@@ -66,13 +84,65 @@ describe('BillingRun', () => {
     expect(batches.calls).toBe(6);
   });
 
-  it('defaults to one batch at once (BILLING_CONCURRENCY opts into more)', async () => {
-    expect(new AppConfig().BILLING_CONCURRENCY).toBe(1);
-    const { run, batches } = billingRun(new AppConfig().BILLING_CONCURRENCY);
+  it('counts a subscription updated by several batches, of one sequence or of two, once', async () => {
+    const { run, batches } = billingRun(2, 3);
+    const result = run.run();
+    await batches.inFlight(2);
+    // `a` and `b` are far behind: updated, and still due.
+    batches.next().settle(batch(3, { updated: ['a', 'b', 'c'], stillDue: ['a', 'b'] }));
+    await batches.inFlight(2);
+    batches.next().settle(batch(3, { updated: ['a', 'd', 'e'], stillDue: ['a'] }));
+    await batches.inFlight(2);
+    batches.next().settle(batch(3, { updated: ['b', 'a', 'f'] }));
+    batches.next().settle(batch(0));
+    await batches.inFlight(1);
+    batches.next().settle(batch(0));
+    expect(await result).toEqual({ invoicesCreated: 9, subscriptionsUpdated: 6 });
+  });
+
+  it('goes on after a full batch whose subscriptions another batch had just moved on (skipped, none updated)', async () => {
+    const { run, batches } = billingRun(1, 3);
     const result = run.run();
     await batches.inFlight(1);
-    for (let i = 0; i < 100; i++) await Promise.resolve(); // every chance for a second batch to start: none does
+    batches.next().settle(batch(3, { skipped: 3 }));
+    await batches.inFlight(1);
+    batches.next().settle(batch(3, { skipped: 1 }));
+    await batches.inFlight(1);
+    batches.next().settle(batch(1));
+    expect(await result).toEqual({ invoicesCreated: 3, subscriptionsUpdated: 3 });
+    expect(batches.calls).toBe(3);
+  });
+
+  it('stops after a full batch that changed nothing and skipped nothing (it must not loop)', async () => {
+    const { run, batches } = billingRun(1, 3);
+    const result = run.run();
+    await batches.inFlight(1);
+    batches.next().settle(batch(3, { updated: [] }));
+    expect(await result).toEqual({ invoicesCreated: 0, subscriptionsUpdated: 0 });
+    expect(batches.calls).toBe(1);
+  });
+
+  it("bills one batch at a time within a caller's transaction, whatever BILLING_CONCURRENCY (its batches share one connection)", async () => {
+    const { run, batches } = billingRun(3, 10, true);
+    const result = run.run();
+    await batches.inFlight(1);
+    for (let i = 0; i < 100; i++) await Promise.resolve();
     expect(batches.pending.length).toBe(1);
+    batches.next().settle(full(10));
+    await batches.inFlight(1);
+    batches.next().settle(partial(2));
+    expect(await result).toEqual({ invoicesCreated: 12, subscriptionsUpdated: 12 });
+    expect(batches.calls).toBe(2);
+  });
+
+  it('defaults to two batches at once', async () => {
+    expect(new AppConfig().BILLING_CONCURRENCY).toBe(2);
+    const { run, batches } = billingRun(new AppConfig().BILLING_CONCURRENCY);
+    const result = run.run();
+    await batches.inFlight(2);
+    for (let i = 0; i < 100; i++) await Promise.resolve(); // every chance for a third batch to start: none does
+    expect(batches.pending.length).toBe(2);
+    batches.next().settle(partial(0));
     batches.next().settle(partial(0));
     expect(await result).toEqual({ invoicesCreated: 0, subscriptionsUpdated: 0 });
   });

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
+import { Db } from '../database/db';
 import { Renewals } from '../subscriptions/renewals';
 
 /** What a billing run did (the sandbox route's `data`). */
@@ -15,6 +16,16 @@ export class BillingRunJson {
   subscriptionsUpdated!: number;
 }
 
+/** What the sequences of one run share: whether one failed, and the subscriptions left still due. */
+interface RunState {
+  failed: boolean;
+  /**
+   * Subscriptions a batch of this run updated and left due (further behind than one pass bills):
+   * the only ones a later batch of the run updates again. Few, so the run's memory stays flat.
+   */
+  stillDue: Set<string>;
+}
+
 /**
  * The billing run (docs/billing.md): every subscription due by the time
  * the run starts is renewed, batch after batch, each batch one transaction that claims its
@@ -26,7 +37,8 @@ export class BillingRunJson {
  * A run bills `BILLING_CONCURRENCY` batches at once: one batch alternates between this process
  * (deciding the renewals, building the rows) and PostgreSQL (writing them), so a single sequence of
  * batches leaves one of them idle half the time. The claims already make concurrent batches
- * disjoint, whether they come from this run, another run or another instance.
+ * disjoint, whether they come from this run, another run or another instance: each batch is a
+ * transaction of its own, except within a caller's transaction, where the run bills one at a time.
  */
 @Injectable()
 export class BillingRun implements BeforeApplicationShutdown {
@@ -37,6 +49,7 @@ export class BillingRun implements BeforeApplicationShutdown {
     private readonly renewals: Renewals,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly db: Db,
   ) {}
 
   /** Bills what is due by `now` (default: when called), in one environment or all. */
@@ -60,8 +73,12 @@ export class BillingRun implements BeforeApplicationShutdown {
    * waits for the run waits for all of them).
    */
   private async concurrentBatches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
-    const run = { failed: false };
-    const sequences = Array.from({ length: this.config.BILLING_CONCURRENCY }, () =>
+    const run: RunState = { failed: false, stillDue: new Set() };
+    // Called within a transaction (a POST with an Idempotency-Key runs in one), every batch joins
+    // it, on its one connection: a second sequence would claim the rows the first locked (its own
+    // locks skip nothing) and renew them again. One at a time there, each seeing the last's writes.
+    const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
+    const sequences = Array.from({ length: concurrency }, () =>
       this.batches(now, environmentId, run).catch((err: unknown) => {
         run.failed = true;
         throw err;
@@ -80,7 +97,7 @@ export class BillingRun implements BeforeApplicationShutdown {
   private async batches(
     now: Date,
     environmentId: string | undefined,
-    run: { failed: boolean },
+    run: RunState,
   ): Promise<BillingRunJson> {
     const size = this.config.BILLING_BATCH_SIZE;
     const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
@@ -88,10 +105,14 @@ export class BillingRun implements BeforeApplicationShutdown {
       const batch = await this.renewals.renewDueBatch(now, size, environmentId);
       total.invoicesCreated += batch.invoicesCreated;
       this.metrics.billingInvoices.inc(batch.invoicesCreated);
-      total.subscriptionsUpdated += batch.subscriptionsUpdated;
+      // A subscription further behind than one pass bills is updated by several batches (of this
+      // sequence or another): it counts once.
+      for (const id of batch.updated) if (!run.stillDue.has(id)) total.subscriptionsUpdated++;
+      for (const id of batch.stillDue) run.stillDue.add(id);
       // Fewer than a full batch: nothing more is due that another batch does not hold already. A
-      // batch that changed nothing cannot happen (a claimed subscription is due), but must not loop.
-      if (batch.claimed < size || batch.subscriptionsUpdated === 0) break;
+      // batch that changed nothing, and skipped nothing another batch had just moved on, cannot
+      // happen (a claimed subscription is due), but must not loop.
+      if (batch.claimed < size || (batch.subscriptionsUpdated === 0 && batch.skipped === 0)) break;
     }
     return total;
   }

@@ -340,7 +340,7 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   @Max(16)
-  BILLING_CONCURRENCY = 1;
+  BILLING_CONCURRENCY = 2;
 
   /**
    * The key of the go-live documents and ID numbers (AES-256-GCM): 32 bytes, base64 or hex. Unset

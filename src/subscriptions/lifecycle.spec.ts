@@ -1,6 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 import {
   cancel,
+  dueAt,
   pause,
   renew,
   RenewalInput,
@@ -418,5 +419,32 @@ describe('cancel', () => {
   it('now, while pending cancellation: cancelled now', () => {
     const ending = cancel(running, true, NOW).subscription;
     expect(cancel(ending, false, NOW).subscription.status).toBe('cancelled');
+  });
+});
+
+describe('dueAt (what subscriptions.due_at computes)', () => {
+  const s = start({ startedAt: d('2025-01-01T00:00:00.000Z') }, d('2025-01-01T00:00:00.000Z'));
+  const expiresAt = d('2025-06-01T00:00:00.000Z');
+  it('active or trialing: the next billing date, or the expiry when earlier', () => {
+    expect(iso(dueAt(s))).toBe(iso(s.nextBillingDate));
+    expect(iso(dueAt({ ...s, status: 'trialing' }))).toBe(iso(s.nextBillingDate));
+    const later = d('2025-02-01T00:00:00.000Z');
+    const soon = d('2025-01-05T00:00:00.000Z');
+    expect(iso(dueAt({ ...s, nextBillingDate: later, expiresAt: soon }))).toBe(iso(soon));
+    expect(iso(dueAt({ ...s, nextBillingDate: soon, expiresAt: later }))).toBe(iso(soon));
+  });
+  it('pending cancellation: the period end; paused: the expiry; ended: never', () => {
+    expect(iso(dueAt({ ...s, status: 'pending_cancellation' }))).toBe(iso(s.currentPeriodEnd));
+    expect(dueAt({ ...s, status: 'paused', pausedAt: NOW })).toBeNull();
+    expect(iso(dueAt({ ...s, status: 'paused', pausedAt: NOW, expiresAt }))).toBe(iso(expiresAt));
+    expect(dueAt({ ...s, status: 'cancelled', cancelledAt: NOW })).toBeNull();
+    expect(dueAt({ ...s, status: 'expired' })).toBeNull();
+  });
+  it('a renewal over more periods than one pass bills leaves the subscription due', () => {
+    const behind = start({ startedAt: d('2015-01-01T00:00:00.000Z') }, d('2015-01-01T00:00:00.000Z'));
+    const r = renew(input(behind), NOW);
+    expect(r.periods).toHaveLength(100);
+    expect(dueAt(r.subscription)!.getTime()).toBeLessThanOrEqual(NOW.getTime());
+    expect(dueAt(renew(input(r.subscription), NOW).subscription)!.getTime()).toBeGreaterThan(NOW.getTime());
   });
 });

@@ -123,6 +123,19 @@ export interface Renewal {
 export const MAX_PERIODS_PER_PASS = 100;
 
 /**
+ * When the billing run next has something to do with the subscription (what the database's
+ * generated `subscriptions.due_at` computes, the claims' index): a trialing or active one at its
+ * next billing date, a cancellation at its period's end, a paused one at its expiry; or never.
+ */
+export function dueAt(s: Subscription): Date | null {
+  const earliest = (a: Date | null, b: Date | null) => (a === null ? b : b === null || a <= b ? a : b);
+  if (s.status === 'trialing' || s.status === 'active') return earliest(s.nextBillingDate, s.expiresAt);
+  if (s.status === 'pending_cancellation') return earliest(s.currentPeriodEnd, s.expiresAt);
+  if (s.status === 'paused') return s.expiresAt;
+  return null;
+}
+
+/**
  * Brings a subscription up to `now` (the billing run, and every change made through the API
  * first): every period that has started gets its invoice, in order, missed ones included, each at
  * the price's amount now; a price whose interval changed continues from the current period's end

@@ -5,15 +5,21 @@ import { timeOrderedId } from '../database/time-ordered-id';
 import { Invoice, invoiceAmount, toInvoiceJson } from '../invoices/invoice';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request';
 import type { EventKind } from '../webhooks/event-kinds';
-import { Renewal, renew, RenewalInput } from './lifecycle';
+import { dueAt, Renewal, renew, RenewalInput } from './lifecycle';
 import { Subscription, toSubscriptionJson } from './subscription';
 import { RenewalRow, SubscriptionsRepository, SubscriptionsWrite } from './subscriptions.repository';
 
 export interface BatchResult {
   /** Subscriptions claimed by the batch. */
   claimed: number;
+  /** Claimed but left to a later batch: another batch moved them on while this one claimed. */
+  skipped: number;
   invoicesCreated: number;
   subscriptionsUpdated: number;
+  /** The subscriptions whose state changed (`subscriptionsUpdated` of them). */
+  updated: string[];
+  /** Of `updated`, those still due by the batch's `now` (further behind than one pass bills). */
+  stillDue: string[];
 }
 
 export function renewalInput(row: RenewalRow): RenewalInput {
@@ -160,14 +166,30 @@ export class Renewals {
   renewDueBatch(now: Date, limit: number, environmentId?: string): Promise<BatchResult> {
     return this.db.transaction(async () => {
       const rows = await this.repo.claimDue(now, limit, environmentId);
-      if (rows.length === 0) return { claimed: 0, invoicesCreated: 0, subscriptionsUpdated: 0 };
       const b = this.builder(now);
-      for (const row of rows) b.renewal(row, renew(renewalInput(row), now));
+      const updated: string[] = [];
+      const stillDue: string[] = [];
+      let skipped = 0;
+      for (const row of rows) {
+        if (!row.current) {
+          skipped++;
+          continue;
+        }
+        const r = renew(renewalInput(row), now);
+        b.renewal(row, r);
+        if (!r.changed) continue;
+        updated.push(row.id);
+        const due = dueAt(r.subscription);
+        if (due !== null && due <= now) stillDue.push(row.id);
+      }
       const written = b.isEmpty ? { invoices: 0, subscriptions: 0 } : await this.repo.write(b.write);
       return {
         claimed: rows.length,
+        skipped,
         invoicesCreated: written.invoices,
         subscriptionsUpdated: written.subscriptions,
+        updated,
+        stillDue,
       };
     });
   }

@@ -60,6 +60,11 @@ export interface RenewalRow extends Subscription {
   oldestUnpaidDue: Date | null;
 }
 
+/** A subscription the billing run claimed: `current` false when read older than the version it locked. */
+export interface ClaimedRow extends RenewalRow {
+  current: boolean;
+}
+
 /** An invoice to create, with its payment request's id and phone. */
 export interface NewInvoiceRow {
   id: string;
@@ -287,18 +292,25 @@ export class SubscriptionsRepository {
    * all), oldest due first, locked until the caller's transaction ends. SKIP LOCKED: concurrent
    * runs, on any instance, claim disjoint batches; a subscription whose due date a committed
    * batch moved on no longer qualifies when rechecked under the lock.
+   *
+   * One that a batch committed after this statement began, and that is still due (a subscription
+   * further behind than one pass bills), is locked in its new version, while the rows joined to
+   * it are read as the statement began, before that batch: such a row comes back with `current`
+   * false (its version differs from the locked one's) and must not be renewed from what it says.
+   * It stays due, and a later batch, seeing that batch's work, continues it.
    */
-  claimDue(now: Date, limit: number, environmentId?: string): Promise<RenewalRow[]> {
+  claimDue(now: Date, limit: number, environmentId?: string): Promise<ClaimedRow[]> {
     const inEnvironment = environmentId === undefined ? empty : sql`AND environment_id = ${environmentId}`;
-    return this.db.many<RenewalRow>(sql`
+    return this.db.many<ClaimedRow>(sql`
       WITH claimed AS (
-        SELECT id FROM subscriptions
+        SELECT id, xmin FROM subscriptions
          WHERE due_at <= ${now} ${inEnvironment}
          ORDER BY due_at
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED
       )
-      SELECT ${RENEWAL_COLUMNS} FROM claimed JOIN subscriptions s ON s.id = claimed.id ${RENEWAL_JOINS}`);
+      SELECT ${RENEWAL_COLUMNS}, s.xmin = claimed.xmin AS current
+        FROM claimed JOIN subscriptions s ON s.id = claimed.id ${RENEWAL_JOINS}`);
   }
 
   /**

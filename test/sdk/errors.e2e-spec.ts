@@ -141,6 +141,20 @@ describe('answers of the API', () => {
     expect(shape(e)).toEqual(answered(500, 'Internal server error'));
   });
 
+  it('503 Service unavailable (the database away for a moment): a server error with its Retry-After', async () => {
+    proxy.fault({
+      kind: 'answer',
+      status: 503,
+      body: 'Service unavailable',
+      headers: { 'retry-after': '3' },
+    });
+    const e = await failure(
+      client(proxied, org.sandbox.secretKey, { ...noWait, maxRetries: 0 }).paymentRequests.list(),
+    );
+    expect(shape(e)).toEqual(answered(503, 'Service unavailable'));
+    expect(e.retryAfter).toBe(3);
+  });
+
   it('an answer that is not a plain-text message (HTML, empty) has code unknown', async () => {
     proxy.fault({
       kind: 'answer',

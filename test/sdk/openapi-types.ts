@@ -19,7 +19,9 @@ export interface OpenApiSchema {
   properties?: Record<string, OpenApiSchema>;
   required?: string[];
   oneOf?: OpenApiSchema[];
+  anyOf?: OpenApiSchema[];
   allOf?: OpenApiSchema[];
+  pattern?: string;
   additionalProperties?: boolean | OpenApiSchema;
   description?: string;
 }
@@ -35,7 +37,10 @@ interface OpenApiParameter {
 interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: OpenApiSchema }> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: OpenApiSchema }>; headers?: object }
+  >;
 }
 
 export interface OpenApiDocument {
@@ -66,6 +71,7 @@ export function tsType(s: OpenApiSchema): string {
   const nullable = s.nullable ? ' | null' : '';
   if (s.$ref) return typeName(refName(s.$ref)) + nullable;
   if (s.oneOf) return s.oneOf.map(tsType).join(' | ') + nullable;
+  if (s.anyOf) return [...new Set(s.anyOf.map(tsType))].join(' | ') + nullable;
   if (s.allOf) return s.allOf.map(tsType).join(' & ') + nullable;
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ') + nullable;
   switch (s.type) {
@@ -119,6 +125,46 @@ export function routesWithoutResponseSchema(doc: OpenApiDocument): string[] {
   return [...routesOf(doc)].filter(([, op]) => !responseSchema(op)).map(([route]) => route);
 }
 
+/**
+ * The error answers of an operation, by status: the type of its text/plain body (the exact
+ * messages as a union of literals, `string` where a message names a value), the validation body
+ * for a 422.
+ */
+function errorsType(op: OpenApiOperation): string {
+  const errors = Object.entries(op.responses ?? {})
+    .filter(([status]) => Number(status) >= 400)
+    .map(([status, r]) => {
+      const schema = r.content?.['text/plain']?.schema;
+      const type = Number(status) === 422 ? 'ValidationErrorBody' : schema ? messageType(schema) : 'string';
+      return `${comment(r.description)}${status}: ${type};`;
+    });
+  return errors.length ? `{ ${errors.join('\n')} }` : 'Record<never, never>';
+}
+
+/**
+ * An error answer's text/plain message: its fixed messages as literals, a message naming a value
+ * (a pattern) as `string & {}`, which takes any message without swallowing the literals beside it.
+ */
+function messageType(s: OpenApiSchema): string {
+  if (s.anyOf) return [...new Set(s.anyOf.map(messageType))].join(' | ');
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  return s.pattern !== undefined ? '(string & {})' : 'string';
+}
+
+/** Every fixed message an error answer of the document may carry, sorted. */
+function errorMessages(doc: OpenApiDocument): string[] {
+  const messages = new Set<string>();
+  const collect = (s: OpenApiSchema | undefined): void => {
+    if (!s) return;
+    for (const m of s.enum ?? []) if (typeof m === 'string') messages.add(m);
+    s.anyOf?.forEach(collect);
+  };
+  for (const op of routesOf(doc).values())
+    for (const [status, r] of Object.entries(op.responses ?? {}))
+      if (Number(status) >= 400 && Number(status) !== 422) collect(r.content?.['text/plain']?.schema);
+  return [...messages].sort();
+}
+
 function operationType(op: OpenApiOperation): string {
   const params = (op.parameters ?? []).filter((p) => p.in === 'path');
   const query = (op.parameters ?? []).filter((p) => p.in === 'query');
@@ -133,6 +179,7 @@ function operationType(op: OpenApiOperation): string {
     query: ${query.length ? members(query) : 'Record<string, never>'};
     body: ${body ? tsType(body) : 'never'};
     response: ${response ? tsType(response) : 'unknown'};
+    errors: ${errorsType(op)};
   }`;
 }
 
@@ -156,9 +203,20 @@ export function generateTypes(doc: OpenApiDocument): string {
   const source = `// Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run \`UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement\`.
 
+import type { ValidationErrorBody } from './errors';
+
 ${interfaces.join('\n\n')}
 
-/** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
+/** Every message of the API's error answers that names no value (an \`AppException\`'s \`code\`). */
+export type ApiErrorMessage =
+${errorMessages(doc)
+  .map((m) => `  | ${JSON.stringify(m)}`)
+  .join('\n')};
+
+/**
+ * Every route of /api/v1: path parameters, query, JSON body, the 200 answer, and each error answer
+ * by status (its text/plain message; the validation body for a 422).
+ */
 export interface Operations {
 ${operations.join('\n')}
 }

@@ -84,6 +84,20 @@ beforeAll(() => {
       const subscriptionId: string = invoice.subscriptionId;
       const pages = k.subscriptions.list({ status: 'past_due' });
       return [started, overdue, subscriptionId, pages];`,
+    typedErrors: `
+      type E = import('../src').ErrorsOf<'POST /payment'>;
+      const conflict: E[409] = 'Payment request is already paid';
+      const unavailable: E[503] = 'Service unavailable';
+      const invalid: E[422] = { type: 'validation', on: 'body', property: '/amount', message: 'm', summary: 's', expected: {}, found: 1, errors: [] };
+      const message: import('../src').ApiErrorMessage = 'Payment request is void: its invoice was voided';
+      const code: import('../src').AppException['code'] = message;
+      return [conflict, unavailable, invalid, code];`,
+    wrongErrorMessage: `
+      const m: import('../src').ErrorMessageOf<'POST /payment', 409> = 'Payment Request not found';
+      return m;`,
+    undeclaredErrorStatus: `
+      const m: import('../src').ErrorsOf<'GET /payment-methods'>[409] = 'Payment request is already paid';
+      return m;`,
     readmeSubscriptions: `
       const khoums = k;
       const user = { id: 'user_1', phone: '22123456' };
@@ -128,6 +142,12 @@ describe('other types', () => {
 
   it("billing records as the service sends them: a subscription's startedAt is a string, past_due a status, an invoice's subscriptionId", () => {
     expect(errors.billingRecords).toEqual([]);
+  });
+
+  it('error answers are typed per route and status as the OpenAPI document declares them (exact messages, the validation body)', () => {
+    expect(errors.typedErrors).toEqual([]);
+    expect(errors.wrongErrorMessage.join()).toMatch(/"Payment Request not found"' is not assignable/);
+    expect(errors.undeclaredErrorStatus.join()).toMatch(/Property '409' does not exist/);
   });
 
   it("the README's subscriptions example compiles against the library's types", () => {

@@ -71,6 +71,10 @@ const delivered = (eventId: string) =>
     40_000,
   );
 
+// Each SIGKILL test starts a service in a child process (compiling its TypeScript) and another
+// instance: 35 to 50 s on a 2-core machine under other work, behind PgBouncer the slower.
+jest.setTimeout(120_000);
+
 describe('webhook delivery faults', () => {
   it('delivers, after a restart, an event committed by a process killed with SIGKILL before it delivered', async () => {
     const r = await receiver();

@@ -23,6 +23,7 @@ import { InvoiceReminders1795609842608 } from './1795609842608-InvoiceReminders'
 import { ManualPayments1795612170052 } from './1795612170052-ManualPayments';
 import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
 import { Dunning1795611106824 } from './1795611106824-Dunning';
+import { SetBasedFanOut1795610517643 } from './1795610517643-SetBasedFanOut';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -50,4 +51,5 @@ export const migrations = [
   Dunning1795611106824,
   FirstPayment1795611416197,
   ManualPayments1795612170052,
+  SetBasedFanOut1795610517643,
 ];
