@@ -3,6 +3,17 @@
 
 import type { ValidationErrorBody } from './errors';
 
+export interface BankingApiResponse {
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** The payment method of the payment */
+  configurationId: string;
+  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  outcome: 'completed' | 'failed' | 'pending' | 'error';
+  /** The bank adapter's normalised answer as JSON text (at most 2 KB) */
+  body: string;
+}
+
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -10,9 +21,28 @@ export interface BillingRun {
   subscriptionsUpdated: number;
 }
 
+export interface BillingSettings {
+  reminders: Reminders;
+  sms: Sms;
+  dunning: Dunning;
+  portal: Portal;
+}
+
 export interface CancelSubscriptionBody {
   /** true: pending_cancellation until the current period ends; default: cancelled now */
   atPeriodEnd?: boolean;
+}
+
+export interface CheckoutEnvironment {
+  type: 'sandbox' | 'production';
+}
+
+export interface CheckoutOrganization {
+  id: string;
+  name: string;
+  /** The public support phone the merchant set ("" when none) */
+  phoneNumber: string;
+  website: string | null;
 }
 
 export interface CheckoutPaymentStatus {
@@ -61,6 +91,8 @@ export interface CreateCustomerBody {
   externalUserId: string;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phone?: string;
+  /** Default fr */
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface CreatePaymentRequestBody {
@@ -97,6 +129,8 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** The merchant's user ID; the customer is created if needed */
   externalUserId: string;
   /** An active price of an active product */
@@ -116,6 +150,8 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** A customer of the organization */
   customerId: string;
   /** An active price of an active product */
@@ -136,6 +172,8 @@ export interface CreateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -150,8 +188,22 @@ export interface Customer {
   externalUserId: string;
   /** 8-digit local number, used for the customer's payment requests */
   phone: string | null;
+  /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
+  language: 'fr' | 'ar' | 'en';
   organizationId: string;
   createdAt: string;
+}
+
+export interface DunningBody {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue?: number | null;
+  action?: 'cancel' | 'pause';
+}
+
+export interface Dunning {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue: number | null;
+  action: 'cancel' | 'pause';
 }
 
 export interface Invoice {
@@ -168,10 +220,36 @@ export interface Invoice {
   paymentRequestId: string | null;
   /** A hosted page that pays this invoice; valid while it is pending, then shows it paid or void */
   checkoutUrl: string;
+  /** Paid so far (the whole amount once paid), decimal MRU with two decimals */
+  amountPaid: string;
+  /** Still to pay while pending (what its payment request asks), else 0.00 */
+  amountDue: string;
+  /** Payments recorded by hand, oldest first */
+  manualPayments: ManualPayment[];
   periodStart: string;
   periodEnd: string;
   organizationId: string;
   environmentId: string;
+  createdAt: string;
+}
+
+export interface LatestPayment {
+  id: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'failed';
+  referenceId: string | null;
+  phoneNumber: string;
+  /** Always null */
+  claimExpiresAt: string | null;
+}
+
+export interface ManualPayment {
+  id: string;
+  /** Whole MRU */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  reference: string | null;
+  paidAt: string;
   createdAt: string;
 }
 
@@ -182,6 +260,10 @@ export interface Organization {
   payoutAccount: PayoutAccount | null;
   /** Whether the organization is a platform that connects merchant accounts */
   platform: boolean;
+  /** The public support phone the owner sets in the dashboard ("" when none); never the legal representative's */
+  phoneNumber: string;
+  /** The public website the owner sets in the dashboard */
+  website: string | null;
 }
 
 export interface PayBody {
@@ -216,6 +298,14 @@ export interface Payment {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** Always null: the pass code is never kept */
+  passCode: string | null;
+  /** Always null (Khoums keeps no payment metadata) */
+  metadata: Record<string, unknown> | null;
+  /** Always null */
+  lastSeenAt: string | null;
+  /** Always null: Khoums holds no claims on payments */
+  claimExpiresAt: string | null;
 }
 
 export interface PaymentMethodChoice {
@@ -229,6 +319,22 @@ export interface PaymentMethodConfig {
   code: string;
 }
 
+export interface PaymentMethodDetail {
+  /** The paymentMethodId (configurationId) used to pay */
+  id: string;
+  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  name: string;
+  /** Bankily: the customer must give a pass code */
+  requiresPassCode: boolean;
+  config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface PaymentMethod {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
@@ -237,6 +343,10 @@ export interface PaymentMethod {
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
   config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
 }
 
 export interface PaymentRequest {
@@ -253,6 +363,19 @@ export interface PaymentRequest {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
+  totalAmount: number;
+  /** Payments made for the request after the first (0 for a fresh one) */
+  retryCount: number;
+}
+
+export interface PaymentStatus {
+  id: string;
+  status: 'pending' | 'completed' | 'failed';
+  /** The bank's reference */
+  referenceId: string | null;
+  /** Always null */
+  claimExpiresAt: string | null;
 }
 
 export interface PayoutAccount {
@@ -262,6 +385,15 @@ export interface PayoutAccount {
   /** The last four digits of the IBAN */
   ibanLast4: string;
   status: 'pending' | 'approved' | 'rejected';
+}
+
+export interface PortalBody {
+  allowCancel?: boolean;
+}
+
+export interface Portal {
+  /** Customers may cancel at period end in the portal */
+  allowCancel: boolean;
 }
 
 export interface Price {
@@ -301,7 +433,7 @@ export interface ProductWithPrices {
   prices: Price[];
 }
 
-export interface PublicCheckoutSession {
+export interface PublicCheckoutSessionRecord {
   id: string;
   status: 'open' | 'completed' | 'expired' | 'cancelled';
   /** Whole MRU */
@@ -314,12 +446,91 @@ export interface PublicCheckoutSession {
   expiresAt: string;
   /** The bank apps the customer can choose from */
   methods: PaymentMethodChoice[];
+  paymentRequestId: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  environmentId: string;
+  /** The payment method chosen */
+  selectedConfigurationId: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PublicPayBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
+  /** The customer's 8-digit number at the bank app (else the payment request's) */
+  phoneNumber?: string | null;
+  /** Bankily only: the pass code. Never stored. */
+  passCode?: string;
+}
+
+export interface PublicPay {
+  data: Payment;
+  status: 'pending' | 'completed' | 'failed';
+  paymentId: string;
+  referenceId: string | null;
+  /** The payment method's type */
+  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+  /** Always null */
+  instructions: string | null;
 }
 
 export interface PublicPaymentRequest {
   id: string;
   amount: number;
   phoneNumber: string | null;
+}
+
+export interface PublicPaymentStatus {
+  data: CheckoutPaymentStatus;
+  /** The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status */
+  status: 'pending' | 'completed' | 'failed' | 'open' | 'expired' | 'cancelled';
+  /** Always null */
+  claimExpiresAt: string | null;
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+}
+
+export interface PublicSessionView {
+  data: PublicCheckoutSessionRecord;
+  organization: CheckoutOrganization;
+  paymentRequest: PaymentRequest;
+  /** The environment's payment methods */
+  configurations: PaymentMethod[];
+  /** Absent before any payment */
+  latestPayment?: LatestPayment;
+  environment: CheckoutEnvironment;
+}
+
+export interface PublicSimulateTransferBody {
+  /** A payment of this session */
+  paymentId: string;
+}
+
+export interface RecordManualPaymentBody {
+  /** Whole MRU, at most what is still due */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  /** The receipt, transfer or cheque number */
+  reference?: string;
+  /** When it was paid (default now) */
+  paidAt?: string;
+}
+
+export interface RemindersBody {
+  beforeDueDays?: number[];
+  afterDueDays?: number[];
+}
+
+export interface Reminders {
+  beforeDueDays: number[];
+  afterDueDays: number[];
 }
 
 export interface SendTestEventBody {
@@ -334,6 +545,8 @@ export interface SendTestEventBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -344,12 +557,30 @@ export interface SimulateTransferBody {
   outcome?: 'completed' | 'failed';
 }
 
+export interface SmsBody {
+  enabled?: boolean;
+}
+
+export interface Sms {
+  /** Khoums sends the reminders by SMS itself (in Sandbox: logs them) */
+  enabled: boolean;
+}
+
 export interface Subscription {
   id: string;
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
-  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+  status:
+    | 'trialing'
+    | 'active'
+    | 'past_due'
+    | 'paused'
+    | 'pending_cancellation'
+    | 'cancelled'
+    | 'expired'
+    | 'incomplete'
+    | 'incomplete_expired';
   trialEnd: string | null;
   startedAt: string;
   currentPeriodStart: string | null;
@@ -364,11 +595,26 @@ export interface Subscription {
   updatedAt: string;
 }
 
+export interface SwitchMethodBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
+}
+
+export interface UpdateBillingSettingsBody {
+  reminders?: RemindersBody;
+  sms?: SmsBody;
+  dunning?: DunningBody;
+  portal?: PortalBody;
+}
+
 export interface UpdateCustomerBody {
   /** A new user ID, unique within the organization */
   externalUserId?: string;
   /** A new number; null removes it */
   phone?: string | null;
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface UpdatePriceBody {
@@ -399,6 +645,8 @@ export interface UpdateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -440,6 +688,8 @@ export interface WebhookDelivery {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated';
@@ -466,6 +716,8 @@ export interface WebhookEndpoint {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
@@ -481,7 +733,9 @@ export interface WebhookEndpoint {
 export type ApiErrorMessage =
   | 'A payment for this payment request is already in progress'
   | 'A request with this idempotency key is in progress'
+  | 'A subscription with a trial cannot require a first payment'
   | 'API key is required'
+  | 'Amount exceeds the amount due'
   | 'Amount is required when transactionId does not match an existing payment request'
   | 'Amount must be a positive number'
   | 'Amount must not exceed 100000000'
@@ -495,12 +749,14 @@ export type ApiErrorMessage =
   | 'Internal server error'
   | 'Invalid API key'
   | 'Invalid phone number'
+  | 'Invoice is not pending'
   | 'Invoice not found'
   | 'Malformed JSON body'
   | 'Malformed URL'
   | 'Not found'
   | 'Only secret API keys can create checkout sessions'
   | 'Organization is not verified for Production'
+  | 'Organization not found'
   | 'Pass code is required for Bankily'
   | 'Payload too large'
   | 'Payment Request not found'
@@ -510,6 +766,7 @@ export type ApiErrorMessage =
   | 'Payment not found'
   | 'Payment request is already paid'
   | 'Payment request is void: its invoice was voided'
+  | 'Phone number is required'
   | 'Price amount must be a positive number'
   | 'Price not found'
   | 'Product not found'
@@ -535,6 +792,66 @@ export type ApiErrorMessage =
  * by status (its text/plain message; the validation body for a 422).
  */
 export interface Operations {
+  'GET /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: BillingSettings };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'PATCH /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdateBillingSettingsBody;
+    response: { data: BillingSettings };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'POST /checkout-session': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -657,7 +974,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PublicCheckoutSession };
+    response: PublicSessionView;
     errors: {
       /** `Malformed URL` */
       400: 'Malformed URL';
@@ -675,18 +992,136 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
-  'GET /checkout-session/public/{id}/payment-status': {
+  'POST /checkout-session/public/{id}/pay': {
     params: { id: string };
     query: Record<string, never>;
+    body: PublicPayBody;
+    response: PublicPay;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Phone number is required`, `Invalid phone number`, `Pass code is required for Bankily` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Pass code is required for Bankily'
+        | 'Phone number is required';
+      /** `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production';
+      /** `Not found`, `Checkout session not found`, `Payment method not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests`, `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Payment failed due to a third party error, please try again later` */
+      502: 'Payment failed due to a third party error, please try again later';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /checkout-session/public/{id}/payment-status': {
+    params: { id: string };
+    query: {
+      /** A payment of this session (else the newest) */
+      paymentId?: string;
+    };
     body: never;
-    response: { data: CheckoutPaymentStatus };
+    response: PublicPaymentStatus;
     errors: {
       /** `Malformed URL` */
       400: 'Malformed URL';
-      /** `Not found`, `Checkout session not found` */
-      404: 'Checkout session not found' | 'Not found';
+      /** `Not found`, `Checkout session not found`, `Payment not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment not found';
       /** `URI too long` */
       414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /checkout-session/public/{id}/simulate-transfer': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: PublicSimulateTransferBody;
+    response: PublicPaymentStatus;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Simulated transfers are only available in sandbox';
+      /** `Not found`, `Checkout session not found`, `Payment not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `Payment is not pending` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open'
+        | 'Payment is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /checkout-session/public/{id}/switch-method': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: SwitchMethodBody;
+    response: PublicSessionView;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `Not found`, `Checkout session not found`, `Payment method not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
       /** An input of the wrong type or shape: the validation body, as text/plain. */
       422: ValidationErrorBody;
       /** `Too many requests` */
@@ -712,6 +1147,30 @@ export interface Operations {
       401: 'API key is required' | 'Invalid API key';
       /** `Not found` */
       404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /configuration/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: PaymentMethodDetail };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Not found`, `Payment method not found` */
+      404: 'Not found' | 'Payment method not found';
       /** `URI too long` */
       414: 'URI too long';
       /** An input of the wrong type or shape: the validation body, as text/plain. */
@@ -898,6 +1357,48 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'POST /invoices/{id}/payments': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: RecordManualPaymentBody;
+    response: { data: Invoice };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount exceeds the amount due`, `Amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount exceeds the amount due'
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Invoice not found` */
+      404: 'Invoice not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `Invoice is not pending`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Invoice is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /organization': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -914,6 +1415,35 @@ export interface Operations {
       404: 'Not found';
       /** `URI too long` */
       414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /organization/{id}': {
+    params: {
+      /** The organization's id */
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Organization };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Organization not found` */
+      404: 'Not found' | 'Organization not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
       /** `Too many requests` */
       429: 'Too many requests';
       /** `Internal server error` */
@@ -963,7 +1493,17 @@ export interface Operations {
     params: Record<string, never>;
     query: Record<string, never>;
     body: PayBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** data's id */
+      id: string;
+      /** data's status */
+      status: 'pending' | 'completed' | 'failed';
+      /** data's referenceId */
+      referenceId: string | null;
+      /** Always null */
+      metadata: Record<string, unknown> | null;
+    };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number`, `Pass code is required for Bankily` */
       400:
@@ -1134,7 +1674,11 @@ export interface Operations {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PaymentRequest };
+    response: {
+      data: PaymentRequest;
+      /** One item per pending payment this call asked its bank about */
+      bankingApiResponses: BankingApiResponse[];
+    };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
       400:
@@ -1220,7 +1764,11 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: SimulateTransferBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status */
+      outcome: 'matched' | 'unmatched' | 'skipped';
+    };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
       400:
@@ -1243,6 +1791,38 @@ export interface Operations {
       414: 'URI too long';
       /** `Unsupported media type` */
       415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payment/{id}/status': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      data: PaymentStatus;
+      id: string;
+      status: 'pending' | 'completed' | 'failed';
+      referenceId: string | null;
+      claimExpiresAt: string | null;
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access` */
+      403: 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `URI too long` */
+      414: 'URI too long';
       /** An input of the wrong type or shape: the validation body, as text/plain. */
       422: ValidationErrorBody;
       /** `Too many requests` */
@@ -1359,7 +1939,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Price };
+    response: { data: Price; success: true };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
       400:
@@ -1528,7 +2108,7 @@ export interface Operations {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Product };
+    response: { data: Product; success: true };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
       400:
@@ -1603,7 +2183,15 @@ export interface Operations {
       /** Items per page, 1 to 100 */
       limit?: number;
       status?:
-        'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'paused'
+        | 'pending_cancellation'
+        | 'cancelled'
+        | 'expired'
+        | 'incomplete'
+        | 'incomplete_expired';
     };
     body: never;
     response: {
@@ -1637,8 +2225,9 @@ export interface Operations {
     body: CreateSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment` */
       400:
+        | 'A subscription with a trial cannot require a first payment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -1811,8 +2400,9 @@ export interface Operations {
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `Invalid phone number` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Invalid phone number` */
       400:
+        | 'A subscription with a trial cannot require a first payment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Invalid phone number'
@@ -1890,6 +2480,8 @@ export interface Operations {
         | 'invoice-created'
         | 'invoice-paid'
         | 'invoice-voided'
+        | 'invoice-upcoming'
+        | 'invoice-overdue'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
         | 'account-updated';
