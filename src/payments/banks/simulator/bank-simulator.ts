@@ -36,12 +36,29 @@ export interface SimulatorStats {
   /** Distinct charges recorded (a replayed reference is not charged again). */
   charges: number;
   statusRequests: number;
+  /** Transfer requests that reached the bank (replays included) and distinct transfers sent. */
+  transferRequests: number;
+  transfers: number;
+}
+
+/** A payout sent to a merchant's account (docs/bank-gateway.md "Transfers"). */
+export interface SimulatedTransfer {
+  reference: string;
+  bankReference: string;
+  amount: number;
+  iban: string;
+  status: 'paid' | 'in_transit' | 'failed';
+  reason?: string;
+  /** Only `pending-then-confirm`: paid when it is next asked about. */
+  confirmOnStatus: boolean;
 }
 
 export interface BankSimulator {
   url: string;
   stats(): SimulatorStats;
   charge(reference: string): SimulatedCharge | undefined;
+  transfer(reference: string): SimulatedTransfer | undefined;
+  settleTransfer(reference: string, status: 'paid' | 'failed'): boolean;
   setMode(mode: SimulatorMode, delayMs?: number): void;
   settle(reference: string, status: 'completed' | 'declined'): boolean;
   reset(): void;
@@ -82,7 +99,14 @@ export async function startBankSimulator(
   options: { port?: number; host?: string; apiKey?: string } = {},
 ): Promise<BankSimulator> {
   const charges = new Map<string, SimulatedCharge>();
-  const stats: SimulatorStats = { chargeRequests: 0, charges: 0, statusRequests: 0 };
+  const transfers = new Map<string, SimulatedTransfer>();
+  const stats: SimulatorStats = {
+    chargeRequests: 0,
+    charges: 0,
+    statusRequests: 0,
+    transferRequests: 0,
+    transfers: 0,
+  };
   let mode: SimulatorMode = 'normal';
   let delayMs = 0;
 
@@ -158,6 +182,74 @@ export async function startBankSimulator(
     }
   }
 
+  const transferView = (t: SimulatedTransfer) => ({
+    reference: t.reference,
+    status: t.status,
+    bankReference: t.bankReference,
+    amount: t.amount,
+    ...(t.reason ? { reason: t.reason } : {}),
+  });
+
+  function recordTransfer(
+    body: Record<string, unknown>,
+    status: SimulatedTransfer['status'],
+    confirmOnStatus = false,
+  ): SimulatedTransfer {
+    const transfer: SimulatedTransfer = {
+      reference: String(body.reference),
+      bankReference: `trf_${randomUUID().slice(0, 12)}`,
+      amount: Number(body.amount),
+      iban: String(body.iban),
+      status,
+      reason: status === 'failed' ? 'account closed' : undefined,
+      confirmOnStatus,
+    };
+    transfers.set(transfer.reference, transfer);
+    stats.transfers += 1;
+    return transfer;
+  }
+
+  /** `POST /transfers`: a replayed reference answers the transfer's current state, never a second one. */
+  async function handleTransfer(body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    stats.transferRequests += 1;
+    if (typeof body.reference !== 'string' || !Number.isInteger(body.amount) || typeof body.iban !== 'string')
+      return send(res, 400, { error: 'reference, amount and iban are required' });
+    if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
+    if (mode === 'hang') return;
+    const known = transfers.get(body.reference);
+    if (known) {
+      if (known.confirmOnStatus && known.status === 'in_transit') known.status = 'paid';
+      return send(res, 200, transferView(known));
+    }
+    switch (mode) {
+      case 'decline':
+        return send(res, 200, transferView(recordTransfer(body, 'failed')));
+      case 'pending':
+        return send(res, 200, transferView(recordTransfer(body, 'in_transit')));
+      case 'pending-then-confirm':
+        return send(res, 200, transferView(recordTransfer(body, 'in_transit', true)));
+      case 'slow': {
+        const transfer = recordTransfer(body, 'paid');
+        await new Promise((r) => setTimeout(r, delayMs).unref());
+        return send(res, 200, transferView(transfer));
+      }
+      case 'normal':
+        return send(
+          res,
+          200,
+          transferView(recordTransfer(body, body.iban.endsWith('0001') ? 'failed' : 'paid')),
+        );
+    }
+  }
+
+  function settleTransfer(reference: string, status: 'paid' | 'failed'): boolean {
+    const transfer = transfers.get(reference);
+    if (!transfer) return false;
+    transfer.status = status;
+    transfer.reason = status === 'failed' ? 'account closed' : undefined;
+    return true;
+  }
+
   function handleStatus(reference: string, res: ServerResponse): void {
     stats.statusRequests += 1;
     if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
@@ -179,6 +271,13 @@ export async function startBankSimulator(
         return send(res, 400, { error: `mode: one of ${SIMULATOR_MODES.join(', ')}` });
       setMode(body.mode as SimulatorMode, typeof body.delayMs === 'number' ? body.delayMs : undefined);
       return send(res, 200, { mode, delayMs });
+    }
+    const transferMatch = /^\/_control\/transfers\/([^/]+)\/settle$/.exec(path);
+    if (transferMatch) {
+      const reference = decodeURIComponent(transferMatch[1]);
+      return settleTransfer(reference, body.status === 'failed' ? 'failed' : 'paid')
+        ? send(res, 200, transferView(transfers.get(reference)!))
+        : send(res, 404, { error: 'unknown transfer' });
     }
     const settleMatch = /^\/_control\/charges\/([^/]+)\/settle$/.exec(path);
     if (settleMatch) {
@@ -202,7 +301,14 @@ export async function startBankSimulator(
   }
   function reset(): void {
     charges.clear();
-    Object.assign(stats, { chargeRequests: 0, charges: 0, statusRequests: 0 });
+    transfers.clear();
+    Object.assign(stats, {
+      chargeRequests: 0,
+      charges: 0,
+      statusRequests: 0,
+      transferRequests: 0,
+      transfers: 0,
+    });
     setMode('normal');
   }
 
@@ -226,6 +332,10 @@ export async function startBankSimulator(
         handleCharge(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
         return;
       }
+      if (req.method === 'POST' && path === '/transfers') {
+        handleTransfer(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
+        return;
+      }
       const statusMatch = /^\/charges\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && statusMatch) return handleStatus(decodeURIComponent(statusMatch[1]), res);
       send(res, 404, { error: 'not found' });
@@ -242,6 +352,8 @@ export async function startBankSimulator(
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     stats: () => ({ ...stats }),
     charge: (reference) => charges.get(reference),
+    transfer: (reference) => transfers.get(reference),
+    settleTransfer,
     setMode,
     settle,
     reset,
