@@ -1,3 +1,4 @@
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Tenant } from '../auth/tenant';
@@ -17,8 +18,9 @@ export class InvoicesController {
 
   @Get()
   @ApiList(InvoiceJson)
-  list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 
   @Get(':id')

@@ -3,7 +3,14 @@ import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
-import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
+import {
+  cursorColumn,
+  KeysetPage,
+  keysetBatches,
+  keysetClauses,
+  keysetPage,
+  KeysetQuery,
+} from '../database/keyset';
 import { and, empty, raw, Sql, sql } from '../database/sql';
 import type { VerificationStatus } from '../organizations/account';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
@@ -241,6 +248,25 @@ export class InvoicesRepository {
       this.db.one<{ total: number }>(sql`SELECT count(*)::int AS total FROM invoices i WHERE ${and(where)}`),
     ]);
     return { rows, total: count!.total };
+  }
+
+  /** Every invoice the list's filters select, newest first, in batches (the CSV export). */
+  async *listAll(
+    organizationId: string,
+    filter: { id?: string; externalUserId?: string; subscriptionId?: string },
+  ): AsyncGenerator<Invoice[]> {
+    const where = [sql`i.organization_id = ${organizationId}`];
+    if (filter.id !== undefined) where.push(sql`i.id = ${filter.id}`);
+    if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
+    if (filter.externalUserId !== undefined) {
+      where.push(sql`i.customer_id = ${customerIdByExternalUser(organizationId, filter.externalUserId)}`);
+    }
+    yield* keysetBatches<Invoice>(this.db, {
+      select: INVOICE_COLUMNS,
+      from: sql`FROM invoices i`,
+      alias: 'i',
+      where,
+    });
   }
 
   /** Locks the invoice (its page pays it only while it is pending); its status. */

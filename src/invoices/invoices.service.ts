@@ -1,9 +1,11 @@
+import { StreamableFile } from '@nestjs/common';
+import { csvFile, mapBatches } from '../common/http/csv';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import type { ListInvoicesQuery } from './dto/invoice.dto';
-import { InvoiceJson, toInvoiceJson } from './invoice';
+import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicesRepository } from './invoices.repository';
 
@@ -24,6 +26,15 @@ export class InvoicesService {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);
     return toInvoiceJson(invoice, this.publicUrl);
+  }
+
+  /** Every invoice the filters select, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListInvoicesQuery): StreamableFile {
+    return csvFile(
+      'invoices',
+      INVOICE_CSV_COLUMNS,
+      mapBatches(this.repo.listAll(tenant.organizationId, q), (i) => toInvoiceJson(i, this.publicUrl)),
+    );
   }
 
   /** Newest first; filters combine. Two statements (page and count), whatever the page size. */

@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
@@ -127,3 +128,18 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
     position: r.position,
   };
 }
+
+/** The columns of the payments list as CSV. */
+export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentJson>[] = [
+  { header: 'id', value: (p) => p.id },
+  { header: 'createdAt', value: (p) => csvTimeOf(p.createdAt) },
+  { header: 'transactionId', value: (p) => p.transactionId },
+  { header: 'paymentRequestId', value: (p) => p.paymentRequestId },
+  { header: 'amount', value: (p) => p.amount },
+  { header: 'status', value: (p) => p.status },
+  { header: 'configurationId', value: (p) => p.configurationId },
+  { header: 'phoneNumber', value: (p) => p.phoneNumber },
+  { header: 'referenceId', value: (p) => p.referenceId },
+  { header: 'failureReason', value: (p) => p.failureReason },
+  { header: 'completedAt', value: (p) => csvTimeOf(p.completedAt) },
+];

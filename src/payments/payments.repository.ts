@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
-import { KeysetPage, keysetPage, KeysetQuery } from '../database/keyset';
+import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.repository';
@@ -138,6 +138,26 @@ export class PaymentsRepository {
       page,
     );
     return { items: rows.map(toJson), total };
+  }
+
+  /** Every payment the list's filters select, newest first, in batches (the CSV export). */
+  async *listAll(
+    environmentId: string,
+    filter: { transactionId?: string; paymentRequestId?: string; status?: PaymentStatus },
+  ): AsyncGenerator<PaymentJson[]> {
+    const where = [sql`p.environment_id = ${environmentId}`];
+    if (filter.transactionId !== undefined)
+      where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
+    if (filter.paymentRequestId !== undefined)
+      where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
+    if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
+    for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
+      select: PAYMENT_COLUMNS,
+      from: PAYMENT_FROM,
+      alias: 'p',
+      where,
+    }))
+      yield rows.map(toJson);
   }
 
   /** A page of the dashboard's payments search (see paymentSearchStatement). */
