@@ -22,6 +22,7 @@ export const LAYERS = [
   ['subscriptions'],
   ['billing'],
   ['ledger'],
+  ['payouts'],
   ['rate-limits'],
   ['dashboard'],
   ['admin'],

@@ -114,4 +114,69 @@ export class LedgerRepository {
       ON CONFLICT (source_id, type) DO NOTHING`);
     return changed === 1;
   }
+  /**
+   * The available balance as a payout made now must see it: at the statement's own time, not the
+   * transaction's start (`now()`), so a payout that waited on the environment's payout lock counts
+   * the payout committed meanwhile. `at` (text, to the microsecond) is that time, the cut-off of
+   * the transactions the payout links.
+   */
+  async availableForPayout(environmentId: string): Promise<{ available: number; at: string }> {
+    const row = await this.db.one<{ available: number; at: string }>(sql`
+      WITH at AS (SELECT statement_timestamp() AS t, (statement_timestamp() AT TIME ZONE 'UTC')::date AS day),
+      days AS (
+        SELECT COALESCE(sum(d.net), 0) AS net FROM balance_days d, at
+         WHERE d.environment_id = ${environmentId} AND d.day < at.day
+      ), today AS (
+        SELECT COALESCE(sum(t.net), 0) AS net FROM balance_transactions t, at
+         WHERE t.environment_id = ${environmentId}
+           AND t.available_on >= at.day::timestamp AT TIME ZONE 'UTC' AND t.available_on <= at.t
+      )
+      SELECT (days.net + today.net)::float8 AS available, at.t::text AS at FROM days, today, at`);
+    return row!;
+  }
+
+  /**
+   * A payout's `payout` transaction (minus its amount, available at once: at the statement's time,
+   * so the next payout's `availableForPayout` counts it) and, for a payout of the whole available
+   * balance, the link to it from every transaction it pays (available by `linkUpTo`, not yet paid
+   * out). Runs in the transaction that makes the payout, under the environment's payout lock.
+   */
+  async recordPayout(
+    payout: { id: string; amount: number; environmentId: string; organizationId: string },
+    linkUpTo: string | null,
+  ): Promise<void> {
+    await this.db.exec(sql`
+      WITH debit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, available_on, payout_id,
+                                          environment_id, organization_id, created_at)
+        VALUES (gen_random_uuid(), 'payout', ${-payout.amount}, 0, ${-payout.amount}, ${payout.id},
+                statement_timestamp(), ${payout.id}, ${payout.environmentId}, ${payout.organizationId}, now())
+        RETURNING id)
+      UPDATE balance_transactions SET payout_id = ${payout.id}
+       WHERE ${linkUpTo}::timestamptz IS NOT NULL AND environment_id = ${payout.environmentId}
+         AND payout_id IS NULL AND available_on <= ${linkUpTo}::timestamptz`);
+  }
+
+  /**
+   * A failed payout's money back (`payout_failure`, linked to the payout, available at once); the
+   * transactions it was to pay are unlinked, for the next payout to pay. Once per payout: the
+   * database refuses a second `payout_failure` of one source.
+   */
+  async recordPayoutFailure(payout: {
+    id: string;
+    amount: number;
+    environmentId: string;
+    organizationId: string;
+  }): Promise<void> {
+    await this.db.exec(sql`
+      WITH credit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, available_on, payout_id,
+                                          environment_id, organization_id, created_at)
+        VALUES (gen_random_uuid(), 'payout_failure', ${payout.amount}, 0, ${payout.amount}, ${payout.id},
+                statement_timestamp(), ${payout.id}, ${payout.environmentId}, ${payout.organizationId}, now())
+        RETURNING id)
+      UPDATE balance_transactions SET payout_id = NULL
+       WHERE payout_id = ${payout.id} AND environment_id = ${payout.environmentId}
+         AND type NOT IN ('payout', 'payout_failure')`);
+  }
 }

@@ -16,6 +16,8 @@ export const EXTRA_EVENT_KINDS = [
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',
+  'payout-created',
+  'payout-updated',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

@@ -82,6 +82,7 @@ export async function startTestApp(
     WEBHOOK_WORKER: 'false',
     RECONCILE_INTERVAL_MS: '0',
     BILLING_SCHEDULER: 'false',
+    PAYOUT_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

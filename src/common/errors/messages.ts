@@ -114,4 +114,10 @@ export const Messages = {
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
+
+  /** Payouts (docs/payouts.md). */
+  insufficientAvailableBalance: 'Insufficient available balance',
+  payoutsOnHold: 'Payouts are on hold for this organization',
+  payoutNotFound: 'Payout not found',
+  payoutRunsSandboxOnly: 'Payout runs are only available in sandbox',
 } as const;
