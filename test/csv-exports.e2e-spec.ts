@@ -115,6 +115,7 @@ describe('Accept: text/csv on GET /payment', () => {
       'referenceId',
       'failureReason',
       'completedAt',
+      'payoutId',
     ]);
     expect(rows.map((r) => r[2])).toEqual([failed.transactionId, a.transactionId]);
     expect(rows[1]).toMatchObject({ 3: a.requestId, 4: '2500', 5: 'completed', 7: '22222222' });

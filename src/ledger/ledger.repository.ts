@@ -44,6 +44,11 @@ export function paymentTransactionCtes(ctx: SettlementContext, terms: LedgerTerm
     )`;
 }
 
+/** SQL: the payout that paid out the payment `paymentId` names (its `payment` transaction's), else null. */
+export function payoutIdOfPayment(paymentId: Sql): Sql {
+  return sql`(SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = ${paymentId} AND bt.type = 'payment')`;
+}
+
 /** Balance transactions (append-only) and the balance of each environment. */
 @Injectable()
 export class LedgerRepository {

@@ -53,6 +53,8 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: Date | null;
+  /** The payout that paid it out (read with the records the API shows; null until then). */
+  payoutId?: string | null;
   nextCheckAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -71,6 +73,13 @@ export class PaymentJson {
     string | null;
   @ApiProperty({ type: String, nullable: true }) failureReason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The payout that paid it out (from its balance transaction); null until then',
+  })
+  payoutId!: string | null;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -88,6 +97,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     referenceId: p.referenceId,
     failureReason: p.failureReason,
     completedAt: p.completedAt?.toISOString() ?? null,
+    payoutId: p.payoutId ?? null,
     environmentId: p.environmentId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -108,6 +118,7 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     referenceId: r.reference_id,
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
+    payoutId: r.payout_id ?? null,
     nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -142,4 +153,5 @@ export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentJson>[] = [
   { header: 'referenceId', value: (p) => p.referenceId },
   { header: 'failureReason', value: (p) => p.failureReason },
   { header: 'completedAt', value: (p) => csvTimeOf(p.completedAt) },
+  { header: 'payoutId', value: (p) => p.payoutId },
 ];

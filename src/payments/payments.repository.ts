@@ -19,6 +19,7 @@ import {
   SettledRow,
 } from './pay.statements';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
+import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
 import {
   Payment,
@@ -71,7 +72,15 @@ const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), 
 /** Payments and payment methods. */
 @Injectable()
 export class PaymentsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly payouts: PaymentPayouts,
+  ) {}
+
+  /** A payment's columns for the records the API reads: the row, its request's transactionId, its payout. */
+  private get columns(): Sql {
+    return sql`${PAYMENT_COLUMNS}, ${this.payouts.payoutIdOf(raw('p.id'))} AS payout_id`;
+  }
 
   async lookUp(environmentId: string, methodId: string, transactionId: string, key?: RequestKey) {
     const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId, key));
@@ -111,7 +120,7 @@ export class PaymentsRepository {
   /** The payment as the API shows it (with its request's transactionId). */
   async paymentJson(environmentId: string, id: string): Promise<PaymentJson | undefined> {
     const row = await this.db.one(
-      sql`SELECT ${PAYMENT_COLUMNS} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
+      sql`SELECT ${this.columns} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
     );
     return row && toJson(row);
   }
@@ -131,7 +140,7 @@ export class PaymentsRepository {
     const { rows, total } = await pageRows<Record<string, unknown>>(
       this.db,
       {
-        select: PAYMENT_COLUMNS,
+        select: this.columns,
         from: sql`${PAYMENT_FROM} WHERE ${and(where)}`,
         orderBy: sql`p.created_at DESC, p.id DESC`,
       },
@@ -152,7 +161,7 @@ export class PaymentsRepository {
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
     for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
-      select: PAYMENT_COLUMNS,
+      select: this.columns,
       from: PAYMENT_FROM,
       alias: 'p',
       where,
@@ -176,7 +185,7 @@ export class PaymentsRepository {
   /** Every payment of a request, newest first, with its bank app. */
   async ofRequest(environmentId: string, paymentRequestId: string): Promise<PaymentListItem[]> {
     const rows = await this.db.many(sql`
-      SELECT ${PAYMENT_COLUMNS}, pm.name AS method_name, pm.type AS method_type
+      SELECT ${this.columns}, pm.name AS method_name, pm.type AS method_type
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = ${paymentRequestId} AND p.environment_id = ${environmentId}

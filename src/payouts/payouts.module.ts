@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger/ledger.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
+import { PaymentsModule } from '../payments/payments.module';
 import { PayoutRun } from './payout-run';
 import { PayoutsController, PayoutScheduleController, SandboxPayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
@@ -10,7 +11,7 @@ import { SandboxPayoutsGuard } from './sandbox-payouts.guard';
 import { TransfersService } from './transfers';
 
 @Module({
-  imports: [OrganizationsModule, LedgerModule],
+  imports: [OrganizationsModule, PaymentsModule, LedgerModule],
   controllers: [PayoutsController, PayoutScheduleController, SandboxPayoutsController],
   providers: [
     PayoutsRepository,

@@ -8,7 +8,8 @@ import { assertAmount } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
-import { LedgerRepository } from '../ledger/ledger.repository';
+import { LedgerRepository, payoutIdOfPayment } from '../ledger/ledger.repository';
+import { PaymentPayouts } from '../payments/payment-payouts';
 import { EnvironmentSetup } from '../organizations/environment-setup';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { BankUnavailableError } from '../payments/banks/bank';
@@ -44,12 +45,14 @@ export class PayoutsService implements OnModuleInit {
     private readonly organizations: OrganizationsRepository,
     private readonly transfers: TransfersService,
     private readonly environmentSetup: EnvironmentSetup,
+    private readonly paymentPayouts: PaymentPayouts,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
     this.environmentSetup.register('payout-schedule', (environment) => this.repo.insertSchedule(environment));
+    this.paymentPayouts.register(payoutIdOfPayment);
   }
 
   /**
