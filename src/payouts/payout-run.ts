@@ -82,7 +82,6 @@ export class PayoutRun implements BeforeApplicationShutdown {
           const payout = await this.payouts.open(environment.environmentId, environment.organizationId, {
             minimumAmount: environment.minimumAmount,
             automatic: true,
-            nextAttemptAt: now,
           });
           if (typeof payout !== 'string') made += 1;
         }

@@ -31,8 +31,8 @@ export interface NewPayout {
   bank: string;
   holderName: string;
   iban: string;
-  /** When the job may first send it (a sender of its own holds it until then). */
-  nextAttemptAt: Date;
+  /** When the job may first send it (a sender of its own holds it until then); none: at once. */
+  nextAttemptAt?: Date;
 }
 
 /** A payout claimed to be sent (or asked about), with its environment's kind: which bank it goes through. */
@@ -124,7 +124,7 @@ export class PayoutsRepository {
         INSERT INTO payouts (id, environment_id, organization_id, amount, status, automatic, bank, holder_name,
                              iban, next_attempt_at)
         VALUES (${p.id}, ${p.environmentId}, ${p.organizationId}, ${p.amount}, 'pending', ${p.automatic}, ${p.bank},
-                ${p.holderName}, ${p.iban}, ${p.nextAttemptAt})
+                ${p.holderName}, ${p.iban}, COALESCE(${p.nextAttemptAt ?? null}::timestamptz, now()))
         RETURNING *),
       event AS (${payoutEvent('payout-created')})
       SELECT ${payoutColumns('p')} FROM created p`);

@@ -84,7 +84,7 @@ export class PayoutsService implements OnModuleInit {
   async open(
     environmentId: string,
     organizationId: string,
-    o: { amount?: number; minimumAmount?: number; automatic: boolean; nextAttemptAt: Date },
+    o: { amount?: number; minimumAmount?: number; automatic: boolean; nextAttemptAt?: Date },
   ): Promise<Payout | NoPayout> {
     const account = await this.organizations.account(organizationId);
     const destination = account?.payoutAccount;
