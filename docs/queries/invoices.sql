@@ -21,6 +21,14 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 SELECT count(*)::int AS total FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
         WHERE c.organization_id = $4 AND c.external_user_id = $5);
 
+-- InvoicesRepository.listAll
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
+        WHERE c.organization_id = $4 AND c.external_user_id = $5)
+       ORDER BY i.created_at DESC, i.id DESC LIMIT $6;
+
 -- InvoicesRepository.lockStatus
 SELECT status FROM invoices WHERE id = $1 FOR UPDATE;
 

@@ -36,3 +36,37 @@ INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment
       VALUES ($1, $2, $3, $4, $5, $6, $7,
               $8, $9, $10, $11, $12)
       ON CONFLICT (source_id, type) DO NOTHING;
+
+-- LedgerRepository.availableForPayout
+WITH at AS (SELECT statement_timestamp() AS t, (statement_timestamp() AT TIME ZONE 'UTC')::date AS day),
+      days AS (
+        SELECT COALESCE(sum(d.net), 0) AS net FROM balance_days d, at
+         WHERE d.environment_id = $1 AND d.day < at.day
+      ), today AS (
+        SELECT COALESCE(sum(t.net), 0) AS net FROM balance_transactions t, at
+         WHERE t.environment_id = $2
+           AND t.available_on >= at.day::timestamp AT TIME ZONE 'UTC' AND t.available_on <= at.t
+      )
+      SELECT (days.net + today.net)::float8 AS available, at.t::text AS at FROM days, today, at;
+
+-- LedgerRepository.recordPayout
+WITH debit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, available_on, payout_id,
+                                          environment_id, organization_id, created_at)
+        VALUES (gen_random_uuid(), 'payout', $1, 0, $2, $3,
+                statement_timestamp(), $4, $5, $6, now())
+        RETURNING id)
+      UPDATE balance_transactions SET payout_id = $7
+       WHERE $8::timestamptz IS NOT NULL AND environment_id = $9
+         AND payout_id IS NULL AND available_on <= $10::timestamptz;
+
+-- LedgerRepository.recordPayoutFailure
+WITH credit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, available_on, payout_id,
+                                          environment_id, organization_id, created_at)
+        VALUES (gen_random_uuid(), 'payout_failure', $1, 0, $2, $3,
+                statement_timestamp(), $4, $5, $6, now())
+        RETURNING id)
+      UPDATE balance_transactions SET payout_id = NULL
+       WHERE payout_id = $7 AND environment_id = $8
+         AND type NOT IN ('payout', 'payout_failure');

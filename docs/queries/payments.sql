@@ -179,13 +179,17 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 SELECT * FROM payments WHERE id = $1;
 
 -- PaymentsRepository.paymentJson
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.list
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
 
 -- PaymentsRepository.list
 SELECT count(*)::int AS total FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5;
+
+-- PaymentsRepository.listAll
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5
+       ORDER BY p.created_at DESC, p.id DESC LIMIT $6;
 
 -- PaymentsRepository.search
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name,
@@ -195,7 +199,7 @@ SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_re
     WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name, pm.type AS method_type
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, pm.name AS method_name, pm.type AS method_type
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = $1 AND p.environment_id = $2

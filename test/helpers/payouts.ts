@@ -9,14 +9,12 @@ export const FAILING_IBAN = 'MR1300020001010000123450001';
 
 /** Gives the organization an approved payout account (as org:create --payout-iban does). */
 export async function approvedAccount(t: TestApp, organizationId: string, iban = GOOD_IBAN): Promise<void> {
-  await t.app
-    .get(OrganizationsRepository)
-    .savePayoutAccount(organizationId, {
-      bank: 'BNM',
-      holderName: 'Boutique Test',
-      iban,
-      status: 'approved',
-    });
+  await t.app.get(OrganizationsRepository).savePayoutAccount(organizationId, {
+    bank: 'BNM',
+    holderName: 'Boutique Test',
+    iban,
+    status: 'approved',
+  });
 }
 
 /** A fresh organization with an approved payout account. */

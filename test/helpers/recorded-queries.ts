@@ -12,7 +12,11 @@ import { IdempotencyRepository } from '../../src/idempotency/idempotency.reposit
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
-import { LedgerRepository, paymentTransactionCtes } from '../../src/ledger/ledger.repository';
+import {
+  LedgerRepository,
+  paymentTransactionCtes,
+  payoutIdOfPayment,
+} from '../../src/ledger/ledger.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
@@ -23,7 +27,9 @@ import {
   settleStatement,
 } from '../../src/payments/pay.statements';
 import type { Payment } from '../../src/payments/payment';
+import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PayoutsRepository } from '../../src/payouts/payouts.repository';
 import { PriceProducts } from '../../src/prices/price-products';
 import { PricesRepository } from '../../src/prices/prices.repository';
 import { ProductsOfPrices } from '../../src/products/products-of-prices';
@@ -117,6 +123,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   subscriptions: [SubscriptionsRepository],
   dashboard: [DashboardRepository],
   ledger: [LedgerRepository],
+  payouts: [PayoutsRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */
@@ -130,6 +137,11 @@ function construct(Repository: RepositoryClass, db: Db): object {
     const subscriptions = new InvoiceSubscriptions();
     new SubscriptionsOfInvoices(subscriptions).onModuleInit();
     return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  if (Repository === PaymentsRepository) {
+    const payouts = new PaymentPayouts();
+    payouts.register(payoutIdOfPayment);
+    return new PaymentsRepository(db, payouts);
   }
   return new Repository(db, CONFIG);
 }
@@ -149,6 +161,9 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
     let result: unknown;
     try {
       result = await method.apply(repository, args);
+      // A list read in batches (a CSV export): its first batch's statement.
+      if (result && typeof result === 'object' && Symbol.asyncIterator in result)
+        await (result as unknown as AsyncIterator<unknown>).next();
     } catch {
       // A placeholder row cannot always be mapped; the statements sent before are what counts.
     }
