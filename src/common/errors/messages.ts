@@ -114,4 +114,10 @@ export const Messages = {
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
+
+  /** Refunds (docs/ledger.md). */
+  onlyCompletedPaymentsRefundable: 'Only completed payments can be refunded',
+  refundExceedsAmountLeft: 'Refund amount exceeds the amount left to refund',
+  refundNotFound: 'Refund not found',
+  settlementReportRange: 'from must not be after to, and the range at most 366 days',
 } as const;
