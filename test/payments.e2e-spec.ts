@@ -151,6 +151,7 @@ describe('pay in the sandbox', () => {
       failureReason: null,
       completedAt: expect.any(String),
       payoutId: null,
+      refundedAmount: 0,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -1,6 +1,41 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+export interface Balance {
+  /** Whole MRU that can be paid out now (may be negative after refunds) */
+  available: number;
+  /** Whole MRU not yet available */
+  pending: number;
+  currency: 'MRU';
+}
+
+export interface BalanceTransaction {
+  id: string;
+  type:
+    | 'payment'
+    | 'refund'
+    | 'refund_failure'
+    | 'payout'
+    | 'payout_failure'
+    | 'application_fee'
+    | 'application_fee_received';
+  /** Whole MRU, signed: money in positive */
+  amount: number;
+  /** Khoums's fee, whole MRU */
+  fee: number;
+  /** amount - fee */
+  net: number;
+  currency: 'MRU';
+  /** The payment, refund or payout it records */
+  sourceId: string;
+  /** When the money can be paid out */
+  availableOn: string;
+  /** The payout that paid it out */
+  payoutId: string | null;
+  environmentId: string;
+  createdAt: string;
+}
+
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -84,6 +119,15 @@ export interface CreateProductBody {
   description?: string | null;
 }
 
+export interface CreateRefundBody {
+  /** The completed payment to refund */
+  paymentId: string;
+  /** Whole MRU > 0; default: what is left to refund */
+  amount?: number;
+  /** Why (shown to you, not sent to the payer) */
+  reason?: string;
+}
+
 export interface CreateSubscriptionByExternalUserBody {
   /** Start with a trial ("trialing" means true); needs trialPeriod or trialEnd */
   trial?: boolean | 'trialing';
@@ -137,6 +181,9 @@ export interface CreateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   /** Default true */
   enabled?: boolean;
@@ -211,6 +258,8 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: string | null;
+  /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
+  refundedAmount: number;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -320,6 +369,21 @@ export interface PublicPaymentRequest {
   phoneNumber: string | null;
 }
 
+export interface Refund {
+  id: string;
+  paymentId: string;
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  failureReason: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface SendTestEventBody {
   /** Default payment-request-created (or the first kind the endpoint receives) */
   event?:
@@ -334,7 +398,10 @@ export interface SendTestEventBody {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
-    | 'account-updated';
+    | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded';
 }
 
 export interface SimulateTransferBody {
@@ -400,6 +467,9 @@ export interface UpdateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   /** Re-enabling resumes pending deliveries */
   enabled?: boolean;
@@ -440,7 +510,10 @@ export interface WebhookDelivery {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
-    | 'account-updated';
+    | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded';
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   lastStatusCode: number | null;
@@ -467,6 +540,9 @@ export interface WebhookEndpoint {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   enabled: boolean;
   environmentId: string;
@@ -477,6 +553,36 @@ export interface WebhookEndpoint {
 
 /** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
 export interface Operations {
+  'GET /balance': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: Balance };
+  };
+  'GET /balance-transactions': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      type?:
+        | 'payment'
+        | 'refund'
+        | 'refund_failure'
+        | 'payout'
+        | 'payout_failure'
+        | 'application_fee'
+        | 'application_fee_received';
+      /** Only what this payout paid out */
+      payoutId?: string;
+    };
+    body: never;
+    response: {
+      data: BalanceTransaction[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
   'POST /checkout-session': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -728,6 +834,34 @@ export interface Operations {
     body: never;
     response: { data: Product };
   };
+  'GET /refunds': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      paymentId?: string;
+      status?: 'pending' | 'succeeded' | 'failed';
+    };
+    body: never;
+    response: {
+      data: Refund[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /refunds': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateRefundBody;
+    response: { data: Refund };
+  };
+  'GET /refunds/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Refund };
+  };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -812,7 +946,10 @@ export interface Operations {
         | 'invoice-voided'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
-        | 'account-updated';
+        | 'account-updated'
+        | 'refund-created'
+        | 'refund-updated'
+        | 'invoice-refunded';
       status?: 'pending' | 'succeeded' | 'failed';
     };
     body: never;

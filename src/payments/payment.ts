@@ -55,6 +55,8 @@ export interface Payment {
   completedAt: Date | null;
   /** The payout that paid it out (read with the records the API shows; null until then). */
   payoutId?: string | null;
+  /** Whole MRU refunded or being refunded (pending and succeeded refunds). */
+  refundedAmount: number;
   nextCheckAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -80,6 +82,11 @@ export class PaymentJson {
     description: 'The payout that paid it out (from its balance transaction); null until then',
   })
   payoutId!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Whole MRU refunded or being refunded (a failed refund gives its amount back)',
+  })
+  refundedAmount!: number;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -98,6 +105,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     failureReason: p.failureReason,
     completedAt: p.completedAt?.toISOString() ?? null,
     payoutId: p.payoutId ?? null,
+    refundedAmount: p.refundedAmount,
     environmentId: p.environmentId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -119,6 +127,7 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
     payoutId: r.payout_id ?? null,
+    refundedAmount: r.refunded_amount ?? 0,
     nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

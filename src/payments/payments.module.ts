@@ -34,6 +34,7 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     ReconciliationService,
     SettlementExtensions,
     PaymentPayouts,
+    BanksService,
   ],
 })
 export class PaymentsModule {}

@@ -18,6 +18,9 @@ export const EXTRA_EVENT_KINDS = [
   'account-updated',
   'payout-created',
   'payout-updated',
+  'refund-created',
+  'refund-updated',
+  'invoice-refunded',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

@@ -120,4 +120,9 @@ export const Messages = {
   payoutsOnHold: 'Payouts are on hold for this organization',
   payoutNotFound: 'Payout not found',
   payoutRunsSandboxOnly: 'Payout runs are only available in sandbox',
+  /** Refunds (docs/ledger.md). */
+  onlyCompletedPaymentsRefundable: 'Only completed payments can be refunded',
+  refundExceedsAmountLeft: 'Refund amount exceeds the amount left to refund',
+  refundNotFound: 'Refund not found',
+  settlementReportRange: 'from must not be after to, and the range at most 366 days',
 } as const;

@@ -39,6 +39,10 @@ export interface SimulatorStats {
   /** Transfer requests that reached the bank (replays included) and distinct transfers sent. */
   transferRequests: number;
   transfers: number;
+  /** Refund requests that reached the bank (replays included). */
+  refundRequests: number;
+  /** Distinct refunds recorded. */
+  refunds: number;
 }
 
 /** A payout sent to a merchant's account (docs/bank-gateway.md "Transfers"). */
@@ -53,12 +57,24 @@ export interface SimulatedTransfer {
   confirmOnStatus: boolean;
 }
 
+export interface SimulatedRefund {
+  reference: string;
+  chargeReference: string;
+  bankReference: string;
+  amount: number;
+  status: 'succeeded' | 'pending' | 'failed';
+  reason?: string;
+}
+
 export interface BankSimulator {
   url: string;
   stats(): SimulatorStats;
   charge(reference: string): SimulatedCharge | undefined;
   transfer(reference: string): SimulatedTransfer | undefined;
   settleTransfer(reference: string, status: 'paid' | 'failed'): boolean;
+  refund(reference: string): SimulatedRefund | undefined;
+  /** A pending refund (mode `pending`) ends. */
+  settleRefund(reference: string, status: 'succeeded' | 'failed'): boolean;
   setMode(mode: SimulatorMode, delayMs?: number): void;
   settle(reference: string, status: 'completed' | 'declined'): boolean;
   reset(): void;
@@ -100,12 +116,15 @@ export async function startBankSimulator(
 ): Promise<BankSimulator> {
   const charges = new Map<string, SimulatedCharge>();
   const transfers = new Map<string, SimulatedTransfer>();
+  const refunds = new Map<string, SimulatedRefund>();
   const stats: SimulatorStats = {
     chargeRequests: 0,
     charges: 0,
     statusRequests: 0,
     transferRequests: 0,
     transfers: 0,
+    refundRequests: 0,
+    refunds: 0,
   };
   let mode: SimulatorMode = 'normal';
   let delayMs = 0;
@@ -114,6 +133,13 @@ export async function startBankSimulator(
     if (res.writableEnded || res.destroyed) return;
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
+  const refundView = (r: SimulatedRefund) => ({
+    reference: r.reference,
+    status: r.status,
+    bankReference: r.bankReference,
+    amount: r.amount,
+    ...(r.reason ? { reason: r.reason } : {}),
+  });
   const view = (c: SimulatedCharge) => ({
     reference: c.reference,
     status: c.status,
@@ -250,6 +276,81 @@ export async function startBankSimulator(
     return true;
   }
 
+  /**
+   * A refund: the faults of charges apply (`error`, `hang`, `decline` fails it, `pending` until
+   * settled, `slow`); in `normal` mode a refund of a charge paid from a phone ending 9004, or of a
+   * charge the bank does not know, or above the charge's amount, fails; the others succeed.
+   */
+  async function handleRefund(body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    stats.refundRequests += 1;
+    if (
+      typeof body.reference !== 'string' ||
+      typeof body.chargeReference !== 'string' ||
+      !Number.isInteger(body.amount)
+    ) {
+      return send(res, 400, { error: 'reference, chargeReference and amount are required' });
+    }
+    const known = refunds.get(body.reference);
+    if (known) return send(res, 200, refundView(known));
+    const recordRefund = (status: SimulatedRefund['status'], reason?: string) => {
+      const refund: SimulatedRefund = {
+        reference: String(body.reference),
+        chargeReference: String(body.chargeReference),
+        bankReference: `bank_rf_${randomUUID().slice(0, 12)}`,
+        amount: Number(body.amount),
+        status,
+        reason,
+      };
+      refunds.set(refund.reference, refund);
+      stats.refunds += 1;
+      return refund;
+    };
+    switch (mode) {
+      case 'error':
+        return send(res, 503, { error: 'bank unavailable' });
+      case 'hang':
+        return;
+      case 'decline':
+        return send(res, 200, refundView(recordRefund('failed', 'refund refused')));
+      case 'pending':
+      case 'pending-then-confirm':
+        return send(res, 200, refundView(recordRefund('pending')));
+      case 'slow': {
+        const refund = recordRefund('succeeded');
+        await new Promise((r) => setTimeout(r, delayMs).unref());
+        return send(res, 200, refundView(refund));
+      }
+      case 'normal': {
+        const charge = charges.get(body.chargeReference);
+        const phone = charge?.phoneNumber ?? (typeof body.phoneNumber === 'string' ? body.phoneNumber : '');
+        const refused =
+          phone.endsWith('9004') || (charge !== undefined && Number(body.amount) > charge.amount);
+        return send(
+          res,
+          200,
+          refundView(refused ? recordRefund('failed', 'refund refused') : recordRefund('succeeded')),
+        );
+      }
+    }
+  }
+
+  function handleRefundStatus(reference: string, res: ServerResponse): void {
+    stats.statusRequests += 1;
+    if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
+    if (mode === 'hang') return;
+    const refund = refunds.get(reference);
+    if (!refund) return send(res, 404, { error: 'unknown refund' });
+    send(res, 200, refundView(refund));
+  }
+
+  function settleRefund(reference: string, status: 'succeeded' | 'failed'): boolean {
+    const refund = refunds.get(reference);
+    if (!refund) return false;
+    refund.status = status;
+    if (status === 'failed') refund.reason = 'refund refused';
+    return true;
+  }
+
   function handleStatus(reference: string, res: ServerResponse): void {
     stats.statusRequests += 1;
     if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
@@ -279,6 +380,13 @@ export async function startBankSimulator(
         ? send(res, 200, transferView(transfers.get(reference)!))
         : send(res, 404, { error: 'unknown transfer' });
     }
+    const refundSettle = /^\/_control\/refunds\/([^/]+)\/settle$/.exec(path);
+    if (refundSettle) {
+      const reference = decodeURIComponent(refundSettle[1]);
+      return settleRefund(reference, body.status === 'failed' ? 'failed' : 'succeeded')
+        ? send(res, 200, refundView(refunds.get(reference)!))
+        : send(res, 404, { error: 'unknown refund' });
+    }
     const settleMatch = /^\/_control\/charges\/([^/]+)\/settle$/.exec(path);
     if (settleMatch) {
       const status = body.status === 'declined' ? 'declined' : 'completed';
@@ -302,12 +410,15 @@ export async function startBankSimulator(
   function reset(): void {
     charges.clear();
     transfers.clear();
+    refunds.clear();
     Object.assign(stats, {
       chargeRequests: 0,
       charges: 0,
       statusRequests: 0,
       transferRequests: 0,
       transfers: 0,
+      refundRequests: 0,
+      refunds: 0,
     });
     setMode('normal');
   }
@@ -336,6 +447,13 @@ export async function startBankSimulator(
         handleTransfer(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
         return;
       }
+      if (req.method === 'POST' && path === '/refunds') {
+        handleRefund(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
+        return;
+      }
+      const refundMatch = /^\/refunds\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && refundMatch)
+        return handleRefundStatus(decodeURIComponent(refundMatch[1]), res);
       const statusMatch = /^\/charges\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && statusMatch) return handleStatus(decodeURIComponent(statusMatch[1]), res);
       send(res, 404, { error: 'not found' });
@@ -354,6 +472,8 @@ export async function startBankSimulator(
     charge: (reference) => charges.get(reference),
     transfer: (reference) => transfers.get(reference),
     settleTransfer,
+    refund: (reference) => refunds.get(reference),
+    settleRefund,
     setMode,
     settle,
     reset,
