@@ -172,3 +172,65 @@ describe('keysetBatches', () => {
     expect(batches.slice(0, -1).every((b) => b.length === 4)).toBe(true);
   });
 });
+
+describe('Accept: text/csv on GET /refunds and GET /balance-transactions', () => {
+  it("answers the environment's refunds and balance transactions the filters select", async () => {
+    const fresh = await newTenant(t);
+    const key = fresh.sandbox.secretKey;
+    const paid = await paidRequest(t, key, 3000);
+    const refund = (
+      await t.http
+        .post('/api/v1/refunds')
+        .set('Authorization', key)
+        .send({ paymentId: paid.payment.id, amount: 1000, reason: '=cmd, "quoted"' })
+        .expect(200)
+    ).body.data;
+    await paidRequest(t, other.sandbox.secretKey, 900);
+
+    const [header, ...refunds] = parseCsv(
+      (await csv(`/refunds?paymentId=${paid.payment.id as string}`, key).expect(200)).text,
+    );
+    expect(header).toEqual([
+      'id',
+      'createdAt',
+      'paymentId',
+      'transactionId',
+      'amount',
+      'status',
+      'reason',
+      'failureReason',
+    ]);
+    expect(refunds).toEqual([
+      [
+        refund.id,
+        expect.any(String),
+        paid.payment.id,
+        paid.transactionId,
+        '1000',
+        refund.status,
+        `'=cmd, "quoted"`,
+        '',
+      ],
+    ]);
+
+    const [btHeader, ...transactions] = parseCsv((await csv('/balance-transactions', key).expect(200)).text);
+    expect(btHeader).toEqual([
+      'id',
+      'createdAt',
+      'type',
+      'amount',
+      'fee',
+      'net',
+      'currency',
+      'sourceId',
+      'availableOn',
+      'payoutId',
+    ]);
+    expect(transactions.map((r) => [r[2], r[3], r[7]])).toEqual([
+      ['refund', '-1000', refund.id],
+      ['payment', '3000', paid.payment.id],
+    ]);
+    const payments = parseCsv((await csv('/balance-transactions?type=payment', key).expect(200)).text);
+    expect(payments).toHaveLength(2);
+  });
+});

@@ -142,3 +142,16 @@ WITH due AS (
       UPDATE refunds r SET next_check_at = now() + $3::int * interval '1 millisecond'
         FROM due WHERE r.id = due.id
       RETURNING r.id;
+
+-- LedgerRepository.listAll
+SELECT t.id, t.type, t.amount::float8 AS amount, t.fee::float8 AS fee, t.net::float8 AS net,
+  t.source_id AS "sourceId", t.payment_id AS "paymentId", t.available_on AS "availableOn", t.payout_id AS "payoutId",
+  t.environment_id AS "environmentId", t.organization_id AS "organizationId", t.created_at AS "createdAt", to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || t.id AS cursor FROM balance_transactions t WHERE t.environment_id = $1 AND t.type = $2 AND t.payout_id = $3
+       ORDER BY t.created_at DESC, t.id DESC LIMIT $4;
+
+-- LedgerRepository.refundsAll
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt", to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3
+       ORDER BY r.created_at DESC, r.id DESC LIMIT $4;

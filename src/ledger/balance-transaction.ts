@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 
 export const BALANCE_TRANSACTION_TYPES = [
@@ -78,3 +79,17 @@ export class BalanceJson {
 export function feeOf(amount: number, bps: number): number {
   return Math.floor((amount * bps + 5000) / 10000);
 }
+
+/** The columns of the balance transactions list as CSV. */
+export const BALANCE_TRANSACTION_CSV_COLUMNS: readonly CsvColumn<BalanceTransactionJson>[] = [
+  { header: 'id', value: (t) => t.id },
+  { header: 'createdAt', value: (t) => csvTimeOf(t.createdAt) },
+  { header: 'type', value: (t) => t.type },
+  { header: 'amount', value: (t) => t.amount },
+  { header: 'fee', value: (t) => t.fee },
+  { header: 'net', value: (t) => t.net },
+  { header: 'currency', value: (t) => t.currency },
+  { header: 'sourceId', value: (t) => t.sourceId },
+  { header: 'availableOn', value: (t) => csvTimeOf(t.availableOn) },
+  { header: 'payoutId', value: (t) => t.payoutId },
+];

@@ -1,3 +1,4 @@
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { SecretKey } from '../auth/decorators';
@@ -24,7 +25,8 @@ export class LedgerController {
   @Get('balance-transactions')
   @SecretKey()
   @ApiList(BalanceTransactionJson)
-  list(@Tenant() t: Tenant, @Query() q: ListBalanceTransactionsQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListBalanceTransactionsQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 }

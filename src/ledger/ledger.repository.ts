@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
+import { keysetBatches } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
@@ -328,5 +329,38 @@ export class LedgerRepository {
         FROM due WHERE r.id = due.id
       RETURNING r.id`);
     return rows.map((r) => r.id);
+  }
+
+  /** Every balance transaction the list's filters select, newest first, in batches (the CSV export). */
+  async *listAll(
+    environmentId: string,
+    filter: { type?: BalanceTransactionType; payoutId?: string },
+  ): AsyncGenerator<BalanceTransactionJson[]> {
+    const where = [sql`t.environment_id = ${environmentId}`];
+    if (filter.type !== undefined) where.push(sql`t.type = ${filter.type}`);
+    if (filter.payoutId !== undefined) where.push(sql`t.payout_id = ${filter.payoutId}`);
+    for await (const rows of keysetBatches<BalanceTransaction>(this.db, {
+      select: COLUMNS,
+      from: sql`FROM balance_transactions t`,
+      alias: 't',
+      where,
+    }))
+      yield rows.map(toBalanceTransactionJson);
+  }
+
+  /** Every refund the list's filters select, newest first, in batches (the CSV export). */
+  refundsAll(
+    environmentId: string,
+    filter: { paymentId?: string; status?: RefundStatus },
+  ): AsyncGenerator<Refund[]> {
+    const where = [sql`r.environment_id = ${environmentId}`];
+    if (filter.paymentId !== undefined) where.push(sql`r.payment_id = ${filter.paymentId}`);
+    if (filter.status !== undefined) where.push(sql`r.status = ${filter.status}`);
+    return keysetBatches<Refund>(this.db, {
+      select: REFUND_COLUMNS,
+      from: sql`FROM refunds r`,
+      alias: 'r',
+      where,
+    });
   }
 }

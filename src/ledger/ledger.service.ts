@@ -1,7 +1,9 @@
+import type { StreamableFile } from '@nestjs/common';
+import { csvFile } from '../common/http/csv';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
-import { BalanceJson, BalanceTransactionJson } from './balance-transaction';
+import { BALANCE_TRANSACTION_CSV_COLUMNS, BalanceJson, BalanceTransactionJson } from './balance-transaction';
 import { ListBalanceTransactionsQuery } from './dto/ledger.dto';
 import { LedgerRepository } from './ledger.repository';
 
@@ -12,6 +14,15 @@ export class LedgerService {
 
   async balance(tenant: Tenant): Promise<BalanceJson> {
     return { ...(await this.repo.balance(tenant.environmentId)), currency: 'MRU' };
+  }
+
+  /** Every balance transaction the filters select, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListBalanceTransactionsQuery): StreamableFile {
+    return csvFile(
+      'balance-transactions',
+      BALANCE_TRANSACTION_CSV_COLUMNS,
+      this.repo.listAll(tenant.environmentId, q),
+    );
   }
 
   async list(tenant: Tenant, q: ListBalanceTransactionsQuery): Promise<ListEnvelope<BalanceTransactionJson>> {

@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -48,3 +49,15 @@ export function toRefundJson(r: Refund): RefundJson {
     updatedAt: r.updatedAt.toISOString(),
   };
 }
+
+/** The columns of the refunds list as CSV. */
+export const REFUND_CSV_COLUMNS: readonly CsvColumn<RefundJson>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'createdAt', value: (r) => csvTimeOf(r.createdAt) },
+  { header: 'paymentId', value: (r) => r.paymentId },
+  { header: 'transactionId', value: (r) => r.transactionId },
+  { header: 'amount', value: (r) => r.amount },
+  { header: 'status', value: (r) => r.status },
+  { header: 'reason', value: (r) => r.reason },
+  { header: 'failureReason', value: (r) => r.failureReason },
+];

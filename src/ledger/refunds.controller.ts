@@ -1,3 +1,4 @@
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AsksForMoney, SecretKey } from '../auth/decorators';
@@ -41,8 +42,9 @@ export class RefundsController {
   @Get()
   @SecretKey()
   @ApiList(RefundJson)
-  list(@Tenant() t: Tenant, @Query() q: ListRefundsQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListRefundsQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 
   @Get(':id')

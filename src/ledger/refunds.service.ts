@@ -1,3 +1,5 @@
+import { StreamableFile } from '@nestjs/common';
+import { csvFile, mapBatches } from '../common/http/csv';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
@@ -13,7 +15,7 @@ import { PaymentsRepository, RefundablePayment } from '../payments/payments.repo
 import { CreateRefundDto, ListRefundsQuery } from './dto/refund.dto';
 import { ledgerError, LedgerError } from './ledger.errors';
 import { LedgerRepository, RefundOutcome } from './ledger.repository';
-import { Refund, RefundJson, toRefundJson } from './refund';
+import { Refund, REFUND_CSV_COLUMNS, RefundJson, toRefundJson } from './refund';
 
 /** A refunds pass: how many pending refunds it claimed and how many it settled. */
 export interface RefundsPass {
@@ -70,6 +72,15 @@ export class RefundsService {
     const refund = await this.ledger.refund(tenant.environmentId, id);
     if (!refund) throw ledgerError(LedgerError.RefundNotFound);
     return toRefundJson(refund);
+  }
+
+  /** Every refund the filters select, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListRefundsQuery): StreamableFile {
+    return csvFile(
+      'refunds',
+      REFUND_CSV_COLUMNS,
+      mapBatches(this.ledger.refundsAll(tenant.environmentId, q), toRefundJson),
+    );
   }
 
   async list(tenant: Tenant, q: ListRefundsQuery): Promise<ListEnvelope<RefundJson>> {
