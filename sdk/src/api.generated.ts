@@ -105,6 +105,11 @@ export interface CreatePaymentRequestBody {
   phoneNumber?: string;
 }
 
+export interface CreatePayoutBody {
+  /** Whole MRU, 1 to 100000000; default: the whole available balance */
+  amount?: number;
+}
+
 export interface CreatePriceBody {
   /** An active product of the environment */
   productId: string;
@@ -181,6 +186,8 @@ export interface CreateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -258,6 +265,8 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: string | null;
+  /** The payout that paid it out (from its balance transaction); null until then */
+  payoutId: string | null;
   /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
   refundedAmount: number;
   environmentId: string;
@@ -309,6 +318,48 @@ export interface PayoutAccount {
   /** The last four digits of the IBAN */
   ibanLast4: string;
   status: 'pending' | 'approved' | 'rejected';
+}
+
+export interface PayoutDestination {
+  /** Bank code of the payout account */
+  bank: string;
+  holderName: string;
+  /** The last four digits of the account's IBAN */
+  ibanLast4: string;
+}
+
+export interface Payout {
+  id: string;
+  /** Whole MRU */
+  amount: number;
+  status: 'pending' | 'in_transit' | 'paid' | 'failed';
+  destination: PayoutDestination;
+  failureReason: string | null;
+  /** The bank's reference of the transfer */
+  bankReference: string | null;
+  arrivedAt: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PayoutRun {
+  /** Payouts made by this run */
+  payoutsCreated: number;
+  /** Payouts whose status this run changed (paid, in_transit, failed) */
+  payoutsUpdated: number;
+}
+
+export interface PayoutSchedule {
+  interval: 'daily' | 'weekly' | 'manual';
+  /** The day of a weekly schedule; null otherwise */
+  weeklyDay: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | null;
+  /** The least balance, in whole MRU, the schedule pays out */
+  minimumAmount: number;
+  /** The hour (UTC) from which a due day is paid */
+  hourUtc: number;
+  environmentId: string;
+  updatedAt: string;
 }
 
 export interface Price {
@@ -399,6 +450,8 @@ export interface SendTestEventBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded';
@@ -436,6 +489,15 @@ export interface UpdateCustomerBody {
   phone?: string | null;
 }
 
+export interface UpdatePayoutScheduleBody {
+  /** daily (the default), weekly or manual */
+  interval?: 'daily' | 'weekly' | 'manual';
+  /** The day of a weekly payout (default monday) */
+  weeklyDay?: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
+  /** The least balance, in whole MRU, the schedule pays out (default 1000) */
+  minimumAmount?: number;
+}
+
 export interface UpdatePriceBody {
   /** Whole MRU, 1 to 100000000 */
   amount?: number;
@@ -467,6 +529,8 @@ export interface UpdateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -511,6 +575,8 @@ export interface WebhookDelivery {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded';
@@ -540,6 +606,8 @@ export interface WebhookEndpoint {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -771,6 +839,45 @@ export interface Operations {
     body: SimulateTransferBody;
     response: { data: Payment };
   };
+  'GET /payout-schedule': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: PayoutSchedule };
+  };
+  'PATCH /payout-schedule': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdatePayoutScheduleBody;
+    response: { data: PayoutSchedule };
+  };
+  'GET /payouts': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      status?: 'pending' | 'in_transit' | 'paid' | 'failed';
+    };
+    body: never;
+    response: {
+      data: Payout[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /payouts': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreatePayoutBody;
+    response: { data: Payout };
+  };
+  'GET /payouts/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Payout };
+  };
   'POST /prices': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -868,6 +975,12 @@ export interface Operations {
     body: never;
     response: { data: BillingRun };
   };
+  'POST /sandbox/payouts/run': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: PayoutRun };
+  };
   'GET /subscriptions': {
     params: Record<string, never>;
     query: {
@@ -947,6 +1060,8 @@ export interface Operations {
         | 'checkout-session-completed'
         | 'checkout-session-expired'
         | 'account-updated'
+        | 'payout-created'
+        | 'payout-updated'
         | 'refund-created'
         | 'refund-updated'
         | 'invoice-refunded';

@@ -7,6 +7,7 @@ import type {
   ListCustomersParams,
   ListInvoicesParams,
   ListBalanceTransactionsParams,
+  ListPayoutsParams,
   ListRefundsParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
@@ -493,6 +494,11 @@ export class Sandbox extends Resource {
   async runBilling(options?: RequestOptions): Promise<Data<'POST /sandbox/billing/run'>> {
     return unwrap(await this.t.call('POST /sandbox/billing/run', {}, 'write', options));
   }
+
+  /** Sandbox only: runs the payout job now for this environment, whatever the hour and its day. */
+  async runPayouts(options?: RequestOptions): Promise<Data<'POST /sandbox/payouts/run'>> {
+    return unwrap(await this.t.call('POST /sandbox/payouts/run', {}, 'write', options));
+  }
 }
 
 export class Refunds extends Resource {
@@ -526,6 +532,35 @@ export class BalanceTransactions extends Resource {
   }
 }
 
+export class Payouts extends Resource {
+  /** A payout now to the approved payout account: of `amount`, or of the whole available balance. */
+  async create(params: Body<'POST /payouts'> = {}, options?: RequestOptions): Promise<Data<'POST /payouts'>> {
+    return unwrap(await this.t.call('POST /payouts', { body: params }, 'write', options));
+  }
+
+  list(params?: ListPayoutsParams, options?: RequestOptions): ListPromise<Item<'GET /payouts'>> {
+    return this.paged('GET /payouts', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /payouts/{id}'>> {
+    return unwrap(await this.t.call('GET /payouts/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+export class PayoutSchedule extends Resource {
+  /** The environment's payout schedule (daily, minimum 1000 MRU unless changed). */
+  async retrieve(options?: RequestOptions): Promise<Data<'GET /payout-schedule'>> {
+    return unwrap(await this.t.call('GET /payout-schedule', {}, 'read', options));
+  }
+
+  async update(
+    params: Body<'PATCH /payout-schedule'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /payout-schedule'>> {
+    return unwrap(await this.t.call('PATCH /payout-schedule', { body: params }, 'write', options));
+  }
+}
+
 /** The webhook helpers, also exported as functions. */
 export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
 
@@ -550,6 +585,8 @@ export class Khoums {
   readonly refunds: Refunds;
   readonly balance: Balance;
   readonly balanceTransactions: BalanceTransactions;
+  readonly payouts: Payouts;
+  readonly payoutSchedule: PayoutSchedule;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -570,5 +607,7 @@ export class Khoums {
     this.refunds = new Refunds(t);
     this.balance = new Balance(t);
     this.balanceTransactions = new BalanceTransactions(t);
+    this.payouts = new Payouts(t);
+    this.payoutSchedule = new PayoutSchedule(t);
   }
 }

@@ -31,6 +31,7 @@ export type ListInvoicesParams = Query<'GET /invoices'>;
 export type ListSubscriptionsParams = Query<'GET /subscriptions'>;
 export type ListRefundsParams = Query<'GET /refunds'>;
 export type ListBalanceTransactionsParams = Query<'GET /balance-transactions'>;
+export type ListPayoutsParams = Query<'GET /payouts'>;
 
 export type PriceInterval = Price['interval'];
 export type InvoiceStatus = Invoice['status'];

@@ -5,6 +5,7 @@ import type {
   Organization,
   PaymentRequest,
   PaymentWithRequest,
+  Payout,
   Refund,
   Subscription,
   WebhookEndpoint,
@@ -34,7 +35,8 @@ export type WebhookEvent =
   | EventOf<'checkout-session-completed' | 'checkout-session-expired', CheckoutSession>
   | EventOf<'account-updated', Organization>
   | EventOf<'refund-created' | 'refund-updated', Refund>
-  | EventOf<'invoice-refunded', Invoice>;
+  | EventOf<'invoice-refunded', Invoice>
+  | EventOf<'payout-created' | 'payout-updated', Payout>;
 
 const KINDS: readonly EventKind[] = [
   'payment-created',
@@ -52,6 +54,8 @@ const KINDS: readonly EventKind[] = [
   'refund-created',
   'refund-updated',
   'invoice-refunded',
+  'payout-created',
+  'payout-updated',
 ];
 
 /** The raw body: a string, or bytes (a Node Buffer is a Uint8Array). */
