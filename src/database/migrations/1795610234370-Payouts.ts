@@ -56,10 +56,15 @@ export class Payouts1795610234370 implements MigrationInterface {
       CREATE INDEX payouts_list_idx ON payouts (environment_id, created_at DESC, id DESC);
       CREATE INDEX payouts_status_idx ON payouts (environment_id, status, created_at DESC, id DESC);
       CREATE INDEX payouts_unsettled_idx ON payouts (next_attempt_at) WHERE status IN ('pending', 'in_transit');
+
+      -- What a payout of the whole balance links: the environment's transactions not yet paid out,
+      -- found without walking its whole history.
+      CREATE INDEX balance_transactions_unpaid_idx ON balance_transactions (environment_id, available_on)
+        WHERE payout_id IS NULL;
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE payouts, payout_schedules;`);
+    await q.query(`DROP INDEX balance_transactions_unpaid_idx; DROP TABLE payouts, payout_schedules;`);
   }
 }
