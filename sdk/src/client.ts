@@ -8,6 +8,7 @@ import type {
   ListInvoicesParams,
   ListBalanceTransactionsParams,
   ListRefundsParams,
+  SettlementReportParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -526,6 +527,16 @@ export class BalanceTransactions extends Resource {
   }
 }
 
+export class Reports extends Resource {
+  /** Per UTC day and bank app of [from, to] (YYYY-MM-DD, at most 366 days): payments, gross, fees, refunds, net. */
+  async settlement(
+    params: SettlementReportParams,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /reports/settlement'>> {
+    return unwrap(await this.t.call('GET /reports/settlement', { query: params }, 'read', options));
+  }
+}
+
 /** The webhook helpers, also exported as functions. */
 export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
 
@@ -550,6 +561,7 @@ export class Khoums {
   readonly refunds: Refunds;
   readonly balance: Balance;
   readonly balanceTransactions: BalanceTransactions;
+  readonly reports: Reports;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -570,5 +582,6 @@ export class Khoums {
     this.refunds = new Refunds(t);
     this.balance = new Balance(t);
     this.balanceTransactions = new BalanceTransactions(t);
+    this.reports = new Reports(t);
   }
 }
