@@ -1,6 +1,8 @@
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp } from './helpers/app';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app';
 import { catalog, createSubscription, invoicesOf } from './helpers/billing';
 import { expect422, expectText } from './helpers/http';
 import { paidPayment, payRequest } from './helpers/ledger';
@@ -10,17 +12,25 @@ import { paidPayment, payRequest } from './helpers/ledger';
  * refunds fail): the rules and their exact answers, the balance debited at creation and credited
  * back on failure, `refundedAmount`, the invoice refunded in full, events, Idempotency-Key,
  * tenancy and concurrent refunds of one payment. The Production path (the gateway, its faults
- * and the refunds job) is in refunds-gateway.e2e-spec.ts.
+ * and the refunds job) is in refunds-gateway.e2e-spec.ts. A database of its own, so that the
+ * ledger check run after the concurrent refunds (the last tests) sees only this file's money.
  */
+const ROOT = resolve(__dirname, '..');
+jest.setTimeout(180_000);
 
 let t: TestApp;
+let db: { url: string; drop(): Promise<void> };
 let org: CreatedOrganization;
 
 beforeAll(async () => {
-  t = await startTestApp({ DEFAULT_FEE_BPS: '100' });
+  db = await privateDatabase();
+  t = await startTestApp({ DEFAULT_FEE_BPS: '100' }, db.url);
   org = await newTenant(t);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await db?.drop();
+});
 
 const refund = (body: object, key = org.sandbox.secretKey) =>
   t.http.post('/api/v1/refunds').set('Authorization', key).send(body);
@@ -253,5 +263,62 @@ describe('GET /refunds and GET /refunds/:id', () => {
     expect422(await get('/refunds?paymentId=nope'), 'query', '/paymentId');
     expect422(await get('/refunds?limit=0'), 'query', '/limit');
     expectText(await get('/refunds', org.sandbox.publishableKey), 403, Messages.unauthorizedAccess);
+  });
+});
+
+/** The built CLI, as an operator runs it, against this file's database. */
+function ledgerCheck(): {
+  status: number;
+  json: { ok: boolean; environments: Array<Record<string, unknown>> };
+} {
+  let stdout: string;
+  let status = 0;
+  try {
+    stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', 'ledger:check', '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString();
+  } catch (e) {
+    const err = e as { stdout: Buffer; status: number };
+    stdout = err.stdout.toString();
+    status = err.status;
+  }
+  return { status, json: JSON.parse(stdout) };
+}
+
+describe('npm run cli -- ledger:check --json (after the concurrent refunds above)', () => {
+  beforeAll(() => {
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+    });
+  });
+
+  it('finds every payment, refund and balance in agreement, and exits 0', async () => {
+    const { status, json } = ledgerCheck();
+    expect(json.ok).toBe(true);
+    expect(status).toBe(0);
+    const mine = json.environments.find((e) => e.environmentId === org.sandbox.environmentId)!;
+    expect(mine).toMatchObject({ problems: [], transactions: expect.any(Number) });
+    expect(mine.net).toBe(mine.balance);
+    expect(json.environments.every((e) => (e.problems as unknown[]).length === 0)).toBe(true);
+  });
+
+  it('exits non-zero on a difference, and says which', async () => {
+    const payment = await paidPayment(t, org.sandbox, 1000);
+    // A payment transaction lost, a refundedAmount that no refund explains, a balance out of step.
+    await t.query(`DELETE FROM balance_transactions WHERE source_id = $1`, [payment.id]);
+    await t.query(`UPDATE payments SET refunded_amount = 10 WHERE id = $1`, [payment.id]);
+    const { status, json } = ledgerCheck();
+    expect(status).toBe(1);
+    expect(json.ok).toBe(false);
+    const mine = json.environments.find((e) => e.environmentId === org.sandbox.environmentId)!;
+    expect((mine.problems as Array<{ kind: string; id: string }>).map((p) => [p.kind, p.id]).sort()).toEqual(
+      [
+        ['balance_differs', null],
+        ['payment_without_transaction', payment.id],
+        ['refunded_amount_differs', payment.id],
+      ].sort(),
+    );
   });
 });

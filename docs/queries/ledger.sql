@@ -155,3 +155,70 @@ SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organiza
   (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
   r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt", to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3
        ORDER BY r.created_at DESC, r.id DESC LIMIT $4;
+
+-- LedgerRepository.check
+WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_amount FROM payments
+  WHERE status = 'completed') c),
+      payment_tx AS (SELECT * FROM balance_transactions WHERE type = 'payment'),
+      refund_tx AS (SELECT source_id, sum(amount) FILTER (WHERE type = 'refund') AS debit,
+                           count(*) FILTER (WHERE type = 'refund') AS debits,
+                           count(*) FILTER (WHERE type = 'refund_failure') AS credits,
+                           sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
+                      FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      totals AS (
+        SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
+               COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
+          FROM (SELECT environment_id, count(*) AS n, sum(net) AS net FROM balance_transactions GROUP BY environment_id) t
+          FULL JOIN (SELECT environment_id, sum(net) AS net FROM balance_days GROUP BY environment_id) d
+            ON d.environment_id = t.environment_id
+      ),
+      problems AS (
+        SELECT c.environment_id, 'payment_without_transaction' AS kind, c.id, 'a completed payment has no payment transaction' AS detail
+          FROM completed c WHERE NOT EXISTS (SELECT 1 FROM payment_tx t WHERE t.source_id = c.id)
+        UNION ALL
+        SELECT t.environment_id, 'payment_transaction_differs', t.source_id,
+               'amount ' || t.amount || ' for a payment of ' || c.amount
+          FROM payment_tx t JOIN completed c ON c.id = t.source_id
+         WHERE t.amount <> c.amount OR t.environment_id <> c.environment_id
+        UNION ALL
+        SELECT t.environment_id, 'transaction_without_completed_payment', t.source_id,
+               'a payment transaction of a payment that is not completed'
+          FROM payment_tx t WHERE NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
+        UNION ALL
+        SELECT r.environment_id, 'refund_transactions_differ', r.id,
+               'refund of ' || r.amount || ' (' || r.status || '): debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', credited back ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM refunds r LEFT JOIN refund_tx x ON x.source_id = r.id
+         WHERE COALESCE(x.debits, 0) <> 1 OR x.debit <> -r.amount
+            OR COALESCE(x.credits, 0) <> (CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END)
+            OR (r.status = 'failed' AND x.credit <> r.amount)
+        UNION ALL
+        SELECT c.environment_id, 'refunded_amount_differs', c.id,
+               'refundedAmount ' || c.refunded_amount || ', refunds pending or succeeded ' || COALESCE(r.total, 0)
+          FROM completed c
+          LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
+            ON r.payment_id = c.id
+         WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
+          FROM totals WHERE balance <> net
+      )
+      SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
+                FROM problems) AS problems,
+             (SELECT json_agg(json_build_object('environmentId', environment_id, 'transactions', transactions,
+                                                'net', net, 'balance', balance) ORDER BY environment_id)
+                FROM totals) AS totals;
+
+-- LedgerRepository.settlementDays
+SELECT to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, m.method AS "paymentMethod",
+             count(*) FILTER (WHERE t.type = 'payment')::int AS payments,
+             COALESCE(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::float8 AS gross,
+             COALESCE(sum(t.fee) FILTER (WHERE t.type = 'payment'), 0)::float8 AS fees,
+             COALESCE(-sum(t.amount) FILTER (WHERE t.type IN ('refund', 'refund_failure')), 0)::float8 AS refunds
+        FROM balance_transactions t
+       CROSS JOIN LATERAL (SELECT pm.type AS method, pay.status FROM payments pay
+      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = t.payment_id) m
+       WHERE t.environment_id = $1 AND t.created_at >= $2 AND t.created_at < $3
+         AND t.type IN ('payment', 'refund', 'refund_failure')
+       GROUP BY 1, 2
+       ORDER BY 1, 2;

@@ -9,6 +9,7 @@ import type {
   ListBalanceTransactionsParams,
   ListPayoutsParams,
   ListRefundsParams,
+  SettlementReportParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -561,6 +562,16 @@ export class PayoutSchedule extends Resource {
   }
 }
 
+export class Reports extends Resource {
+  /** Per UTC day and bank app of [from, to] (YYYY-MM-DD, at most 366 days): payments, gross, fees, refunds, net. */
+  async settlement(
+    params: SettlementReportParams,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /reports/settlement'>> {
+    return unwrap(await this.t.call('GET /reports/settlement', { query: params }, 'read', options));
+  }
+}
+
 /** The webhook helpers, also exported as functions. */
 export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
 
@@ -587,6 +598,7 @@ export class Khoums {
   readonly balanceTransactions: BalanceTransactions;
   readonly payouts: Payouts;
   readonly payoutSchedule: PayoutSchedule;
+  readonly reports: Reports;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -609,5 +621,6 @@ export class Khoums {
     this.balanceTransactions = new BalanceTransactions(t);
     this.payouts = new Payouts(t);
     this.payoutSchedule = new PayoutSchedule(t);
+    this.reports = new Reports(t);
   }
 }

@@ -5,6 +5,7 @@ import { keysetBatches } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
+import { COMPLETED_PAYMENTS, paymentMethodOf } from '../payments/payments.repository';
 import { transactionIdOf } from '../payment-requests/payment-requests.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import type { SettlementContext } from '../payments/settlement';
@@ -19,6 +20,36 @@ import { Refund, RefundStatus, toRefundJson } from './refund';
 /** How a refund ends, as the bank said. */
 export type RefundOutcome =
   { status: 'succeeded'; bankReference: string | null } | { status: 'failed'; reason: string };
+
+/** One UTC day and bank app of the settlement report (`net` is computed from the others). */
+export interface SettlementDay {
+  date: string;
+  paymentMethod: string;
+  payments: number;
+  gross: number;
+  fees: number;
+  refunds: number;
+}
+
+/** A difference the ledger check found. */
+export interface LedgerProblem {
+  environmentId: string;
+  /** What is wrong (see `check`). */
+  kind: string;
+  /** The payment, refund or transaction concerned (null: the environment's balance). */
+  id: string | null;
+  detail: string;
+}
+
+/** One environment's ledger as the check saw it. */
+export interface LedgerTotals {
+  environmentId: string;
+  transactions: number;
+  /** Sum of `net` over its transactions. */
+  net: number;
+  /** Sum of `balance_days`, what the balance reads. */
+  balance: number;
+}
 
 /** A refund's columns as `Refund`. */
 const REFUND_COLUMNS = sql`r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
@@ -362,5 +393,88 @@ export class LedgerRepository {
       alias: 'r',
       where,
     });
+  }
+
+  /**
+   * The ledger check (`npm run cli -- ledger:check`), one statement so one snapshot: every
+   * completed payment has exactly one `payment` transaction of its amount and no other payment
+   * has one; every refund has its `refund` transaction of minus its amount, and a
+   * `refund_failure` exactly when it failed; a payment's `refundedAmount` is the sum of its
+   * pending and succeeded refunds; each environment's balance (`balance_days`) equals the sum of
+   * its transactions' `net`. Returns the problems and each environment's totals.
+   */
+  async check(): Promise<{ problems: LedgerProblem[]; totals: LedgerTotals[] }> {
+    const row = await this.db.one<{ problems: LedgerProblem[] | null; totals: LedgerTotals[] | null }>(sql`
+      WITH completed AS (SELECT * FROM ${COMPLETED_PAYMENTS} c),
+      payment_tx AS (SELECT * FROM balance_transactions WHERE type = 'payment'),
+      refund_tx AS (SELECT source_id, sum(amount) FILTER (WHERE type = 'refund') AS debit,
+                           count(*) FILTER (WHERE type = 'refund') AS debits,
+                           count(*) FILTER (WHERE type = 'refund_failure') AS credits,
+                           sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
+                      FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      totals AS (
+        SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
+               COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
+          FROM (SELECT environment_id, count(*) AS n, sum(net) AS net FROM balance_transactions GROUP BY environment_id) t
+          FULL JOIN (SELECT environment_id, sum(net) AS net FROM balance_days GROUP BY environment_id) d
+            ON d.environment_id = t.environment_id
+      ),
+      problems AS (
+        SELECT c.environment_id, 'payment_without_transaction' AS kind, c.id, 'a completed payment has no payment transaction' AS detail
+          FROM completed c WHERE NOT EXISTS (SELECT 1 FROM payment_tx t WHERE t.source_id = c.id)
+        UNION ALL
+        SELECT t.environment_id, 'payment_transaction_differs', t.source_id,
+               'amount ' || t.amount || ' for a payment of ' || c.amount
+          FROM payment_tx t JOIN completed c ON c.id = t.source_id
+         WHERE t.amount <> c.amount OR t.environment_id <> c.environment_id
+        UNION ALL
+        SELECT t.environment_id, 'transaction_without_completed_payment', t.source_id,
+               'a payment transaction of a payment that is not completed'
+          FROM payment_tx t WHERE NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
+        UNION ALL
+        SELECT r.environment_id, 'refund_transactions_differ', r.id,
+               'refund of ' || r.amount || ' (' || r.status || '): debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', credited back ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM refunds r LEFT JOIN refund_tx x ON x.source_id = r.id
+         WHERE COALESCE(x.debits, 0) <> 1 OR x.debit <> -r.amount
+            OR COALESCE(x.credits, 0) <> (CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END)
+            OR (r.status = 'failed' AND x.credit <> r.amount)
+        UNION ALL
+        SELECT c.environment_id, 'refunded_amount_differs', c.id,
+               'refundedAmount ' || c.refunded_amount || ', refunds pending or succeeded ' || COALESCE(r.total, 0)
+          FROM completed c
+          LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
+            ON r.payment_id = c.id
+         WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
+          FROM totals WHERE balance <> net
+      )
+      SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
+                FROM problems) AS problems,
+             (SELECT json_agg(json_build_object('environmentId', environment_id, 'transactions', transactions,
+                                                'net', net, 'balance', balance) ORDER BY environment_id)
+                FROM totals) AS totals`);
+    return { problems: row?.problems ?? [], totals: row?.totals ?? [] };
+  }
+
+  /**
+   * The settlement report's rows: per UTC day of the transaction and bank app of its payment, the
+   * payments (count, gross, fees) and the refunds (debited, less those credited back). One range
+   * scan of balance_transactions_list_idx; `to` is excluded.
+   */
+  settlementDays(environmentId: string, from: Date, to: Date): Promise<SettlementDay[]> {
+    return this.db.many<SettlementDay>(sql`
+      SELECT to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, m.method AS "paymentMethod",
+             count(*) FILTER (WHERE t.type = 'payment')::int AS payments,
+             COALESCE(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::float8 AS gross,
+             COALESCE(sum(t.fee) FILTER (WHERE t.type = 'payment'), 0)::float8 AS fees,
+             COALESCE(-sum(t.amount) FILTER (WHERE t.type IN ('refund', 'refund_failure')), 0)::float8 AS refunds
+        FROM balance_transactions t
+       CROSS JOIN LATERAL ${paymentMethodOf(raw('t.payment_id'))} m
+       WHERE t.environment_id = ${environmentId} AND t.created_at >= ${from} AND t.created_at < ${to}
+         AND t.type IN ('payment', 'refund', 'refund_failure')
+       GROUP BY 1, 2
+       ORDER BY 1, 2`);
   }
 }

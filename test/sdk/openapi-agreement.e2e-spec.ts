@@ -326,6 +326,13 @@ describe('every method on the real service', () => {
       ({ sk }) => sk.payoutSchedule.update({ interval: 'weekly', weeklyDay: 'friday' }),
     ],
     ['sandbox.runPayouts', ({ sk }) => sk.sandbox.runPayouts()],
+    [
+      'reports.settlement',
+      ({ sk }) => {
+        const today = new Date().toISOString().slice(0, 10);
+        return sk.reports.settlement({ from: today, to: today });
+      },
+    ],
     ['organization.get', ({ sk }) => sk.organization.get()],
     [
       'webhookEndpoints.create',
