@@ -1,5 +1,6 @@
 import { Messages } from '../src/common/errors/messages';
 import { Metrics } from '../src/common/metrics/metrics';
+import { LedgerRepository } from '../src/ledger/ledger.repository';
 import { PayoutRun } from '../src/payouts/payout-run';
 import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app';
 import { expectText } from './helpers/http';
@@ -206,6 +207,16 @@ describe('the payout run over every environment', () => {
       `SELECT count(*)::int AS n FROM payouts WHERE status <> 'paid'`,
     );
     expect(n).toBe(0);
+
+    // The ledger agrees: every payout has its one transaction of minus its amount, and the
+    // ledger's own check (payments, refunds, balances) finds nothing.
+    const unbalanced = await a.query(
+      `SELECT p.id FROM payouts p
+         LEFT JOIN balance_transactions t ON t.source_id = p.id AND t.type = 'payout'
+        GROUP BY p.id, p.amount HAVING count(t.id) <> 1 OR sum(t.amount) <> -p.amount`,
+    );
+    expect(unbalanced).toEqual([]);
+    expect((await a.app.get(LedgerRepository).check()).problems).toEqual([]);
   });
 
   it('sends again a payout whose sender died before the gateway answered, once its lease has ended', async () => {
