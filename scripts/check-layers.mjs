@@ -21,6 +21,8 @@ export const LAYERS = [
   ['invoices'],
   ['subscriptions'],
   ['billing'],
+  ['ledger'],
+  ['payouts'],
   ['rate-limits'],
   ['dashboard'],
   ['admin'],

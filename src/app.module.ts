@@ -18,9 +18,11 @@ import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PayoutsModule } from './payouts/payouts.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
@@ -68,6 +70,8 @@ export class AppModule {
         AdminModule,
         IdempotencyModule,
         RateLimitsModule,
+        LedgerModule,
+        PayoutsModule,
         ...modules,
       ],
       controllers: [HealthController, MetricsController],

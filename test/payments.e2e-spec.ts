@@ -156,6 +156,8 @@ describe('pay in the sandbox', () => {
       referenceId: expect.any(String),
       failureReason: null,
       completedAt: expect.any(String),
+      payoutId: null,
+      refundedAmount: 0,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

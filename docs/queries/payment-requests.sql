@@ -46,6 +46,10 @@ SELECT * FROM payment_requests WHERE environment_id = $1 AND status = $2 ORDER B
 -- PaymentRequestsRepository.list
 SELECT count(*)::int AS total FROM payment_requests WHERE environment_id = $1 AND status = $2;
 
+-- PaymentRequestsRepository.listAll
+SELECT r.*, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM payment_requests r WHERE r.environment_id = $1 AND r.status = $2
+       ORDER BY r.created_at DESC, r.id DESC LIMIT $3;
+
 -- PaymentRequestsRepository.createdDays
 SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (
         SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS count

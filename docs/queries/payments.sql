@@ -70,7 +70,7 @@ SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), '
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
     FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
--- pay: settleStatement, with the checkout and billing settlement extensions (prepared)
+-- pay: settleStatement, with the checkout, billing and ledger settlement extensions (prepared)
 WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE
        ), settled AS (
@@ -151,8 +151,20 @@ WITH req AS (
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
-      FROM billing_voided_after_failure i)
-       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
+      FROM billing_voided_after_failure i), ledger_payment AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), 'payment', s.amount, f.fee, s.amount - f.fee, s.id, s.id,
+             s.completed_at + make_interval(days => $45::int), s.environment_id,
+             o.organization_id, s.completed_at
+        FROM settled s
+       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
+       CROSS JOIN LATERAL (SELECT (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000 AS fee) f
+       WHERE s.status = 'completed'
+      RETURNING id
+    )
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.lookUp (prepared)
 SELECT
@@ -181,7 +193,7 @@ UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 SELECT * FROM payments WHERE id = $1;
 
 -- PaymentsRepository.paymentJson
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id FROM payments p WHERE p.id = $1 AND p.environment_id = $2;
 
 -- PaymentsRepository.latestOfRequest
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p
@@ -189,10 +201,14 @@ SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_re
        ORDER BY p.created_at DESC, p.id DESC LIMIT 1;
 
 -- PaymentsRepository.list
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
 
 -- PaymentsRepository.list
 SELECT count(*)::int AS total FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5;
+
+-- PaymentsRepository.listAll
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5
+       ORDER BY p.created_at DESC, p.id DESC LIMIT $6;
 
 -- PaymentsRepository.search
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name,
@@ -202,7 +218,7 @@ SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_re
     WHERE p.environment_id = $1 AND (p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3)) AND p.status = $4 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $5 AND transaction_id = $6) AND p.phone_number = $7 AND p.payment_method_id = $8 AND p.created_at >= $9 AND p.created_at < $10 AND p.amount >= $11 AND p.amount <= $12 AND (p.created_at, p.id) < ($13::timestamptz, $14::uuid) ORDER BY p.created_at DESC, p.id DESC LIMIT $15;
 
 -- PaymentsRepository.ofRequest
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.name AS method_name, pm.type AS method_type
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, pm.name AS method_name, pm.type AS method_type
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = $1 AND p.environment_id = $2
@@ -241,6 +257,17 @@ SELECT * FROM payment_methods WHERE id = $1 AND environment_id = $2 AND enabled;
 INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
       SELECT $1, m.type, m.name, m.requires_pass_code, m.type, m.position
         FROM jsonb_to_recordset($2::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer);
+
+-- PaymentsRepository.lockForRefund
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment,
+             (SELECT organization_id FROM environments WHERE id = p.environment_id) AS organization_id
+        FROM payments p JOIN payment_methods pm ON pm.id = p.payment_method_id
+       WHERE p.id = $1 AND p.environment_id = $2
+         FOR UPDATE OF p;
+
+-- PaymentsRepository.addRefunded
+UPDATE payments SET refunded_amount = refunded_amount + $1, updated_at = now()
+       WHERE id = $2 AND status = 'completed';
 
 -- PaymentsRepository.settledDays
 SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (

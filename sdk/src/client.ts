@@ -6,6 +6,10 @@ import type {
   CreateCheckoutSessionParams,
   ListCustomersParams,
   ListInvoicesParams,
+  ListBalanceTransactionsParams,
+  ListPayoutsParams,
+  ListRefundsParams,
+  SettlementReportParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -595,6 +599,81 @@ export class Sandbox extends Resource {
   async runBilling(options?: RequestOptions): Promise<Data<'POST /sandbox/billing/run'>> {
     return unwrap(await this.t.call('POST /sandbox/billing/run', {}, 'write', options));
   }
+
+  /** Sandbox only: runs the payout job now for this environment, whatever the hour and its day. */
+  async runPayouts(options?: RequestOptions): Promise<Data<'POST /sandbox/payouts/run'>> {
+    return unwrap(await this.t.call('POST /sandbox/payouts/run', {}, 'write', options));
+  }
+}
+
+export class Refunds extends Resource {
+  /** Refunds a completed payment (`amount` defaults to what is left); the balance is debited at once. */
+  async create(params: Body<'POST /refunds'>, options?: RequestOptions): Promise<Data<'POST /refunds'>> {
+    return unwrap(await this.t.call('POST /refunds', { body: params }, 'write', options));
+  }
+
+  list(params?: ListRefundsParams, options?: RequestOptions): ListPromise<Item<'GET /refunds'>> {
+    return this.paged('GET /refunds', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /refunds/{id}'>> {
+    return unwrap(await this.t.call('GET /refunds/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+export class Balance extends Resource {
+  /** What can be paid out now (`available`) and later (`pending`), in whole MRU. */
+  async retrieve(options?: RequestOptions): Promise<Data<'GET /balance'>> {
+    return unwrap(await this.t.call('GET /balance', {}, 'read', options));
+  }
+}
+
+export class BalanceTransactions extends Resource {
+  list(
+    params?: ListBalanceTransactionsParams,
+    options?: RequestOptions,
+  ): ListPromise<Item<'GET /balance-transactions'>> {
+    return this.paged('GET /balance-transactions', params, options);
+  }
+}
+
+export class Payouts extends Resource {
+  /** A payout now to the approved payout account: of `amount`, or of the whole available balance. */
+  async create(params: Body<'POST /payouts'> = {}, options?: RequestOptions): Promise<Data<'POST /payouts'>> {
+    return unwrap(await this.t.call('POST /payouts', { body: params }, 'write', options));
+  }
+
+  list(params?: ListPayoutsParams, options?: RequestOptions): ListPromise<Item<'GET /payouts'>> {
+    return this.paged('GET /payouts', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /payouts/{id}'>> {
+    return unwrap(await this.t.call('GET /payouts/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+export class PayoutSchedule extends Resource {
+  /** The environment's payout schedule (daily, minimum 1000 MRU unless changed). */
+  async retrieve(options?: RequestOptions): Promise<Data<'GET /payout-schedule'>> {
+    return unwrap(await this.t.call('GET /payout-schedule', {}, 'read', options));
+  }
+
+  async update(
+    params: Body<'PATCH /payout-schedule'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /payout-schedule'>> {
+    return unwrap(await this.t.call('PATCH /payout-schedule', { body: params }, 'write', options));
+  }
+}
+
+export class Reports extends Resource {
+  /** Per UTC day and bank app of [from, to] (YYYY-MM-DD, at most 366 days): payments, gross, fees, refunds, net. */
+  async settlement(
+    params: SettlementReportParams,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /reports/settlement'>> {
+    return unwrap(await this.t.call('GET /reports/settlement', { query: params }, 'read', options));
+  }
 }
 
 /** The webhook helpers, also exported as functions. */
@@ -619,6 +698,12 @@ export class Khoums {
   readonly webhookDeliveries: WebhookDeliveries;
   readonly sandbox: Sandbox;
   readonly organization: Organization;
+  readonly refunds: Refunds;
+  readonly balance: Balance;
+  readonly balanceTransactions: BalanceTransactions;
+  readonly payouts: Payouts;
+  readonly payoutSchedule: PayoutSchedule;
+  readonly reports: Reports;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -637,5 +722,11 @@ export class Khoums {
     this.webhookDeliveries = new WebhookDeliveries(t);
     this.sandbox = new Sandbox(t);
     this.organization = new Organization(t);
+    this.refunds = new Refunds(t);
+    this.balance = new Balance(t);
+    this.balanceTransactions = new BalanceTransactions(t);
+    this.payouts = new Payouts(t);
+    this.payoutSchedule = new PayoutSchedule(t);
+    this.reports = new Reports(t);
   }
 }

@@ -5,6 +5,8 @@ import type {
   Organization,
   PaymentRequest,
   PaymentWithRequest,
+  Payout,
+  Refund,
   Subscription,
   WebhookEndpoint,
 } from './types';
@@ -31,7 +33,10 @@ export type WebhookEvent =
   | EventOf<'subscription-created' | 'subscription-updated', Subscription>
   | EventOf<'invoice-created' | 'invoice-paid' | 'invoice-voided', Invoice>
   | EventOf<'checkout-session-completed' | 'checkout-session-expired', CheckoutSession>
-  | EventOf<'account-updated', Organization>;
+  | EventOf<'account-updated', Organization>
+  | EventOf<'refund-created' | 'refund-updated', Refund>
+  | EventOf<'invoice-refunded', Invoice>
+  | EventOf<'payout-created' | 'payout-updated', Payout>;
 
 const KINDS: readonly EventKind[] = [
   'payment-created',
@@ -46,6 +51,11 @@ const KINDS: readonly EventKind[] = [
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',
+  'refund-created',
+  'refund-updated',
+  'invoice-refunded',
+  'payout-created',
+  'payout-updated',
 ];
 
 /** The raw body: a string, or bytes (a Node Buffer is a Uint8Array). */

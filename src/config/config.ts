@@ -375,6 +375,40 @@ export class AppConfig {
   @Matches(HTTP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
+  /** The fee rate, in basis points of each payment, of an organization whose operator set none (0..10000). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  DEFAULT_FEE_BPS = 0;
+
+  /** Days from a payment's completion until its money is available to pay out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  PAYOUT_DELAY_DAYS = 1;
+
+  /** The payout gateway (docs/bank-gateway.md "Transfers"): where Production payouts are sent; unset: they wait, pending. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'PAYOUT_GATEWAY_URL must be an http(s) URL' })
+  PAYOUT_GATEWAY_URL?: string;
+  @IsOptional()
+  @IsString()
+  PAYOUT_GATEWAY_API_KEY?: string;
+
+  /** The hour (UTC) from which the payout job pays each due environment, once a day. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(23)
+  PAYOUT_HOUR_UTC = 8;
+
+  /** Run the payout job every minute from this instance (any number of instances may: they claim disjoint environments). */
+  @Transform(toBool)
+  @IsBoolean()
+  PAYOUT_SCHEDULER = true;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
@@ -394,6 +428,8 @@ const OPTIONAL_SETTINGS = [
   'METRICS_TOKEN',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
+  'PAYOUT_GATEWAY_URL',
+  'PAYOUT_GATEWAY_API_KEY',
 ];
 
 export class ConfigError extends Error {}

@@ -1,5 +1,7 @@
 import { CommonError, commonError } from '../common/errors/common-errors';
-import { raw, Sql, sql } from './sql';
+import type { QueryResultRow } from 'pg';
+import type { Db } from './db';
+import { and, raw, Sql, sql } from './sql';
 
 /**
  * Keyset pagination over `(created_at DESC, id DESC)`, the order of every dashboard list: a page
@@ -101,4 +103,31 @@ export function keysetPage<T extends { cursor: string }>(rows: T[], q: KeysetQue
     next: hasOlder && last ? encodeCursor(last.cursor) : undefined,
     previous: hasNewer && first ? encodeCursor(first.cursor) : undefined,
   };
+}
+
+/**
+ * Every row a list's filters select, newest first, read `batchSize` rows at a time by keyset (each
+ * batch starts after the last row of the one before, walking the list's index): what an export
+ * streams in constant memory, with no connection held between batches (so behind a transaction
+ * pooler too). `from` is the FROM clause whose rows are aliased `alias`; rows created while the
+ * export runs are newer than its first batch, so none appears twice or half-way.
+ */
+export async function* keysetBatches<T extends QueryResultRow>(
+  db: Db,
+  q: { select: Sql; from: Sql; alias: string; where: Sql[] },
+  batchSize = 1000,
+): AsyncGenerator<T[]> {
+  let after: Position | null = null;
+  const row = raw(`(${q.alias}.created_at, ${q.alias}.id)`);
+  for (;;) {
+    const where = after ? [...q.where, sql`${row} < (${after.at}::timestamptz, ${after.id}::uuid)`] : q.where;
+    const rows: (T & { cursor: string })[] = await db.many<T & { cursor: string }>(sql`
+      SELECT ${q.select}, ${cursorColumn(q.alias)} ${q.from} WHERE ${and(where)}
+       ORDER BY ${raw(`${q.alias}.created_at DESC, ${q.alias}.id DESC`)} LIMIT ${batchSize}`);
+    if (rows.length === 0) return;
+    const last: string[] = rows[rows.length - 1].cursor.split(',');
+    after = { at: last[0], id: last[1] };
+    yield rows;
+    if (rows.length < batchSize) return;
+  }
 }

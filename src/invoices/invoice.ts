@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
 
@@ -148,3 +149,18 @@ export function invoiceJsonSql(publicUrl: string): Sql {
     'periodEnd', ${isoUtc('i.period_end')}, 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', ${isoUtc('i.created_at')})`;
 }
+
+/** The columns of the invoices list as CSV. */
+export const INVOICE_CSV_COLUMNS: readonly CsvColumn<InvoiceJson>[] = [
+  { header: 'id', value: (i) => i.id },
+  { header: 'createdAt', value: (i) => csvTimeOf(i.createdAt) },
+  { header: 'customerId', value: (i) => i.customerId },
+  { header: 'subscriptionId', value: (i) => i.subscriptionId },
+  { header: 'status', value: (i) => i.status },
+  { header: 'amount', value: (i) => i.amount },
+  { header: 'dueDate', value: (i) => csvTimeOf(i.dueDate) },
+  { header: 'periodStart', value: (i) => csvTimeOf(i.periodStart) },
+  { header: 'periodEnd', value: (i) => csvTimeOf(i.periodEnd) },
+  { header: 'paymentRequestId', value: (i) => i.paymentRequestId },
+  { header: 'environmentId', value: (i) => i.environmentId },
+];

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
@@ -19,8 +20,9 @@ export class InvoicesController {
 
   @Get()
   @ApiList(InvoiceJson)
-  list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListInvoicesQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 
   @Post(':id/payments')

@@ -4,7 +4,14 @@ import { AppConfig } from '../config/config';
 import type { CustomerLanguage } from '../customers/customer';
 import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
-import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
+import {
+  cursorColumn,
+  KeysetPage,
+  keysetBatches,
+  keysetClauses,
+  keysetPage,
+  KeysetQuery,
+} from '../database/keyset';
 import { and, empty, raw, Sql, sql } from '../database/sql';
 import type { VerificationStatus } from '../organizations/account';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
@@ -277,6 +284,22 @@ export class InvoicesRepository {
   c.phone AS "customerPhone", ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName"`;
   }
 
+  /**
+   * The paid invoice of a payment request (SQL naming it) becomes `refunded`, with its
+   * `invoice-refunded` event, when its payment has been refunded in full. Returns whether one did.
+   */
+  async markRefunded(paymentRequestId: string): Promise<boolean> {
+    const at = new Date();
+    const row = await this.db.one<{ n: number }>(sql`
+      WITH refunded AS (
+        UPDATE invoices i SET status = 'refunded', updated_at = ${at}
+         WHERE i.payment_request_id = ${paymentRequestId} AND i.status = 'paid'
+        RETURNING i.*
+      ), event AS (${invoiceEvents(raw('refunded i'), 'invoice-refunded', at, this.publicUrl)})
+      SELECT count(*)::int AS n FROM refunded`);
+    return (row?.n ?? 0) > 0;
+  }
+
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
     return this.db.one<Invoice>(
       sql`SELECT ${INVOICE_COLUMNS} FROM invoices i WHERE i.id = ${id} AND i.organization_id = ${organizationId}`,
@@ -357,6 +380,25 @@ export class InvoicesRepository {
     return this.db.one(sql`
       SELECT ${INVOICE_COLUMNS}, ${hasPendingPayment(raw('i.payment_request_id'))} AS "paymentInProgress"
         FROM invoices i WHERE i.id = ${invoice.id} FOR UPDATE OF i`);
+  }
+
+  /** Every invoice the list's filters select, newest first, in batches (the CSV export). */
+  async *listAll(
+    organizationId: string,
+    filter: { id?: string; externalUserId?: string; subscriptionId?: string },
+  ): AsyncGenerator<Invoice[]> {
+    const where = [sql`i.organization_id = ${organizationId}`];
+    if (filter.id !== undefined) where.push(sql`i.id = ${filter.id}`);
+    if (filter.subscriptionId !== undefined) where.push(sql`i.subscription_id = ${filter.subscriptionId}`);
+    if (filter.externalUserId !== undefined) {
+      where.push(sql`i.customer_id = ${customerIdByExternalUser(organizationId, filter.externalUserId)}`);
+    }
+    yield* keysetBatches<Invoice>(this.db, {
+      select: INVOICE_COLUMNS,
+      from: sql`FROM invoices i`,
+      alias: 'i',
+      where,
+    });
   }
 
   /** Locks the invoice (its page pays it only while it is pending); its status. */

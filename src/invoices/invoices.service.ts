@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { csvFile, mapBatches } from '../common/http/csv';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
@@ -7,7 +8,7 @@ import { assertAmount, parseDateTime } from '../common/validation/rules';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
 import { PaymentError, paymentError } from '../payments/payments.errors';
-import { InvoiceJson, toInvoiceJson } from './invoice';
+import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoicesRepository } from './invoices.repository';
 
@@ -61,6 +62,15 @@ export class InvoicesService {
       );
       return toInvoiceJson((await this.repo.byId(tenant.organizationId, id))!, this.publicUrl);
     });
+  }
+
+  /** Every invoice the filters select, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListInvoicesQuery): StreamableFile {
+    return csvFile(
+      'invoices',
+      INVOICE_CSV_COLUMNS,
+      mapBatches(this.repo.listAll(tenant.organizationId, q), (i) => toInvoiceJson(i, this.publicUrl)),
+    );
   }
 
   /** Newest first; filters combine. Two statements (page and count), whatever the page size. */

@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 
 export type PaymentRequestStatus = 'pending' | 'paid';
@@ -107,3 +108,15 @@ export function toPublicPaymentRequestJson(
 ): Pick<PaymentRequestJson, 'id' | 'amount' | 'phoneNumber'> {
   return { id: pr.id, amount: pr.amount, phoneNumber: pr.phoneNumber };
 }
+
+/** The columns of the payment requests list as CSV. */
+export const PAYMENT_REQUEST_CSV_COLUMNS: readonly CsvColumn<PaymentRequestJson>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'createdAt', value: (r) => csvTimeOf(r.createdAt) },
+  { header: 'transactionId', value: (r) => r.transactionId },
+  { header: 'amount', value: (r) => r.amount },
+  { header: 'phoneNumber', value: (r) => r.phoneNumber },
+  { header: 'status', value: (r) => r.status },
+  { header: 'paidAt', value: (r) => csvTimeOf(r.paidAt) },
+  { header: 'invoiceId', value: (r) => r.invoiceId },
+];

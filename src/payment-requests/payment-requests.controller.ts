@@ -1,3 +1,4 @@
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
@@ -51,8 +52,9 @@ export class PaymentRequestsController {
   @Get()
   @SecretKey()
   @ApiList(PaymentRequestJson)
-  list(@Tenant() t: Tenant, @Query() q: ListPaymentRequestsQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListPaymentRequestsQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 
   @Get('by-transaction/:transactionId')

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { normalizePhone } from '../common/validation/rules';
 import { Db } from '../database/db';
-import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
+import {
+  cursorColumn,
+  KeysetPage,
+  keysetBatches,
+  keysetClauses,
+  keysetPage,
+  KeysetQuery,
+} from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, prepared, raw, Sql, sql } from '../database/sql';
 import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
@@ -261,6 +268,22 @@ export class PaymentRequestsRepository {
       page,
     );
     return { items: rows.map(fromRow), total };
+  }
+
+  /** Every payment request the list's filter selects, newest first, in batches (the CSV export). */
+  async *listAll(
+    environmentId: string,
+    filter: { status?: PaymentRequestStatus },
+  ): AsyncGenerator<PaymentRequest[]> {
+    const where = [sql`r.environment_id = ${environmentId}`];
+    if (filter.status) where.push(sql`r.status = ${filter.status}`);
+    for await (const rows of keysetBatches<PaymentRequestRow>(this.db, {
+      select: sql`r.*`,
+      from: sql`FROM payment_requests r`,
+      alias: 'r',
+      where,
+    }))
+      yield rows.map(fromRow);
   }
 
   /** Payment requests created in [from, to), per UTC day: an index-only range scan. */

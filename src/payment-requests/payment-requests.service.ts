@@ -1,3 +1,5 @@
+import { StreamableFile } from '@nestjs/common';
+import { csvFile, mapBatches } from '../common/http/csv';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
@@ -6,7 +8,12 @@ import { assertAmount, assertPhone } from '../common/validation/rules';
 import { IdempotencyKeyRecords } from '../idempotency/idempotency-key-records';
 import type { RequestKey } from '../idempotency/request-key';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
-import { PaymentRequest, PaymentRequestJson, toPaymentRequestJson } from './payment-request';
+import {
+  PAYMENT_REQUEST_CSV_COLUMNS,
+  PaymentRequest,
+  PaymentRequestJson,
+  toPaymentRequestJson,
+} from './payment-request';
 import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
 import { PaymentRequestsRepository } from './payment-requests.repository';
 
@@ -77,6 +84,15 @@ export class PaymentRequestsService {
   }
 
   /** Newest first. */
+  /** Every payment request the filter selects, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListPaymentRequestsQuery): StreamableFile {
+    return csvFile(
+      'payment-requests',
+      PAYMENT_REQUEST_CSV_COLUMNS,
+      mapBatches(this.repo.listAll(tenant.environmentId, { status: q.status }), toPaymentRequestJson),
+    );
+  }
+
   async list(tenant: Tenant, q: ListPaymentRequestsQuery): Promise<ListEnvelope<PaymentRequestJson>> {
     const page = pageOf(q);
     const { items, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);

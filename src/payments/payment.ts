@@ -1,3 +1,4 @@
+import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
@@ -79,6 +80,10 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: Date | null;
+  /** The payout that paid it out (read with the records the API shows; null until then). */
+  payoutId?: string | null;
+  /** Whole MRU refunded or being refunded (pending and succeeded refunds). */
+  refundedAmount: number;
   nextCheckAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -97,6 +102,18 @@ export class PaymentJson {
     string | null;
   @ApiProperty({ type: String, nullable: true }) failureReason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The payout that paid it out (from its balance transaction); null until then',
+  })
+  payoutId!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Whole MRU refunded or being refunded (a failed refund gives its amount back)',
+  })
+  refundedAmount!: number;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -146,6 +163,8 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     referenceId: p.referenceId,
     failureReason: p.failureReason,
     completedAt: p.completedAt?.toISOString() ?? null,
+    payoutId: p.payoutId ?? null,
+    refundedAmount: p.refundedAmount,
     environmentId: p.environmentId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -170,6 +189,8 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     referenceId: r.reference_id,
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
+    payoutId: r.payout_id ?? null,
+    refundedAmount: r.refunded_amount ?? 0,
     nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -192,3 +213,19 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
     updatedAt: r.updated_at,
   };
 }
+
+/** The columns of the payments list as CSV. */
+export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentJson>[] = [
+  { header: 'id', value: (p) => p.id },
+  { header: 'createdAt', value: (p) => csvTimeOf(p.createdAt) },
+  { header: 'transactionId', value: (p) => p.transactionId },
+  { header: 'paymentRequestId', value: (p) => p.paymentRequestId },
+  { header: 'amount', value: (p) => p.amount },
+  { header: 'status', value: (p) => p.status },
+  { header: 'configurationId', value: (p) => p.configurationId },
+  { header: 'phoneNumber', value: (p) => p.phoneNumber },
+  { header: 'referenceId', value: (p) => p.referenceId },
+  { header: 'failureReason', value: (p) => p.failureReason },
+  { header: 'completedAt', value: (p) => csvTimeOf(p.completedAt) },
+  { header: 'payoutId', value: (p) => p.payoutId },
+];

@@ -1,3 +1,4 @@
+import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
@@ -87,8 +88,9 @@ export class PaymentsController {
   @Get()
   @SecretKey()
   @ApiList(PaymentJson)
-  list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery) {
-    return this.service.list(t, q);
+  @ApiCsv()
+  list(@Tenant() t: Tenant, @Query() q: ListPaymentsQuery, @WantsCsv() csv: boolean) {
+    return csv ? this.service.csv(t, q) : this.service.list(t, q);
   }
 
   @Get(':id')

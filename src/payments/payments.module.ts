@@ -8,6 +8,7 @@ import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
 import { ReconciliationScheduler } from './reconciliation.scheduler';
 import { ReconciliationService } from './reconciliation.service';
+import { PaymentPayouts } from './payment-payouts';
 import { PaymentSettlement, SettlementExtensions } from './settlement';
 
 @Module({
@@ -23,6 +24,7 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     ReconciliationService,
     ReconciliationScheduler,
     BanksService,
+    PaymentPayouts,
   ],
   exports: [
     PaymentsService,
@@ -31,6 +33,8 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     PaymentMethodsService,
     ReconciliationService,
     SettlementExtensions,
+    PaymentPayouts,
+    BanksService,
   ],
 })
 export class PaymentsModule {}

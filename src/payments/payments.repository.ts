@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
-import { KeysetPage, keysetPage, KeysetQuery } from '../database/keyset';
+import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.repository';
@@ -19,6 +19,7 @@ import {
   SettledRow,
 } from './pay.statements';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
+import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
 import {
   Payment,
@@ -66,12 +67,46 @@ export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
 }
 
+/**
+ * SQL after FROM or JOIN (LATERAL): the payment `paymentId` (SQL naming it) with the type of the
+ * bank app it was paid with, columns `method` (the type) and `status`, for the ledger's settlement
+ * report and check.
+ */
+export function paymentMethodOf(paymentId: Sql): Sql {
+  return sql`(SELECT pm.type AS method, pay.status FROM payments pay
+      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = ${paymentId})`;
+}
+
+/**
+ * SQL after FROM (in parentheses): every completed payment, columns `id`, `environment_id`,
+ * `amount`, `refunded_amount`, for the ledger's check.
+ */
+export const COMPLETED_PAYMENTS = raw(`(SELECT id, environment_id, amount, refunded_amount FROM payments
+  WHERE status = 'completed')`);
+
+/** A payment locked for a refund, with what a refund needs to know of it. */
+export interface RefundablePayment {
+  payment: Payment;
+  transactionId: string;
+  methodType: PaymentMethodType;
+  environment: EnvironmentKind;
+  organizationId: string;
+}
+
 const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
 
 /** Payments and payment methods. */
 @Injectable()
 export class PaymentsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly payouts: PaymentPayouts,
+  ) {}
+
+  /** A payment's columns for the records the API reads: the row, its request's transactionId, its payout. */
+  private get columns(): Sql {
+    return sql`${PAYMENT_COLUMNS}, ${this.payouts.payoutIdOf(raw('p.id'))} AS payout_id`;
+  }
 
   async lookUp(environmentId: string, methodId: string, transactionId: string, key?: RequestKey) {
     const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId, key));
@@ -111,7 +146,7 @@ export class PaymentsRepository {
   /** The payment as the API shows it (with its request's transactionId). */
   async paymentJson(environmentId: string, id: string): Promise<PaymentJson | undefined> {
     const row = await this.db.one(
-      sql`SELECT ${PAYMENT_COLUMNS} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
+      sql`SELECT ${this.columns} ${PAYMENT_FROM} WHERE p.id = ${id} AND p.environment_id = ${environmentId}`,
     );
     return row && toJson(row);
   }
@@ -139,13 +174,33 @@ export class PaymentsRepository {
     const { rows, total } = await pageRows<Record<string, unknown>>(
       this.db,
       {
-        select: PAYMENT_COLUMNS,
+        select: this.columns,
         from: sql`${PAYMENT_FROM} WHERE ${and(where)}`,
         orderBy: sql`p.created_at DESC, p.id DESC`,
       },
       page,
     );
     return { items: rows.map(toJson), total };
+  }
+
+  /** Every payment the list's filters select, newest first, in batches (the CSV export). */
+  async *listAll(
+    environmentId: string,
+    filter: { transactionId?: string; paymentRequestId?: string; status?: PaymentStatus },
+  ): AsyncGenerator<PaymentJson[]> {
+    const where = [sql`p.environment_id = ${environmentId}`];
+    if (filter.transactionId !== undefined)
+      where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
+    if (filter.paymentRequestId !== undefined)
+      where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
+    if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
+    for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
+      select: this.columns,
+      from: PAYMENT_FROM,
+      alias: 'p',
+      where,
+    }))
+      yield rows.map(toJson);
   }
 
   /** A page of the dashboard's payments search (see paymentSearchStatement). */
@@ -164,7 +219,7 @@ export class PaymentsRepository {
   /** Every payment of a request, newest first, with its bank app. */
   async ofRequest(environmentId: string, paymentRequestId: string): Promise<PaymentListItem[]> {
     const rows = await this.db.many(sql`
-      SELECT ${PAYMENT_COLUMNS}, pm.name AS method_name, pm.type AS method_type
+      SELECT ${this.columns}, pm.name AS method_name, pm.type AS method_type
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
        WHERE p.payment_request_id = ${paymentRequestId} AND p.environment_id = ${environmentId}
@@ -246,6 +301,38 @@ export class PaymentsRepository {
       INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
       SELECT ${environmentId}, m.type, m.name, m.requires_pass_code, m.type, m.position
         FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)`);
+  }
+
+  /**
+   * A payment of the environment, locked (FOR UPDATE) until the transaction ends so that refunds
+   * of one payment queue, with its request's transactionId and its bank app. Undefined: no such
+   * payment in the environment.
+   */
+  async lockForRefund(environmentId: string, id: string): Promise<RefundablePayment | undefined> {
+    const row = await this.db.one<Record<string, unknown>>(sql`
+      SELECT ${PAYMENT_COLUMNS}, pm.type AS method_type, ${environmentKindOf(raw('p.environment_id'))} AS environment,
+             ${organizationOfEnvironment(raw('p.environment_id'))} AS organization_id
+        FROM payments p JOIN payment_methods pm ON pm.id = p.payment_method_id
+       WHERE p.id = ${id} AND p.environment_id = ${environmentId}
+         FOR UPDATE OF p`);
+    if (!row) return undefined;
+    return {
+      payment: paymentFromRow(row),
+      transactionId: row.transaction_id as string,
+      methodType: row.method_type as PaymentMethodType,
+      environment: row.environment as EnvironmentKind,
+      organizationId: row.organization_id as string,
+    };
+  }
+
+  /**
+   * Adds `delta` (negative: gives back) to what is refunded of a completed payment; the database
+   * refuses more than the amount (a CHECK), whatever the caller checked.
+   */
+  async addRefunded(id: string, delta: number): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE payments SET refunded_amount = refunded_amount + ${delta}, updated_at = now()
+       WHERE id = ${id} AND status = 'completed'`);
   }
 
   /**

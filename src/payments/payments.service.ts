@@ -1,9 +1,11 @@
+import { StreamableFile } from '@nestjs/common';
+import { csvFile } from '../common/http/csv';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
-import { PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
+import { PAYMENT_CSV_COLUMNS, PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
@@ -34,6 +36,11 @@ export class PaymentsService {
   async status(tenant: Tenant, id: string): Promise<PaymentStatusJson> {
     const p = await this.get(tenant, id);
     return { id: p.id, status: p.status, referenceId: p.referenceId, claimExpiresAt: null };
+  }
+
+  /** Every payment the filters select, as CSV, streamed. */
+  csv(tenant: Tenant, q: ListPaymentsQuery): StreamableFile {
+    return csvFile('payments', PAYMENT_CSV_COLUMNS, this.repo.listAll(tenant.environmentId, q));
   }
 
   /**

@@ -18,6 +18,11 @@ export const EXTRA_EVENT_KINDS = [
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',
+  'payout-created',
+  'payout-updated',
+  'refund-created',
+  'refund-updated',
+  'invoice-refunded',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

@@ -83,6 +83,7 @@ export async function startTestApp(
     RECONCILE_INTERVAL_MS: '0',
     BILLING_SCHEDULER: 'false',
     SMS_SEND_INTERVAL_MS: '0',
+    PAYOUT_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

@@ -15,6 +15,11 @@ import { IdempotencyRepository } from '../../src/idempotency/idempotency.reposit
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
+import {
+  LedgerRepository,
+  paymentTransactionCtes,
+  payoutIdOfPayment,
+} from '../../src/ledger/ledger.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
@@ -25,7 +30,9 @@ import {
   settleStatement,
 } from '../../src/payments/pay.statements';
 import type { Payment } from '../../src/payments/payment';
+import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PayoutsRepository } from '../../src/payouts/payouts.repository';
 import { PriceProducts } from '../../src/prices/price-products';
 import { PricesRepository } from '../../src/prices/prices.repository';
 import { ProductsOfPrices } from '../../src/products/products-of-prices';
@@ -41,7 +48,7 @@ import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
  * present, a row-shaped placeholder for each row read. Values never reach the text (they are `$n`
  * placeholders), so the files change only when a statement does. Pay's statements, which the pay
  * service builds, are built here with the settlement extensions the application registers
- * (checkout's, then billing's), as PostgreSQL receives them.
+ * (checkout's, billing's, then the ledger's), as PostgreSQL receives them.
  */
 
 const PUBLIC_URL = 'https://khoums.example';
@@ -120,6 +127,8 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   dashboard: [DashboardRepository],
   admin: [OperatorsRepository, AuditLogRepository],
   billing: [BillingRepository],
+  ledger: [LedgerRepository],
+  payouts: [PayoutsRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */
@@ -133,6 +142,11 @@ function construct(Repository: RepositoryClass, db: Db): object {
     const subscriptions = new InvoiceSubscriptions();
     new SubscriptionsOfInvoices(subscriptions).onModuleInit();
     return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  if (Repository === PaymentsRepository) {
+    const payouts = new PaymentPayouts();
+    payouts.register(payoutIdOfPayment);
+    return new PaymentsRepository(db, payouts);
   }
   return new Repository(db, CONFIG);
 }
@@ -152,6 +166,9 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
     let result: unknown;
     try {
       result = await method.apply(repository, args);
+      // A list read in batches (a CSV export): its first batch's statement.
+      if (result && typeof result === 'object' && Symbol.asyncIterator in result)
+        await (result as unknown as AsyncIterator<unknown>).next();
     } catch {
       // A placeholder row cannot always be mapped; the statements sent before are what counts.
     }
@@ -190,6 +207,7 @@ function payStatements(): Recorded[] {
     referenceId: null,
     failureReason: null,
     completedAt: null,
+    refundedAmount: 0,
     nextCheckAt: at,
     createdAt: at,
     updatedAt: at,
@@ -207,6 +225,11 @@ function payStatements(): Recorded[] {
       name: 'billing',
       ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) => billingSettlementCtes(ctx, PUBLIC_URL),
     },
+    {
+      name: 'ledger',
+      ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) =>
+        paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
+    },
   ];
   const one = (name: string, statement: Sql): Recorded => ({
     name,
@@ -219,7 +242,7 @@ function payStatements(): Recorded[] {
     one('pay: openStatement with an Idempotency-Key', open(key)),
     one('pay: keyedStatement', keyedStatement(key)),
     one(
-      'pay: settleStatement, with the checkout and billing settlement extensions',
+      'pay: settleStatement, with the checkout, billing and ledger settlement extensions',
       settleStatement(payment, request, 'o', { status: 'completed', bankReference: null }, extensions),
     ),
   ];

@@ -47,7 +47,7 @@ const receiver = new Receiver();
 beforeAll(async () => {
   // A database of its own with the webhook worker on, so a delivery has attempts to list.
   db = await privateDatabase();
-  t = await startTestApp({ ...WORKER_ENV, SANDBOX_BANK_TIMEOUT_MS: '300' }, db.url);
+  t = await startTestApp({ ...WORKER_ENV, SANDBOX_BANK_TIMEOUT_MS: '300', PAYOUT_DELAY_DAYS: '0' }, db.url);
   doc = (await t.http.get('/api/docs-json').expect(200)).body;
   org = await newTenant(t);
   // A payout account, so that the organization's answer carries every field it declares.
@@ -137,6 +137,8 @@ describe('every method on the real service', () => {
     externalUserId: string;
     endpoint: { id: string };
     delivery: { id: string };
+    refund: { id: string };
+    payout: { id: string };
   };
 
   /** One entry per public method, run in this order; each calls its method with a traced client. */
@@ -343,6 +345,39 @@ describe('every method on the real service', () => {
     ],
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
+    [
+      'refunds.create',
+      async ({ sk }) => {
+        // The payment the simulated transfer completed.
+        w.refund = await sk.refunds.create({ paymentId: w.payment.id, amount: 100, reason: 'agreement' });
+      },
+    ],
+    ['refunds.get', ({ sk }) => sk.refunds.get(w.refund.id)],
+    ['refunds.list', ({ sk }) => sk.refunds.list({ paymentId: w.payment.id })],
+    ['balance.retrieve', ({ sk }) => sk.balance.retrieve()],
+    ['balanceTransactions.list', ({ sk }) => sk.balanceTransactions.list({ type: 'refund' })],
+    [
+      'payouts.create',
+      async ({ sk }) => {
+        // The payment's money is available at once here (PAYOUT_DELAY_DAYS=0).
+        w.payout = await sk.payouts.create({ amount: 500 });
+      },
+    ],
+    ['payouts.get', ({ sk }) => sk.payouts.get(w.payout.id)],
+    ['payouts.list', ({ sk }) => sk.payouts.list({ status: 'paid' })],
+    ['payoutSchedule.retrieve', ({ sk }) => sk.payoutSchedule.retrieve()],
+    [
+      'payoutSchedule.update',
+      ({ sk }) => sk.payoutSchedule.update({ interval: 'weekly', weeklyDay: 'friday' }),
+    ],
+    ['sandbox.runPayouts', ({ sk }) => sk.sandbox.runPayouts()],
+    [
+      'reports.settlement',
+      ({ sk }) => {
+        const today = new Date().toISOString().slice(0, 10);
+        return sk.reports.settlement({ from: today, to: today });
+      },
+    ],
     ['organization.get', ({ sk }) => sk.organization.get()],
     ['organization.getById', ({ sk }) => sk.organization.getById(org.organizationId)],
     [

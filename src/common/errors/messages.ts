@@ -122,4 +122,15 @@ export const Messages = {
   invoiceNotPending: 'Invoice is not pending',
   /** A payment recorded by hand for more than the invoice still asks. */
   amountExceedsDue: 'Amount exceeds the amount due',
+
+  /** Payouts (docs/payouts.md). */
+  insufficientAvailableBalance: 'Insufficient available balance',
+  payoutsOnHold: 'Payouts are on hold for this organization',
+  payoutNotFound: 'Payout not found',
+  payoutRunsSandboxOnly: 'Payout runs are only available in sandbox',
+  /** Refunds (docs/ledger.md). */
+  onlyCompletedPaymentsRefundable: 'Only completed payments can be refunded',
+  refundExceedsAmountLeft: 'Refund amount exceeds the amount left to refund',
+  refundNotFound: 'Refund not found',
+  settlementReportRange: 'from must not be after to, and the range at most 366 days',
 } as const;

@@ -24,6 +24,9 @@ import { ManualPayments1795612170052 } from './1795612170052-ManualPayments';
 import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
 import { Dunning1795611106824 } from './1795611106824-Dunning';
 import { SetBasedFanOut1795610517643 } from './1795610517643-SetBasedFanOut';
+import { Ledger1795609844063 } from './1795609844063-Ledger';
+import { Payouts1795610234370 } from './1795610234370-Payouts';
+import { Refunds1795610777196 } from './1795610777196-Refunds';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -52,4 +55,7 @@ export const migrations = [
   FirstPayment1795611416197,
   ManualPayments1795612170052,
   SetBasedFanOut1795610517643,
+  Ledger1795609844063,
+  Payouts1795610234370,
+  Refunds1795610777196,
 ];
