@@ -9,7 +9,13 @@ WITH refunded AS (
     SELECT gen_random_uuid(), i.organization_id, i.environment_id, $3, jsonb_build_object(
     'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $4::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'checkoutUrl', $4::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $5
       FROM refunded i)
@@ -19,13 +25,23 @@ WITH refunded AS (
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt" FROM invoices i WHERE i.id = $1 AND i.organization_id = $2;
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments" FROM invoices i WHERE i.id = $1 AND i.organization_id = $2;
 
 -- InvoicesRepository.list
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt"
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments"
           FROM (SELECT i.id FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
         WHERE c.organization_id = $4 AND c.external_user_id = $5)
                  ORDER BY i.created_at DESC, i.period_start DESC, i.id DESC LIMIT $6 OFFSET $7) page
@@ -36,11 +52,47 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 SELECT count(*)::int AS total FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
         WHERE c.organization_id = $4 AND c.external_user_id = $5);
 
+-- InvoicesRepository.recordManualPayment
+WITH payment AS (
+        INSERT INTO manual_payments (id, invoice_id, organization_id, amount, method, reference, paid_at, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        RETURNING id
+      ), invoice AS (
+        UPDATE invoices i SET amount_paid = i.amount_paid + $9, updated_at = $10,
+               status = CASE WHEN $11 THEN 'paid' ELSE i.status END,
+               paid_at = CASE WHEN $12 THEN $13::timestamptz ELSE i.paid_at END
+         WHERE i.id = $14 AND i.status = 'pending'
+        RETURNING i.*
+      ), request AS (UPDATE payment_requests SET amount = $15, updated_at = $16
+          WHERE id = $17 AND status = 'pending'
+         RETURNING id)
+      SELECT 1;
+
+-- InvoicesRepository.lockForManualPayment
+SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE;
+
+-- InvoicesRepository.lockForManualPayment
+SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
+   i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending') AS "paymentInProgress"
+        FROM invoices i WHERE i.id = $1 FOR UPDATE OF i;
+
 -- InvoicesRepository.listAll
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor FROM invoices i WHERE i.organization_id = $1 AND i.id = $2 AND i.subscription_id = $3 AND i.customer_id = (SELECT c.id FROM customers c
         WHERE c.organization_id = $4 AND c.external_user_id = $5)
        ORDER BY i.created_at DESC, i.id DESC LIMIT $6;
 
@@ -67,7 +119,12 @@ SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end 
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", c.external_user_id AS "customerExternalUserId",
   c.phone AS "customerPhone", (SELECT product.name FROM subscriptions sub
       JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
      WHERE sub.id = i.subscription_id) AS "productName", to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || i.id AS cursor
@@ -80,7 +137,12 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
-   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", c.external_user_id AS "customerExternalUserId",
+   i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
+   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb)
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", c.external_user_id AS "customerExternalUserId",
   c.phone AS "customerPhone", (SELECT product.name FROM subscriptions sub
       JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id
      WHERE sub.id = i.subscription_id) AS "productName" FROM invoices i JOIN customers c ON c.id = i.customer_id
