@@ -1,4 +1,5 @@
 import { Messages } from '../src/common/errors/messages';
+import { Metrics } from '../src/common/metrics/metrics';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -98,6 +99,8 @@ describe('POST /refunds', () => {
     expect(payment.status).toBe('completed');
     const res = await refund({ paymentId: payment.id, amount: 500 }, o.sandbox.secretKey).expect(200);
     expect(res.body.data).toMatchObject({ status: 'failed', failureReason: expect.any(String), amount: 500 });
+    const failures = await t.app.get(Metrics).refunds.get();
+    expect(failures.values.find((v) => v.labels.status === 'failed')?.value).toBeGreaterThanOrEqual(1);
     expect(await transactionsOf(res.body.data.id)).toEqual([
       { type: 'refund', amount: '-500', fee: '0', net: '-500' },
       { type: 'refund_failure', amount: '500', fee: '0', net: '500' },

@@ -4,6 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { CommonError, commonError } from '../common/errors/common-errors';
+import { Metrics } from '../common/metrics/metrics';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { Db } from '../database/db';
 import { IdempotentReplay, IdempotencyKeyRecords } from '../idempotency/idempotency-key-records';
@@ -44,6 +45,7 @@ export class RefundsService {
     private readonly invoices: InvoicesRepository,
     private readonly banks: BanksService,
     private readonly keys: IdempotencyKeyRecords,
+    private readonly metrics: Metrics,
   ) {}
 
   async create(tenant: Tenant, dto: CreateRefundDto, key?: RequestKey): Promise<RefundJson> {
@@ -162,14 +164,19 @@ export class RefundsService {
 
   /** One transaction: the payment locked first (as when opening), then the refund settled from pending. */
   private async settle(refund: Refund, outcome: RefundOutcome): Promise<Refund> {
-    return this.db.transaction(async () => {
+    let counted = false;
+    const result = await this.db.transaction(async () => {
       const payment = await this.payments.lockForRefund(refund.environmentId, refund.paymentId);
       const settled = await this.ledger.settleRefund(refund, outcome);
       if (!settled || !payment) return (await this.ledger.refund(refund.environmentId, refund.id)) ?? refund;
       if (outcome.status === 'failed') await this.payments.addRefunded(refund.paymentId, -refund.amount);
       else if ((await this.ledger.succeededRefunds(refund.paymentId)) >= payment.payment.amount)
         await this.invoices.markRefunded(refund.paymentRequestId);
+      counted = true;
       return settled;
     });
+    // Counted once committed, by the one settlement that changed it.
+    if (counted) this.metrics.refunds.inc({ status: result.status });
+    return result;
   }
 }
