@@ -183,7 +183,7 @@ describe('webhook delivery faults', () => {
       [endpointId, leaseMs - 2000, other],
     );
     const repo = t.app.get(WebhooksRepository);
-    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000 };
+    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000, organization: 8 };
     const held = await repo.claim(32, leaseMs, underTest, caps);
     expect(held.filter((c) => c.endpoint_id === endpointId)).toHaveLength(small - 1);
 
