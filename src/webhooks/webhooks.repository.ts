@@ -315,9 +315,11 @@ export class WebhooksRepository {
    * worker's leases, so a silent endpoint holds at most that many slots of all instances; and the
    * batch takes each organization's first due delivery before any one's second (then each
    * endpoint's in turn), so one organization's backlog never queues another's events behind it.
-   * The endpoints in `caps.fast` (this worker saw them answer fast) may have `caps.large` leased
-   * instead, unless one of their leases, any worker's, is older than `caps.slowMs`: a call that
-   * hangs holds the endpoint to the small cap again. The leases of an organization's endpoints
+   * The endpoints in `caps.fast` (this worker saw them answer fast, and none of its calls to them
+   * is in flight for longer than `caps.slowMs`) may have `caps.large` leased instead, unless one
+   * of their leases of another worker's is older than `caps.slowMs`: a call that hangs holds the
+   * endpoint to the small cap again. This worker's own leases are not judged by their age: one
+   * whose call was answered may wait for its outcome to be written, and that is not a hang. The leases of an organization's endpoints
    * held to the small cap are capped together at `caps.organization`, so that one organization's
    * many silent endpoints hold that many slots, not the small cap of each; its fast endpoints are
    * not counted.
@@ -353,8 +355,9 @@ export class WebhooksRepository {
                NOT (e.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0) AS slow
           FROM webhook_endpoints e CROSS JOIN LATERAL (
             SELECT count(*)::int AS leased,
-                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
-                   count(*) FILTER (WHERE l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
+                   -- Another worker's, leased more than slowMs ago (the lease ends leaseMs after it was taken).
+                   count(*) FILTER (WHERE l.locked_by <> ${worker}
+                                      AND l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
               FROM webhook_deliveries l
              WHERE l.endpoint_id = e.id AND l.locked_until > now()
           ) l

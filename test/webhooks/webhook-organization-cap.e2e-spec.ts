@@ -47,7 +47,8 @@ async function endpoint(org: CreatedOrganization, url: string): Promise<string> 
 it('delivers another organization’s events within 5 s each while one organization’s ten silent endpoints have a thousand deliveries pending', async () => {
   const noisy = await newTenant(t, 'Noisy');
   const silentEndpoints: string[] = [];
-  for (let i = 0; i < SILENT_ENDPOINTS; i++) silentEndpoints.push(await endpoint(noisy, `${silent.url}/${i}`));
+  for (let i = 0; i < SILENT_ENDPOINTS; i++)
+    silentEndpoints.push(await endpoint(noisy, `${silent.url}/${i}`));
   const res = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
       t.http
