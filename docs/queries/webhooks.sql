@@ -145,18 +145,23 @@ WITH RECURSIVE with_work AS (
         -- Every endpoint of those organizations, with its leases, and whether it is held to the small cap.
         SELECT e.id, e.organization_id, l.leased,
                NOT (e.id = ANY($2::uuid[]) AND l.hanging = 0) AS slow
-          FROM webhook_endpoints e CROSS JOIN LATERAL webhook_endpoint_leases(
-            e.id, $3::uuid,
-            -- Another worker's lease taken more than slowMs ago hangs (a lease ends leaseMs after it was taken).
-            now() + $4::int * interval '1 millisecond', $5::int
+          FROM webhook_endpoints e CROSS JOIN LATERAL (
+            SELECT count(*)::int AS leased,
+                   -- Another worker's, leased more than slowMs ago (the lease ends leaseMs after it was taken).
+                   count(*) FILTER (WHERE l.locked_by <> $3
+                                      AND l.locked_until < now() + $4::int * interval '1 millisecond')::int AS hanging
+              -- Oldest first, so that the hanging ones are among those counted.
+              FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
+                     WHERE l.endpoint_id = e.id AND l.locked_until > now()
+                     ORDER BY l.locked_until LIMIT NaN) l
           ) l
          WHERE e.organization_id IN (SELECT organization_id FROM open)
-      ), organizations AS (
-        SELECT organization_id, $6::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
+      ), organization_slots AS (
+        SELECT organization_id, $5::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
           FROM leases GROUP BY organization_id
       ), slots AS (
         SELECT o.id, o.organization_id, l.slow,
-               CASE WHEN l.slow THEN $7::int ELSE $8::int END - l.leased AS free
+               CASE WHEN l.slow THEN $6::int ELSE $7::int END - l.leased AS free
           FROM open o JOIN leases l ON l.id = o.id
       ), candidates AS (
         SELECT c.id, s.organization_id, s.slow, c.next_attempt_at,
@@ -174,7 +179,7 @@ WITH RECURSIVE with_work AS (
           FROM (
             SELECT c.*, g.free AS organization_free,
                    row_number() OVER (PARTITION BY c.organization_id, c.slow ORDER BY c.endpoint_turn, c.next_attempt_at) AS slow_turn
-              FROM candidates c JOIN organizations g ON g.organization_id = c.organization_id
+              FROM candidates c JOIN organization_slots g ON g.organization_id = c.organization_id
           ) c
          -- An organization's endpoints held to the small cap share its free slots, each one's first in turn.
          WHERE NOT c.slow OR c.slow_turn <= c.organization_free
@@ -184,11 +189,11 @@ WITH RECURSIVE with_work AS (
          -- Checked again on the row as locked: another worker may have claimed it since this statement began.
          WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
          ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
-         LIMIT $9
+         LIMIT $8
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET locked_until = now() + $10 * interval '1 millisecond', locked_by = $11
+           SET locked_until = now() + $9 * interval '1 millisecond', locked_by = $10
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )

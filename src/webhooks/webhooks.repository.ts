@@ -332,14 +332,14 @@ export class WebhooksRepository {
    * once. Only a claim whose snapshot was taken just before another's commit can count that one's
    * leases short, by at most one batch.
    *
-   * An endpoint's leases are counted by `webhook_endpoint_leases` (migration
-   * WebhookOrganizationCap), an index scan in lease order: unlike a bitmap scan, which the planner
-   * prefers for the few leases it expects, it marks the index entries of finished leases dead once
-   * no transaction can see them, so a burst's thousands of them are not read again by every claim.
+   * An endpoint's leases are counted in lease order, up to the largest cap (a constant): the
+   * planner may then take an index scan, which marks the index entries of finished leases dead
+   * once no transaction can see them, so that a burst's thousands of them are not read again by
+   * every claim (a bitmap scan reads them all).
    */
   claim(limit: number, leaseMs: number, worker: string, caps: EndpointCaps): Promise<ClaimedDelivery[]> {
     // No cap is above this: counting an endpoint's leases up to it is enough.
-    const counted = Math.max(caps.small, caps.large, caps.organization);
+    const counted = raw(String(Math.trunc(Math.max(caps.small, caps.large, caps.organization))));
     return this.db.many<ClaimedDelivery>(sql`
       WITH RECURSIVE with_work AS (
         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -360,13 +360,18 @@ export class WebhooksRepository {
         -- Every endpoint of those organizations, with its leases, and whether it is held to the small cap.
         SELECT e.id, e.organization_id, l.leased,
                NOT (e.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0) AS slow
-          FROM webhook_endpoints e CROSS JOIN LATERAL webhook_endpoint_leases(
-            e.id, ${worker}::uuid,
-            -- Another worker's lease taken more than slowMs ago hangs (a lease ends leaseMs after it was taken).
-            now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond', ${counted}::int
+          FROM webhook_endpoints e CROSS JOIN LATERAL (
+            SELECT count(*)::int AS leased,
+                   -- Another worker's, leased more than slowMs ago (the lease ends leaseMs after it was taken).
+                   count(*) FILTER (WHERE l.locked_by <> ${worker}
+                                      AND l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
+              -- Oldest first, so that the hanging ones are among those counted.
+              FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
+                     WHERE l.endpoint_id = e.id AND l.locked_until > now()
+                     ORDER BY l.locked_until LIMIT ${counted}) l
           ) l
          WHERE e.organization_id IN (SELECT organization_id FROM open)
-      ), organizations AS (
+      ), organization_slots AS (
         SELECT organization_id, ${caps.organization}::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
           FROM leases GROUP BY organization_id
       ), slots AS (
@@ -389,7 +394,7 @@ export class WebhooksRepository {
           FROM (
             SELECT c.*, g.free AS organization_free,
                    row_number() OVER (PARTITION BY c.organization_id, c.slow ORDER BY c.endpoint_turn, c.next_attempt_at) AS slow_turn
-              FROM candidates c JOIN organizations g ON g.organization_id = c.organization_id
+              FROM candidates c JOIN organization_slots g ON g.organization_id = c.organization_id
           ) c
          -- An organization's endpoints held to the small cap share its free slots, each one's first in turn.
          WHERE NOT c.slow OR c.slow_turn <= c.organization_free
