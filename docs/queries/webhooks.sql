@@ -153,15 +153,15 @@ WITH RECURSIVE with_work AS (
               -- Oldest first, so that the hanging ones are among those counted.
               FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
                      WHERE l.endpoint_id = e.id AND l.locked_until > now()
-                     ORDER BY l.locked_until LIMIT NaN) l
+                     ORDER BY l.locked_until LIMIT $5::int) l
           ) l
          WHERE e.organization_id IN (SELECT organization_id FROM open)
       ), organization_slots AS (
-        SELECT organization_id, $5::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
+        SELECT organization_id, $6::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
           FROM leases GROUP BY organization_id
       ), slots AS (
         SELECT o.id, o.organization_id, l.slow,
-               CASE WHEN l.slow THEN $6::int ELSE $7::int END - l.leased AS free
+               CASE WHEN l.slow THEN $7::int ELSE $8::int END - l.leased AS free
           FROM open o JOIN leases l ON l.id = o.id
       ), candidates AS (
         SELECT c.id, s.organization_id, s.slow, c.next_attempt_at,
@@ -189,11 +189,11 @@ WITH RECURSIVE with_work AS (
          -- Checked again on the row as locked: another worker may have claimed it since this statement began.
          WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
          ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
-         LIMIT $8
+         LIMIT $9
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET locked_until = now() + $9 * interval '1 millisecond', locked_by = $10
+           SET locked_until = now() + $10 * interval '1 millisecond', locked_by = $11
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )

@@ -332,14 +332,14 @@ export class WebhooksRepository {
    * once. Only a claim whose snapshot was taken just before another's commit can count that one's
    * leases short, by at most one batch.
    *
-   * An endpoint's leases are counted in lease order, up to the largest cap (a constant): the
-   * planner may then take an index scan, which marks the index entries of finished leases dead
+   * An endpoint's leases are counted in lease order, up to the largest cap: the planner may then
+   * take an index scan, which marks the index entries of finished leases dead
    * once no transaction can see them, so that a burst's thousands of them are not read again by
    * every claim (a bitmap scan reads them all).
    */
   claim(limit: number, leaseMs: number, worker: string, caps: EndpointCaps): Promise<ClaimedDelivery[]> {
     // No cap is above this: counting an endpoint's leases up to it is enough.
-    const counted = raw(String(Math.trunc(Math.max(caps.small, caps.large, caps.organization))));
+    const counted = Math.max(caps.small, caps.large, caps.organization);
     return this.db.many<ClaimedDelivery>(sql`
       WITH RECURSIVE with_work AS (
         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -368,7 +368,7 @@ export class WebhooksRepository {
               -- Oldest first, so that the hanging ones are among those counted.
               FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
                      WHERE l.endpoint_id = e.id AND l.locked_until > now()
-                     ORDER BY l.locked_until LIMIT ${counted}) l
+                     ORDER BY l.locked_until LIMIT ${counted}::int) l
           ) l
          WHERE e.organization_id IN (SELECT organization_id FROM open)
       ), organization_slots AS (
