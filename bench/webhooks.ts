@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
@@ -48,12 +49,17 @@ export async function webhookScenario(
 
   if (process.env.BENCH_WEBHOOK_BASELINE) {
     try {
+      const {
+        rows: [{ dir }],
+      } = await ds.query<{ dir: string }>('SELECT current_setting($1) AS dir', ['data_directory']);
+      const postmaster = Number(readFileSync(`${dir}/postmaster.pid`, 'utf8').split('\n')[0]);
       return await compareWebhookThroughput(
         url,
         receiver,
         waitFor,
         insertEvents,
         process.env.BENCH_WEBHOOK_BASELINE,
+        postmaster,
       );
     } finally {
       await ds.end();
@@ -100,6 +106,49 @@ export async function webhookScenario(
 
 type Arrivals = { count: number; arrivals: Record<string, number> };
 
+/** CPU time (user + system, ms) of each process, from /proc (Linux; empty elsewhere). */
+function cpuTimes(pids: number[]): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      // The fields after the command (which may hold spaces) start at the state, field 3.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // Exited, or no /proc.
+    }
+  }
+  return times;
+}
+
+/** The postmaster and its children (the backends, the writers). */
+function postgresProcesses(postmaster: number): number[] {
+  const pids = [postmaster];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return pids;
+  }
+  for (const e of entries) {
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) pids.push(Number(e));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** CPU ms the processes spent since `before` (processes started meanwhile count from zero). */
+function cpuSince(before: Map<number, number>, pids: number[]): number {
+  let ms = 0;
+  for (const [pid, t] of cpuTimes(pids)) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
 /**
  * This version's webhook worker against another build's, in alternating rounds on one database
  * and one receiver: a fresh worker process per round (the API instance's worker is off), a
@@ -111,12 +160,25 @@ async function compareWebhookThroughput(
   waitFor: (n: number, ms: number) => Promise<Arrivals>,
   insertEvents: (n: number) => Promise<unknown>,
   baseline: string,
+  postmaster: number,
 ): Promise<void> {
   const rounds = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 3);
   const burst = 10_000;
   const sides = [
-    { name: 'this version', cwd: ROOT, results: [] as number[] },
-    { name: `baseline (${baseline})`, cwd: baseline, results: [] as number[] },
+    {
+      name: 'this version',
+      cwd: ROOT,
+      results: [] as number[],
+      workerCpu: [] as number[],
+      pgCpu: [] as number[],
+    },
+    {
+      name: `baseline (${baseline})`,
+      cwd: baseline,
+      results: [] as number[],
+      workerCpu: [] as number[],
+      pgCpu: [] as number[],
+    },
   ];
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
@@ -140,13 +202,21 @@ async function compareWebhookThroughput(
         await insertEvents(500); // warm-up
         await waitFor(500, 60_000);
         await fetch(`${receiver}/reset`, { method: 'POST' });
+        const pgBefore = cpuTimes(postgresProcesses(postmaster));
+        const workerBefore = cpuTimes([worker.pid!]);
         const t0 = Date.now();
         await insertEvents(burst);
         const got = await waitFor(burst, 180_000);
+        // CPU per delivery, which other load on the machine changes far less than the wall clock.
+        const workerMs = cpuSince(workerBefore, [worker.pid!]) / got.count;
+        const pgMs = cpuSince(pgBefore, postgresProcesses(postmaster)) / got.count;
         const perSecond = got.count / ((Math.max(...Object.values(got.arrivals)) - t0) / 1000);
         side.results.push(perSecond);
+        side.workerCpu.push(workerMs);
+        side.pgCpu.push(pgMs);
         process.stdout.write(
-          `  round ${round + 1} ${side.name}: ${got.count}/${burst}, ${perSecond.toFixed(0)} deliveries/s\n`,
+          `  round ${round + 1} ${side.name}: ${got.count}/${burst}, ${perSecond.toFixed(0)} deliveries/s, ` +
+            `CPU per delivery: worker ${(workerMs * 1000).toFixed(0)} µs, PostgreSQL ${(pgMs * 1000).toFixed(0)} µs\n`,
         );
       } finally {
         await stop(worker);
@@ -155,14 +225,17 @@ async function compareWebhookThroughput(
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const [mine, base] = sides.map((s) => mean(s.results));
+  const cpu = (s: (typeof sides)[number]) => mean(s.workerCpu) + mean(s.pgCpu);
   process.stdout.write(
     `Webhook deliveries, this version against the baseline (one endpoint, ${rounds} alternating rounds each)\n` +
       sides
         .map(
           (s) =>
-            `  ${s.name.padEnd(14)} mean ${mean(s.results).toFixed(0)}/s   rounds ${s.results.map((r) => r.toFixed(0)).join(', ')}`,
+            `  ${s.name.padEnd(14)} mean ${mean(s.results).toFixed(0)}/s   rounds ${s.results.map((r) => r.toFixed(0)).join(', ')}\n` +
+            `  ${''.padEnd(14)} CPU per delivery: worker ${(mean(s.workerCpu) * 1000).toFixed(0)} µs, PostgreSQL ${(mean(s.pgCpu) * 1000).toFixed(0)} µs`,
         )
         .join('\n') +
-      `\n  ratio   ${(mine / base).toFixed(3)} (target >= 0.90)\n\n`,
+      `\n  ratio   ${(mine / base).toFixed(3)} (target >= 0.90)` +
+      `\n  CPU per delivery, this version over the baseline: ${(cpu(sides[0]) / cpu(sides[1])).toFixed(3)}\n\n`,
   );
 }

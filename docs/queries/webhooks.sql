@@ -139,20 +139,32 @@ WITH RECURSIVE with_work AS (
            AND EXISTS (SELECT 1 FROM webhook_deliveries d
                         WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
                           AND (d.locked_until IS NULL OR d.locked_until < now()))
+           AND pg_try_advisory_xact_lock($1::int, hashtext(e.organization_id::text))
            FOR NO KEY UPDATE OF e SKIP LOCKED
-      ), slots AS (
-        SELECT o.id, o.organization_id,
-               CASE WHEN o.id = ANY($1::uuid[]) AND l.hanging = 0 THEN $2::int ELSE $3::int END
-                 - l.leased AS free
-          FROM open o CROSS JOIN LATERAL (
+      ), leases AS (
+        -- Every endpoint of those organizations, with its leases, and whether it is held to the small cap.
+        SELECT e.id, e.organization_id, l.leased,
+               NOT (e.id = ANY($2::uuid[]) AND l.hanging = 0) AS slow
+          FROM webhook_endpoints e CROSS JOIN LATERAL (
             SELECT count(*)::int AS leased,
-                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
-                   count(*) FILTER (WHERE l.locked_until < now() + $4::int * interval '1 millisecond')::int AS hanging
-              FROM webhook_deliveries l
-             WHERE l.endpoint_id = o.id AND l.locked_until > now()
+                   -- Another worker's, leased more than slowMs ago (the lease ends leaseMs after it was taken).
+                   count(*) FILTER (WHERE l.locked_by <> $3
+                                      AND l.locked_until < now() + $4::int * interval '1 millisecond')::int AS hanging
+              -- Oldest first, so that the hanging ones are among those counted.
+              FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
+                     WHERE l.endpoint_id = e.id AND l.locked_until > now()
+                     ORDER BY l.locked_until LIMIT $5::int) l
           ) l
+         WHERE e.organization_id IN (SELECT organization_id FROM open)
+      ), organization_slots AS (
+        SELECT organization_id, $6::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
+          FROM leases GROUP BY organization_id
+      ), slots AS (
+        SELECT o.id, o.organization_id, l.slow,
+               CASE WHEN l.slow THEN $7::int ELSE $8::int END - l.leased AS free
+          FROM open o JOIN leases l ON l.id = o.id
       ), candidates AS (
-        SELECT c.id, s.organization_id, c.next_attempt_at,
+        SELECT c.id, s.organization_id, s.slow, c.next_attempt_at,
                row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn
           FROM slots s CROSS JOIN LATERAL (
             SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -162,24 +174,30 @@ WITH RECURSIVE with_work AS (
              LIMIT GREATEST(s.free, 0)
           ) c
       ), ranked AS (
-        SELECT id, endpoint_turn, next_attempt_at,
-               row_number() OVER (PARTITION BY organization_id ORDER BY endpoint_turn, next_attempt_at) AS organization_turn
-          FROM candidates
+        SELECT c.id, c.endpoint_turn, c.next_attempt_at,
+               row_number() OVER (PARTITION BY c.organization_id ORDER BY c.endpoint_turn, c.next_attempt_at) AS organization_turn
+          FROM (
+            SELECT c.*, g.free AS organization_free,
+                   row_number() OVER (PARTITION BY c.organization_id, c.slow ORDER BY c.endpoint_turn, c.next_attempt_at) AS slow_turn
+              FROM candidates c JOIN organization_slots g ON g.organization_id = c.organization_id
+          ) c
+         -- An organization's endpoints held to the small cap share its free slots, each one's first in turn.
+         WHERE NOT c.slow OR c.slow_turn <= c.organization_free
       ), due AS (
         SELECT d.id
           FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
          -- Checked again on the row as locked: another worker may have claimed it since this statement began.
          WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
          ORDER BY r.organization_turn, r.endpoint_turn, r.next_attempt_at
-         LIMIT $5
+         LIMIT $9
          FOR UPDATE OF d SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET locked_until = now() + $6 * interval '1 millisecond', locked_by = $7
+           SET locked_until = now() + $10 * interval '1 millisecond', locked_by = $11
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )
-      SELECT c.id, c.endpoint_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
+      SELECT c.id, c.endpoint_id, e.organization_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
              (SELECT kind FROM environments WHERE id = e.environment_id) AS environment

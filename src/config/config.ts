@@ -193,6 +193,18 @@ export class AppConfig {
   @Max(1000)
   WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
+  /**
+   * Deliveries of one organization in flight at once to its endpoints held to
+   * WEBHOOK_ENDPOINT_CONCURRENCY (slow, silent or not yet seen answering), over all instances: an
+   * organization's many silent endpoints hold at most this many slots together. Its endpoints
+   * that answer within 1 s are not counted.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_ORGANIZATION_CONCURRENCY = 8;
+
   /** How often an idle worker looks for due deliveries besides being woken by NOTIFY. */
   @Transform(toInt)
   @IsInt()

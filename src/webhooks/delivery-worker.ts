@@ -24,8 +24,9 @@ const tracer = trace.getTracer('khoums');
  *
  * Each endpoint holds at most WEBHOOK_ENDPOINT_CONCURRENCY leases over all instances until this
  * worker sees it answer fast; then it may hold up to WEBHOOK_CONCURRENCY, so that one busy
- * merchant's deliveries go at the instance's pace, until one of its calls hangs
- * (docs/architecture.md, "Webhook delivery").
+ * merchant's deliveries go at the instance's pace, until one of its calls hangs. An organization's
+ * deliveries to its endpoints held to the small cap are capped together at
+ * WEBHOOK_ORGANIZATION_CONCURRENCY (docs/architecture.md, "Webhook delivery").
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -125,8 +126,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async run(): Promise<void> {
     const max = this.config.WEBHOOK_CONCURRENCY;
     const small = this.config.WEBHOOK_ENDPOINT_CONCURRENCY;
+    const organization = this.config.WEBHOOK_ORGANIZATION_CONCURRENCY;
     while (this.running) {
-      const capacity = max - this.inFlight.size + this.pace.overflow(small);
+      const capacity = max - this.inFlight.size + this.pace.overflow(small, organization);
       if (capacity > 0) {
         try {
           const batch = await this.repo.claim(capacity, this.config.webhookLeaseMs, this.token, {
@@ -134,6 +136,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
             large: Math.max(max, small),
             fast: this.pace.fastEndpoints(),
             slowMs: SLOW_CALL_MS,
+            organization,
           });
           this.backlog = batch.length === capacity;
           for (const c of batch) this.track(this.attempt(c));
@@ -174,7 +177,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async attemptInSpan(c: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
-    this.pace.started(c.endpoint_id, c.id);
+    this.pace.started(c.endpoint_id, c.organization_id, c.id);
     this.metrics.webhookLag.observe((startedAt.getTime() - new Date(c.created_at).getTime()) / 1000);
     let result: AttemptResult;
     try {

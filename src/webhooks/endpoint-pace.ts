@@ -5,6 +5,7 @@ export const SLOW_CALL_MS = 1000;
 const FORGET_AFTER_MS = 60_000;
 
 interface EndpointCalls {
+  organizationId: string;
   /** Start times of this worker's calls in flight, by delivery id. */
   started: Map<string, number>;
   /** The last call this worker made to it was answered (or failed) within SLOW_CALL_MS. */
@@ -17,17 +18,18 @@ interface EndpointCalls {
  * deliveries in flight limits the ones that hang, not the throughput of those that answer
  * (docs/architecture.md, "Webhook delivery"). An endpoint starts slow, held to the small cap; once a call
  * to it is answered fast it may take the large cap; a call in flight longer than SLOW_CALL_MS, or
- * answered slowly, makes it slow again.
+ * answered slowly, makes it slow again. Endpoints are grouped by organization, whose calls to
+ * endpoints held to the small cap are capped together.
  */
 export class EndpointPace {
   private readonly endpoints = new Map<string, EndpointCalls>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  started(endpointId: string, deliveryId: string): void {
+  started(endpointId: string, organizationId: string, deliveryId: string): void {
     let e = this.endpoints.get(endpointId);
     if (!e) {
-      e = { started: new Map(), answeredFast: false, lastSeen: 0 };
+      e = { organizationId, started: new Map(), answeredFast: false, lastSeen: 0 };
       this.endpoints.set(endpointId, e);
     }
     e.started.set(deliveryId, this.now());
@@ -54,16 +56,23 @@ export class EndpointPace {
   }
 
   /**
-   * Calls in flight beyond the small cap to endpoints that hang: an endpoint that answered fast and
-   * then stopped answering holds only the small cap of the worker's slots, not every call it had
-   * in flight (those end at the time-out).
+   * Calls in flight to endpoints that hang beyond what the claim's caps allow: an endpoint that
+   * answered fast and then stopped answering holds only the small cap of the worker's slots, not
+   * every call it had in flight (those end at the time-out), and an organization's hanging
+   * endpoints together hold at most the organization's cap.
    */
-  overflow(smallCap: number): number {
+  overflow(smallCap: number, organizationCap: number): number {
     const now = this.now();
-    let n = 0;
+    const byOrganization = new Map<string, { calls: number; held: number }>();
     for (const e of this.endpoints.values()) {
-      if (this.hangs(e, now)) n += Math.max(0, e.started.size - smallCap);
+      if (!this.hangs(e, now)) continue;
+      const o = byOrganization.get(e.organizationId) ?? { calls: 0, held: 0 };
+      o.calls += e.started.size;
+      o.held += Math.min(e.started.size, smallCap);
+      byOrganization.set(e.organizationId, o);
     }
+    let n = 0;
+    for (const o of byOrganization.values()) n += o.calls - Math.min(o.held, organizationCap);
     return n;
   }
 

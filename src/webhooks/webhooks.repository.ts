@@ -13,6 +13,9 @@ import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint }
 /** First key of the advisory lock that serialises endpoint creation in an environment. */
 const ENDPOINTS_LOCK_SPACE = 73720402;
 
+/** First key of the advisory lock a claim holds on each organization it claims for. */
+const CLAIM_LOCK_SPACE = 73720403;
+
 /** NOTIFY channel the fan-out trigger uses; the workers LISTEN on it. */
 export const DELIVERIES_CHANNEL = 'khoums_webhook_deliveries';
 
@@ -46,6 +49,7 @@ const LOG_COLUMNS =
 export interface ClaimedDelivery {
   id: string;
   endpoint_id: string;
+  organization_id: string;
   retry_index: number;
   event_id: string;
   kind: EventKind;
@@ -57,12 +61,14 @@ export interface ClaimedDelivery {
   environment: EnvironmentKind;
 }
 
-/** How many deliveries an endpoint may have leased at once, over all workers (see `claim`). */
+/** How many deliveries an endpoint, and an organization, may have leased at once, over all workers (see `claim`). */
 export interface EndpointCaps {
   small: number;
   large: number;
   fast: string[];
   slowMs: number;
+  /** An organization's leases on its endpoints held to `small`, together. */
+  organization: number;
 }
 
 /** The outcomes of a batch of attempts, one array per column (written with one `unnest`). */
@@ -309,17 +315,31 @@ export class WebhooksRepository {
    * worker's leases, so a silent endpoint holds at most that many slots of all instances; and the
    * batch takes each organization's first due delivery before any one's second (then each
    * endpoint's in turn), so one organization's backlog never queues another's events behind it.
-   * The endpoints in `caps.fast` (this worker saw them answer fast) may have `caps.large` leased
-   * instead, unless one of their leases, any worker's, is older than `caps.slowMs`: a call that
-   * hangs holds the endpoint to the small cap again.
+   * The endpoints in `caps.fast` (this worker saw them answer fast, and none of its calls to them
+   * is in flight for longer than `caps.slowMs`) may have `caps.large` leased instead, unless one
+   * of their leases of another worker's is older than `caps.slowMs`: a call that hangs holds the
+   * endpoint to the small cap again. This worker's own leases are not judged by their age: one
+   * whose call was answered may wait for its outcome to be written, and that is not a hang. The leases of an organization's endpoints
+   * held to the small cap are capped together at `caps.organization`, so that one organization's
+   * many silent endpoints hold that many slots, not the small cap of each; its fast endpoints are
+   * not counted.
    *
    * The endpoints with pending deliveries are found by a loose index scan (one probe per
    * endpoint, not per delivery); those with a claimable one are locked while claiming (SKIP
-   * LOCKED, FOR NO KEY UPDATE so that new deliveries may still reference them): two workers never
-   * count and fill the same endpoint's slots at once. Only a claim whose snapshot was taken just
-   * before another's commit can count that one's leases short, by at most one batch.
+   * LOCKED, FOR NO KEY UPDATE so that new deliveries may still reference them), and so is their
+   * organization (a transaction-level advisory lock, tried: an organization another claim holds
+   * is skipped): two workers never count and fill the same endpoint's or organization's slots at
+   * once. Only a claim whose snapshot was taken just before another's commit can count that one's
+   * leases short, by at most one batch.
+   *
+   * An endpoint's leases are counted in lease order, up to the largest cap: the planner may then
+   * take an index scan, which marks the index entries of finished leases dead
+   * once no transaction can see them, so that a burst's thousands of them are not read again by
+   * every claim (a bitmap scan reads them all).
    */
   claim(limit: number, leaseMs: number, worker: string, caps: EndpointCaps): Promise<ClaimedDelivery[]> {
+    // No cap is above this: counting an endpoint's leases up to it is enough.
+    const counted = Math.max(caps.small, caps.large, caps.organization);
     return this.db.many<ClaimedDelivery>(sql`
       WITH RECURSIVE with_work AS (
         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -334,20 +354,32 @@ export class WebhooksRepository {
            AND EXISTS (SELECT 1 FROM webhook_deliveries d
                         WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
                           AND (d.locked_until IS NULL OR d.locked_until < now()))
+           AND pg_try_advisory_xact_lock(${CLAIM_LOCK_SPACE}::int, hashtext(e.organization_id::text))
            FOR NO KEY UPDATE OF e SKIP LOCKED
-      ), slots AS (
-        SELECT o.id, o.organization_id,
-               CASE WHEN o.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0 THEN ${caps.large}::int ELSE ${caps.small}::int END
-                 - l.leased AS free
-          FROM open o CROSS JOIN LATERAL (
+      ), leases AS (
+        -- Every endpoint of those organizations, with its leases, and whether it is held to the small cap.
+        SELECT e.id, e.organization_id, l.leased,
+               NOT (e.id = ANY(${caps.fast}::uuid[]) AND l.hanging = 0) AS slow
+          FROM webhook_endpoints e CROSS JOIN LATERAL (
             SELECT count(*)::int AS leased,
-                   -- Leased more than slowMs ago: the lease ends leaseMs after it was taken.
-                   count(*) FILTER (WHERE l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
-              FROM webhook_deliveries l
-             WHERE l.endpoint_id = o.id AND l.locked_until > now()
+                   -- Another worker's, leased more than slowMs ago (the lease ends leaseMs after it was taken).
+                   count(*) FILTER (WHERE l.locked_by <> ${worker}
+                                      AND l.locked_until < now() + ${leaseMs - caps.slowMs}::int * interval '1 millisecond')::int AS hanging
+              -- Oldest first, so that the hanging ones are among those counted.
+              FROM (SELECT l.locked_by, l.locked_until FROM webhook_deliveries l
+                     WHERE l.endpoint_id = e.id AND l.locked_until > now()
+                     ORDER BY l.locked_until LIMIT ${counted}::int) l
           ) l
+         WHERE e.organization_id IN (SELECT organization_id FROM open)
+      ), organization_slots AS (
+        SELECT organization_id, ${caps.organization}::int - COALESCE(sum(leased) FILTER (WHERE slow), 0)::int AS free
+          FROM leases GROUP BY organization_id
+      ), slots AS (
+        SELECT o.id, o.organization_id, l.slow,
+               CASE WHEN l.slow THEN ${caps.small}::int ELSE ${caps.large}::int END - l.leased AS free
+          FROM open o JOIN leases l ON l.id = o.id
       ), candidates AS (
-        SELECT c.id, s.organization_id, c.next_attempt_at,
+        SELECT c.id, s.organization_id, s.slow, c.next_attempt_at,
                row_number() OVER (PARTITION BY s.id ORDER BY c.next_attempt_at) AS endpoint_turn
           FROM slots s CROSS JOIN LATERAL (
             SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -357,9 +389,15 @@ export class WebhooksRepository {
              LIMIT GREATEST(s.free, 0)
           ) c
       ), ranked AS (
-        SELECT id, endpoint_turn, next_attempt_at,
-               row_number() OVER (PARTITION BY organization_id ORDER BY endpoint_turn, next_attempt_at) AS organization_turn
-          FROM candidates
+        SELECT c.id, c.endpoint_turn, c.next_attempt_at,
+               row_number() OVER (PARTITION BY c.organization_id ORDER BY c.endpoint_turn, c.next_attempt_at) AS organization_turn
+          FROM (
+            SELECT c.*, g.free AS organization_free,
+                   row_number() OVER (PARTITION BY c.organization_id, c.slow ORDER BY c.endpoint_turn, c.next_attempt_at) AS slow_turn
+              FROM candidates c JOIN organization_slots g ON g.organization_id = c.organization_id
+          ) c
+         -- An organization's endpoints held to the small cap share its free slots, each one's first in turn.
+         WHERE NOT c.slow OR c.slow_turn <= c.organization_free
       ), due AS (
         SELECT d.id
           FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
@@ -374,7 +412,7 @@ export class WebhooksRepository {
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.event_id, d.endpoint_id, d.retry_index
       )
-      SELECT c.id, c.endpoint_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
+      SELECT c.id, c.endpoint_id, e.organization_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
              ${environmentKindOf(raw('e.environment_id'))} AS environment

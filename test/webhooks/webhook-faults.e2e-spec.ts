@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import request from 'supertest';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
-import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { ClaimedDelivery, WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { Db } from '../../src/database/db';
+import { Client } from 'pg';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
 import { ok, Receiver, WORKER_ENV } from './receiver';
@@ -165,7 +167,7 @@ describe('webhook delivery faults', () => {
     expect(made[0] + made[1]).toBe(200);
   });
 
-  it('holds an endpoint a worker saw answer fast to WEBHOOK_ENDPOINT_CONCURRENCY leases while one of its leases, any worker’s, is older than 1 s', async () => {
+  it('holds an endpoint a worker saw answer fast to WEBHOOK_ENDPOINT_CONCURRENCY leases while another worker’s lease of it is older than 1 s', async () => {
     const small = 4;
     const org = await newTenant(t);
     const endpointId = await endpoint(org, 'http://127.0.0.1:9/never-called');
@@ -187,7 +189,7 @@ describe('webhook delivery faults', () => {
       [endpointId, leaseMs - 2000, other],
     );
     const repo = t.app.get(WebhooksRepository);
-    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000 };
+    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000, organization: 8 };
     const held = await repo.claim(32, leaseMs, underTest, caps);
     expect(held.filter((c) => c.endpoint_id === endpointId)).toHaveLength(small - 1);
 
@@ -199,5 +201,85 @@ describe('webhook delivery faults', () => {
     );
     const more = await repo.claim(32, leaseMs, underTest, caps);
     expect(more.filter((c) => c.endpoint_id === endpointId)).toHaveLength(20 - small);
+  });
+
+  it('does not hold a fast endpoint to WEBHOOK_ENDPOINT_CONCURRENCY for the claiming worker’s own leases older than 1 s (their calls may be answered and their outcomes not yet written)', async () => {
+    const small = 4;
+    const org = await newTenant(t);
+    const endpointId = await endpoint(org, 'http://127.0.0.1:9/never-called');
+    cleanup.push(() => t.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpointId]));
+    for (let i = 0; i < 20; i++) {
+      await recordEvent(t, {
+        organizationId: org.organizationId,
+        environmentId: org.sandbox.environmentId,
+        kind: 'payment-created',
+        data: { i },
+      });
+    }
+    const leaseMs = 10_000;
+    const underTest = randomUUID();
+    // The worker's own lease, taken 2 s ago.
+    await t.query(
+      `UPDATE webhook_deliveries SET locked_by = $3, locked_until = now() + $2 * interval '1 millisecond'
+        WHERE id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1)`,
+      [endpointId, leaseMs - 2000, underTest],
+    );
+    const repo = t.app.get(WebhooksRepository);
+    const caps = { small, large: 32, fast: [endpointId], slowMs: 1000, organization: 8 };
+    const claimed = await repo.claim(32, leaseMs, underTest, caps);
+    expect(claimed.filter((c) => c.endpoint_id === endpointId)).toHaveLength(20 - 1);
+  });
+
+  it('caps an organization’s leases on its slow endpoints together, while another worker’s claim for it is not yet committed', async () => {
+    const org = await newTenant(t);
+    const endpoints: string[] = [];
+    for (let i = 0; i < 6; i++) endpoints.push(await endpoint(org, `http://127.0.0.1:9/never-called/${i}`));
+    for (const id of endpoints)
+      cleanup.push(() => t.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]));
+    for (let i = 0; i < 10; i++) {
+      await recordEvent(t, {
+        organizationId: org.organizationId,
+        environmentId: org.sandbox.environmentId,
+        kind: 'payment-created',
+        data: { i },
+      });
+    }
+    const repo = t.app.get(WebhooksRepository);
+    const caps = { small: 4, large: 32, fast: [], slowMs: 1000, organization: 5 };
+    const mine = (claimed: ClaimedDelivery[]) => claimed.filter((c) => endpoints.includes(c.endpoint_id));
+    // Half of the endpoints are locked elsewhere while the first claim runs, so it locks the
+    // other half only; its transaction stays open while a second worker claims.
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    cleanup.push(() => other.end());
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM webhook_endpoints WHERE id = ANY($1::uuid[]) FOR NO KEY UPDATE', [
+      endpoints.slice(3),
+    ]);
+    let first: ClaimedDelivery[] = [];
+    let claimed!: () => void;
+    const firstClaimed = new Promise<void>((r) => (claimed = r));
+    let commit!: () => void;
+    const committing = new Promise<void>((r) => (commit = r));
+    const firstDone = t.app.get(Db).transaction(async () => {
+      first = mine(await repo.claim(32, 10_000, randomUUID(), caps));
+      claimed();
+      await committing;
+    });
+    await firstClaimed;
+    await other.query('COMMIT');
+    const second = mine(await repo.claim(32, 10_000, randomUUID(), caps));
+    commit();
+    await firstDone;
+    expect(new Set(first.map((c) => c.endpoint_id)).size).toBe(3);
+    expect(first).toHaveLength(5);
+    expect(second).toHaveLength(0);
+    // Committed: the organization's five slots are taken.
+    expect(mine(await repo.claim(32, 10_000, randomUUID(), caps))).toHaveLength(0);
+    const [{ leased }] = await t.query(
+      `SELECT count(*)::int AS leased FROM webhook_deliveries WHERE endpoint_id = ANY($1::uuid[]) AND locked_until > now()`,
+      [endpoints],
+    );
+    expect(leased).toBe(5);
   });
 });

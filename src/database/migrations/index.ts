@@ -27,6 +27,7 @@ import { SetBasedFanOut1795610517643 } from './1795610517643-SetBasedFanOut';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
+import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -58,4 +59,5 @@ export const migrations = [
   Ledger1795609844063,
   Payouts1795610234370,
   Refunds1795610777196,
+  WebhookOrganizationCap1795610067057,
 ];
