@@ -21,6 +21,7 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PlatformsModule } from './platforms/platforms.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
@@ -68,6 +69,7 @@ export class AppModule {
         AdminModule,
         IdempotencyModule,
         RateLimitsModule,
+        PlatformsModule,
         ...modules,
       ],
       controllers: [HealthController, MetricsController],

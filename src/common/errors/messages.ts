@@ -114,4 +114,11 @@ export const Messages = {
   subscriptionCannotBeResumed: (status: string) => `A ${status} subscription cannot be resumed`,
   /** Paying an invoice (its page) that was paid or voided meanwhile. */
   invoiceNotPending: 'Invoice is not pending',
+
+  /** Platforms and their connected accounts (docs/platforms.md). */
+  onlyPlatformsConnectAccounts: 'Only platforms can connect accounts',
+  accountNotConnected: 'Account is not connected to this platform',
+  accountEmailTaken: (email: string) => `A dashboard user with email ${email} already exists`,
+  applicationFeeNeedsAccount: 'Application fees need a connected account',
+  applicationFeeExceedsAmount: 'Application fee must not exceed the amount',
 } as const;

@@ -17,6 +17,7 @@ import { GoLiveApplications1763778100000 } from './1763778100000-GoLiveApplicati
 import { Operators1763778200000 } from './1763778200000-Operators';
 import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
+import { Platforms1795609846118 } from './1795609846118-Platforms';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -38,4 +39,5 @@ export const migrations = [
   Operators1763778200000,
   VerificationNotifications1763778300000,
   ApiKeyNotifications1763777700000,
+  Platforms1795609846118,
 ];
