@@ -11,6 +11,7 @@ import { GoingLiveModule } from '../going-live/going-live.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
+import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
 import { DashboardErrorFilter } from './dashboard.filter';
 import { DashboardGuard } from './dashboard.guard';
@@ -53,6 +54,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardSubscriptionsController,
     DashboardInvoicesController,
     DashboardGoLiveController,
+    OnboardingController,
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],

@@ -22,6 +22,8 @@ export interface OnboardingLink {
   organizationId: string;
   email: string;
   organizationName: string;
+  /** The platform that connected the organization (null if it was since deleted). */
+  platformName: string | null;
   returnUrl: string;
   refreshUrl: string;
   expiresAt: Date;
@@ -109,6 +111,7 @@ export class ConnectedAccountsRepository {
   onboardingLink(tokenHash: Buffer): Promise<OnboardingLink | undefined> {
     return this.db.one<OnboardingLink>(sql`
       SELECT l.id, l.organization_id AS "organizationId", o.name AS "organizationName",
+             (SELECT p.name FROM organizations p WHERE p.id = o.platform_id) AS "platformName",
              (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
                ORDER BY u.created_at, u.id LIMIT 1) AS email,
              l.return_url AS "returnUrl", l.refresh_url AS "refreshUrl", l.expires_at AS "expiresAt",

@@ -164,7 +164,7 @@ export class ConnectedAccountsService {
   }
 
   /** 403 unless the key's organization is a platform (acting for an account, it is the account's). */
-  async assertPlatform(tenant: Tenant): Promise<void> {
+  async assertPlatform(tenant: Pick<Tenant, 'organizationId'>): Promise<void> {
     if (!(await this.repo.isPlatform(tenant.organizationId)))
       throw organizationError(OrganizationError.OnlyPlatforms);
   }
