@@ -52,8 +52,16 @@ export class OnboardingController {
     // Used (or expired) by another request meanwhile: as if it had been on arrival.
     if (!owner) return d.page.redirect(link.refreshUrl);
     const session = await this.sessions.start(owner.userId);
-    d.page.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'lax', maxAge: SESSION_MAX_SECONDS });
-    d.page.setCookie(ONBOARDING_COOKIE, link.id, { httpOnly: true, sameSite: 'lax', maxAge: SESSION_MAX_SECONDS });
+    d.page.setCookie(SESSION_COOKIE, session, {
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: SESSION_MAX_SECONDS,
+    });
+    d.page.setCookie(ONBOARDING_COOKIE, link.id, {
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: SESSION_MAX_SECONDS,
+    });
     d.page.redirect('/dashboard/go-live');
   }
 

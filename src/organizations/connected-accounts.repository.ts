@@ -71,7 +71,9 @@ export class ConnectedAccountsRepository {
 
   /** Marks a new organization as connected to `platformId` (in the transaction that creates it). */
   async connect(organizationId: string, platformId: string): Promise<void> {
-    await this.db.exec(sql`UPDATE organizations SET platform_id = ${platformId} WHERE id = ${organizationId}`);
+    await this.db.exec(
+      sql`UPDATE organizations SET platform_id = ${platformId} WHERE id = ${organizationId}`,
+    );
   }
 
   /** A connected account of the platform. */

@@ -3,7 +3,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { envelope, ListEnvelope, Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
-import { ConnectedAccount, ConnectedAccountsRepository, OnboardingLink } from './connected-accounts.repository';
+import {
+  ConnectedAccount,
+  ConnectedAccountsRepository,
+  OnboardingLink,
+} from './connected-accounts.repository';
 import { OrganizationError, organizationError } from './organizations.errors';
 import { OrganizationsRepository } from './organizations.repository';
 import { EmailTakenError, OrganizationsService } from './organizations.service';
@@ -135,7 +139,10 @@ export class ConnectedAccountsService {
       refreshUrl: urls.refreshUrl,
       expiresAt,
     });
-    return { url: `${this.config.publicUrl}/dashboard/onboarding/${token}`, expiresAt: expiresAt.toISOString() };
+    return {
+      url: `${this.config.publicUrl}/dashboard/onboarding/${token}`,
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 
   /** The link of a token, used or not; undefined for a token no link has. */

@@ -49,7 +49,11 @@ export class AccountsController {
   @Post(':id/onboarding-link')
   @SecretKey()
   @ApiData(OnboardingLinkJson)
-  async onboardingLink(@Tenant() t: Tenant, @Param() p: AccountIdParams, @Body() dto: CreateOnboardingLinkDto) {
+  async onboardingLink(
+    @Tenant() t: Tenant,
+    @Param() p: AccountIdParams,
+    @Body() dto: CreateOnboardingLinkDto,
+  ) {
     return { data: await this.accounts.createOnboardingLink(t, p.id, dto) };
   }
 }

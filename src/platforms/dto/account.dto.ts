@@ -9,7 +9,8 @@ export class CreateAccountDto {
 
   @StringField({
     maxLength: 254,
-    description: "The merchant's email: the owner of its dashboard, who sets a password through an onboarding link",
+    description:
+      "The merchant's email: the owner of its dashboard, who sets a password through an onboarding link",
     example: 'owner@boutique-nour.mr',
   })
   email!: string;
@@ -31,7 +32,10 @@ export class AccountIdParams {
 
 /** A merchant organization connected to the platform. */
 export class AccountJsonDoc {
-  @ApiProperty({ format: 'uuid', description: "The connected organization's id (the `Khoums-Account` value)" })
+  @ApiProperty({
+    format: 'uuid',
+    description: "The connected organization's id (the `Khoums-Account` value)",
+  })
   id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() email!: string;
@@ -40,7 +44,10 @@ export class AccountJsonDoc {
 }
 
 export class OnboardingLinkJson {
-  @ApiProperty({ format: 'uri', description: 'Single use: the merchant sets their password, then applies to go live' })
+  @ApiProperty({
+    format: 'uri',
+    description: 'Single use: the merchant sets their password, then applies to go live',
+  })
   url!: string;
   @ApiProperty({ format: 'date-time', description: 'One hour after creation' }) expiresAt!: string;
 }
