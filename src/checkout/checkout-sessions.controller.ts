@@ -31,6 +31,8 @@ export class CheckoutSessionsController {
   @ApiErrors(
     CheckoutError.EitherPaymentRequestOrTransaction,
     CheckoutError.AmountRequiredForNewTransaction,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
+    PaymentRequestError.ApplicationFeeExceedsAmount,
     CommonError.AmountNotPositive,
     CommonError.AmountTooLarge,
     CommonError.InvalidPhoneNumber,

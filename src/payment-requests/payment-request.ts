@@ -14,6 +14,8 @@ export interface PaymentRequest {
   invoiceId: string | null;
   /** Set when its invoice was voided: it can no longer be paid (not part of the API's record). */
   voidedAt: Date | null;
+  /** Whole MRU its connected account pays its platform when it is paid (docs/platforms.md); null: none. */
+  applicationFee: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,7 @@ export interface PaymentRequestRow {
   paid_at: Date | null;
   invoice_id: string | null;
   voided_at: Date | null;
+  application_fee: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -44,6 +47,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     paidAt: r.paid_at,
     invoiceId: r.invoice_id,
     voidedAt: r.voided_at,
+    applicationFee: r.application_fee ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -59,6 +63,12 @@ export class PaymentRequestJson {
   @ApiProperty({ enum: ['pending', 'paid'] }) status!: PaymentRequestStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) paidAt!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) invoiceId!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Whole MRU the connected account pays its platform when the request is paid; null: none',
+  })
+  applicationFee!: number | null;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -80,6 +90,7 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
     status: pr.status,
     paidAt: pr.paidAt?.toISOString() ?? null,
     invoiceId: pr.invoiceId,
+    applicationFee: pr.applicationFee,
     environmentId: pr.environmentId,
     createdAt: pr.createdAt.toISOString(),
     updatedAt: pr.updatedAt.toISOString(),

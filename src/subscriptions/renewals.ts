@@ -1,3 +1,4 @@
+import { feeOfBps } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
@@ -84,6 +85,7 @@ export class SubscriptionsWriteBuilder {
         paidAt: null,
         invoiceId: invoice.id,
         voidedAt: null,
+        applicationFee: feeOfBps(p.amount, s.applicationFeeBps),
         createdAt: now,
         updatedAt: now,
       };
@@ -99,6 +101,7 @@ export class SubscriptionsWriteBuilder {
         due_date: p.end,
         payment_request_id: request.id,
         phone_number: row.customerPhone,
+        application_fee: request.applicationFee,
         created_at: now,
       });
       this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);

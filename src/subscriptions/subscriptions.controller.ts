@@ -17,6 +17,7 @@ import { SubscriptionsService } from './subscriptions.service';
 import { ApiErrors } from '../common/http/openapi-errors';
 import { CommonError } from '../common/errors/common-errors';
 import { CustomerError } from '../customers/customers.errors';
+import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PriceError } from '../prices/prices.errors';
 import { SubscriptionError } from './subscriptions.errors';
 
@@ -40,6 +41,7 @@ export class SubscriptionsController {
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
     CustomerError.NotFound,
     PriceError.NotFound,
   )
@@ -55,6 +57,7 @@ export class SubscriptionsController {
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
     CommonError.InvalidPhoneNumber,
     PriceError.NotFound,
   )

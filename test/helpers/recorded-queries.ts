@@ -12,6 +12,7 @@ import { IdempotencyRepository } from '../../src/idempotency/idempotency.reposit
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
+import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
@@ -102,7 +103,7 @@ type RepositoryClass = new (db: Db, ...rest: any[]) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
-  organizations: [OrganizationsRepository],
+  organizations: [OrganizationsRepository, ConnectedAccountsRepository],
   database: [ServerSecrets],
   webhooks: [WebhooksRepository],
   idempotency: [IdempotencyRepository],
@@ -170,6 +171,7 @@ function payStatements(): Recorded[] {
     paidAt: null,
     invoiceId: null,
     voidedAt: null,
+    applicationFee: null,
     createdAt: at,
     updatedAt: at,
   };

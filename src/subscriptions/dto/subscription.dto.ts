@@ -4,6 +4,7 @@ import {
   DateTimeField,
   EnumField,
   ExternalIdField,
+  IntegerField,
   PhoneField,
   PredicateField,
   UuidField,
@@ -51,6 +52,15 @@ export class SubscriptionOptionsDto {
     description: 'No period starts from then on; the subscription then expires',
   })
   expiresAt?: string;
+
+  @IntegerField({
+    optional: true,
+    min: 0,
+    max: 10000,
+    description:
+      'Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid',
+  })
+  applicationFeeBps?: number;
 }
 
 export class CreateSubscriptionDto extends SubscriptionOptionsDto {
