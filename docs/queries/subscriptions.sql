@@ -4,14 +4,14 @@
 WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, application_fee_bps, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7,
                 $8, $9, $10, $11, $12,
                 $13, $14, $15, $16, $17,
-                $18, $19)
+                $18, $19, $20)
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $20, $21, $22, $23, $24, $25
+    SELECT $21, $22, $23, $24, $25, $26
       FROM created)
       SELECT 1;
 
@@ -22,7 +22,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2;
 
@@ -33,7 +33,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s
        WHERE s.environment_id = $1
@@ -49,7 +49,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
           FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2
                  ORDER BY s.created_at DESC, s.id DESC LIMIT $3 OFFSET $4) page
@@ -66,7 +66,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id
        WHERE s.id = $1 AND s.environment_id = $2
@@ -86,7 +86,7 @@ WITH claimed AS (
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
 
@@ -99,17 +99,17 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
           id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, created_at timestamptz)
+          phone_number text, application_fee integer, created_at timestamptz)
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
                                    period_start, period_end, due_date, payment_request_id, created_at, updated_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
            period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
     ON CONFLICT (subscription_id, period_start) DO NOTHING
     RETURNING id
-      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM (
+      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
@@ -156,17 +156,17 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
           id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, created_at timestamptz)
+          phone_number text, application_fee integer, created_at timestamptz)
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
                                    period_start, period_end, due_date, payment_request_id, created_at, updated_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
            period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
     ON CONFLICT (subscription_id, period_start) DO NOTHING
     RETURNING id
-      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM (
+      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
@@ -198,7 +198,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
@@ -215,7 +215,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
