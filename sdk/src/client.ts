@@ -501,7 +501,12 @@ export class Accounts extends Resource {
     options?: RequestOptions,
   ): Promise<Data<'POST /accounts/{id}/onboarding-link'>> {
     return unwrap(
-      await this.t.call('POST /accounts/{id}/onboarding-link', { params: { id }, body: params }, 'write', options),
+      await this.t.call(
+        'POST /accounts/{id}/onboarding-link',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
     );
   }
 }

@@ -305,7 +305,10 @@ describe('every method on the real service', () => {
     [
       'accounts.create',
       async ({ sk }) => {
-        w.account = await sk.accounts.create({ name: 'Connected Shop', email: `${orderId('shop')}@example.mr` });
+        w.account = await sk.accounts.create({
+          name: 'Connected Shop',
+          email: `${orderId('shop')}@example.mr`,
+        });
       },
     ],
     ['accounts.list', ({ sk }) => sk.accounts.list()],
