@@ -3,6 +3,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 import { billingSettlementCtes } from '../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
+import { paymentTransactionCtes } from '../src/ledger/ledger.repository';
 import {
   LookUpRow,
   lookUpStatement,
@@ -35,6 +36,10 @@ const AUTH = `SELECT k.id, k.kind, k.environment_id, k.organization_id, e.kind A
 const EXTENSIONS = [
   { name: 'checkout', ctes: completeOpenSessionCtes },
   { name: 'billing', ctes: (ctx: SettlementContext) => billingSettlementCtes(ctx, 'http://localhost') },
+  {
+    name: 'ledger',
+    ctes: (ctx: SettlementContext) => paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
+  },
 ];
 
 /** As Khoums's Db runs it (prepared when the statement is). */

@@ -21,6 +21,7 @@ export const LAYERS = [
   ['invoices'],
   ['subscriptions'],
   ['billing'],
+  ['ledger'],
   ['rate-limits'],
   ['dashboard'],
   ['admin'],

@@ -18,6 +18,7 @@ import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -70,6 +71,7 @@ export class AppModule {
         IdempotencyModule,
         RateLimitsModule,
         PlatformsModule,
+        LedgerModule,
         ...modules,
       ],
       controllers: [HealthController, MetricsController],

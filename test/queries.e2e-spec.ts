@@ -35,6 +35,7 @@ it('shows the settling statement with the checkout and billing extensions assemb
   expect(settle).toContain('UPDATE payments');
   expect(settle).toContain('checkout_completed AS (');
   expect(settle).toContain('billing_invoice_paid AS (');
+  expect(settle).toContain('ledger_payment AS (');
   expect(settle).not.toMatch(/\$\{/);
 });
 

@@ -68,7 +68,7 @@ SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), '
                         'paymentId', k.payment_id, 'extra', (SELECT row_to_json(x) FROM (SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id
     FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
--- pay: settleStatement, with the checkout and billing settlement extensions (prepared)
+-- pay: settleStatement, with the checkout, billing and ledger settlement extensions (prepared)
 WITH req AS (
          SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE
        ), settled AS (
@@ -138,7 +138,19 @@ WITH req AS (
     'checkoutUrl', $43::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
-      FROM billing_voided_after_failure i)
+      FROM billing_voided_after_failure i), ledger_payment AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), 'payment', s.amount, f.fee, s.amount - f.fee, s.id, s.id,
+             s.completed_at + make_interval(days => $45::int), s.environment_id,
+             o.organization_id, s.completed_at
+        FROM settled s
+       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
+       CROSS JOIN LATERAL (SELECT (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000 AS fee) f
+       WHERE s.status = 'completed'
+      RETURNING id
+    )
        SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.lookUp (prepared)

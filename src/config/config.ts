@@ -339,6 +339,20 @@ export class AppConfig {
   @Matches(HTTP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
+  /** The fee rate, in basis points of each payment, of an organization whose operator set none (0..10000). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  DEFAULT_FEE_BPS = 0;
+
+  /** Days from a payment's completion until its money is available to pay out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  PAYOUT_DELAY_DAYS = 1;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }

@@ -54,6 +54,16 @@ export function environmentKindOf(environmentId: Sql): Sql {
 }
 
 /**
+ * SQL after FROM or JOIN (LATERAL): one row with the organization of an environment
+ * (`environmentId`, SQL naming it) and its fee rate, columns `organization_id` and `fee_bps` (basis
+ * points; null: the default), for the ledger's statements.
+ */
+export function feeTermsOfEnvironment(environmentId: Sql): Sql {
+  return sql`(SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = ${environmentId})`;
+}
+
+/**
  * SQL after FROM or JOIN (in parentheses): environments `e` (id, kind, organization_id) with their
  * organization `o` (name), for a statement that shows its own rows with their merchant (the hosted
  * pages, read in one statement).

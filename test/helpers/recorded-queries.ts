@@ -13,6 +13,7 @@ import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
+import { LedgerRepository, paymentTransactionCtes } from '../../src/ledger/ledger.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
@@ -39,7 +40,7 @@ import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
  * present, a row-shaped placeholder for each row read. Values never reach the text (they are `$n`
  * placeholders), so the files change only when a statement does. Pay's statements, which the pay
  * service builds, are built here with the settlement extensions the application registers
- * (checkout's, then billing's), as PostgreSQL receives them.
+ * (checkout's, billing's, then the ledger's), as PostgreSQL receives them.
  */
 
 const PUBLIC_URL = 'https://khoums.example';
@@ -116,6 +117,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   invoices: [InvoicesRepository],
   subscriptions: [SubscriptionsRepository],
   dashboard: [DashboardRepository],
+  ledger: [LedgerRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */
@@ -203,6 +205,11 @@ function payStatements(): Recorded[] {
       name: 'billing',
       ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) => billingSettlementCtes(ctx, PUBLIC_URL),
     },
+    {
+      name: 'ledger',
+      ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) =>
+        paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
+    },
   ];
   const one = (name: string, statement: Sql): Recorded => ({
     name,
@@ -215,7 +222,7 @@ function payStatements(): Recorded[] {
     one('pay: openStatement with an Idempotency-Key', open(key)),
     one('pay: keyedStatement', keyedStatement(key)),
     one(
-      'pay: settleStatement, with the checkout and billing settlement extensions',
+      'pay: settleStatement, with the checkout, billing and ledger settlement extensions',
       settleStatement(payment, request, 'o', { status: 'completed', bankReference: null }, extensions),
     ),
   ];

@@ -18,6 +18,7 @@ import { Operators1763778200000 } from './1763778200000-Operators';
 import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { Platforms1795609846118 } from './1795609846118-Platforms';
+import { Ledger1795609844063 } from './1795609844063-Ledger';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -40,4 +41,5 @@ export const migrations = [
   VerificationNotifications1763778300000,
   ApiKeyNotifications1763777700000,
   Platforms1795609846118,
+  Ledger1795609844063,
 ];

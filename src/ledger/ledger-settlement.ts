@@ -1,0 +1,22 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { SettlementExtensions } from '../payments/settlement';
+import { LedgerTerms, paymentTransactionCtes } from './ledger.repository';
+
+export function ledgerTermsOf(config: AppConfig): LedgerTerms {
+  return { defaultFeeBps: config.DEFAULT_FEE_BPS, payoutDelayDays: config.PAYOUT_DELAY_DAYS };
+}
+
+/** A payment completed by any route writes its `payment` balance transaction in the statement that settles it. */
+@Injectable()
+export class LedgerSettlement implements OnModuleInit {
+  constructor(
+    private readonly extensions: SettlementExtensions,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const terms = ledgerTermsOf(this.config);
+    this.extensions.register({ name: 'ledger', ctes: (ctx) => paymentTransactionCtes(ctx, terms) });
+  }
+}
