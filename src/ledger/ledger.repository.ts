@@ -3,7 +3,9 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
+import { platformEnvironmentOf } from '../organizations/connected-accounts.repository';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
+import { applicationFeeOf } from '../payment-requests/payment-requests.repository';
 import type { SettlementContext } from '../payments/settlement';
 import {
   BalanceTransaction,
@@ -40,6 +42,32 @@ export function paymentTransactionCtes(ctx: SettlementContext, terms: LedgerTerm
        CROSS JOIN LATERAL ${feeTermsOfEnvironment(raw('s.environment_id'))} o
        CROSS JOIN LATERAL (SELECT (s.amount::bigint * COALESCE(o.fee_bps, ${terms.defaultFeeBps}::int) + 5000) / 10000 AS fee) f
        WHERE s.status = 'completed'
+      RETURNING id
+    )`;
+}
+
+/**
+ * A connected account's application fee (docs/platforms.md), in the statement that settles its
+ * payment: a payment the statement completes whose request has a fee above 0 moves it from the
+ * account's balance (`application_fee`, negative) to its platform's environment of the same kind
+ * (`application_fee_received`), both available with the payment. One per payment and type, like
+ * every transaction; nothing when the account has no platform any more.
+ */
+export function applicationFeeCtes(ctx: SettlementContext, terms: LedgerTerms): Sql {
+  return sql`ledger_application_fee AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), x.type, x.amount, 0, x.amount, s.id, s.id,
+             s.completed_at + make_interval(days => ${terms.payoutDelayDays}::int), x.environment_id,
+             x.organization_id, s.completed_at
+        FROM ${raw(ctx.settled)} s
+       CROSS JOIN LATERAL (SELECT ${applicationFeeOf(raw('s.payment_request_id'))}::bigint AS fee) f
+       CROSS JOIN LATERAL ${feeTermsOfEnvironment(raw('s.environment_id'))} o
+       CROSS JOIN LATERAL ${platformEnvironmentOf(raw('s.environment_id'))} p
+       CROSS JOIN LATERAL (VALUES ('application_fee', -f.fee, s.environment_id, o.organization_id),
+                                  ('application_fee_received', f.fee, p.environment_id, p.organization_id))
+             AS x(type, amount, environment_id, organization_id)
+       WHERE s.status = 'completed' AND f.fee > 0
       RETURNING id
     )`;
 }

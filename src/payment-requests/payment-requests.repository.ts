@@ -96,6 +96,11 @@ export function paymentRequestRows(alias: string): Sql {
   return raw(`payment_requests ${alias}`);
 }
 
+/** SQL: the application fee of a request (`id`, SQL naming it; null: none), for the ledger's settlement. */
+export function applicationFeeOf(id: Sql): Sql {
+  return sql`(SELECT application_fee FROM payment_requests WHERE id = ${id})`;
+}
+
 /** SQL: the transactionId of a request (`id`, SQL naming it), for other modules' statements. */
 export function transactionIdOf(id: Sql): Sql {
   return sql`(SELECT transaction_id FROM payment_requests WHERE id = ${id})`;

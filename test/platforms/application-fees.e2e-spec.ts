@@ -217,3 +217,97 @@ describe('applicationFeeBps on subscriptions', () => {
       );
   });
 });
+
+describe('moving the fee when the request is paid', () => {
+  async function payForAccount(acct: { id: string }, amount: number, applicationFee?: number) {
+    const transactionId = `paid-${uid()}`;
+    const pr = await t.http
+      .post(api('/payment-request'))
+      .set('Authorization', platform.sandbox.secretKey)
+      .set('Khoums-Account', acct.id)
+      .send({ transactionId, amount, ...(applicationFee === undefined ? {} : { applicationFee }) });
+    expect(pr.status).toBe(200);
+    const methods = await t.http
+      .get(api('/payment-methods'))
+      .set('Authorization', platform.sandbox.publishableKey)
+      .set('Khoums-Account', acct.id);
+    const masrivi = methods.body.data.find((m: { type: string }) => m.type === 'masrivi');
+    const paid = await t.http
+      .post(api('/payment'))
+      .set('Authorization', platform.sandbox.publishableKey)
+      .set('Khoums-Account', acct.id)
+      .send({ transactionId, phoneNumber: '33445566', configurationId: masrivi.id });
+    expect(paid.body.data.status).toBe('completed');
+    return paid.body.data.id as string;
+  }
+
+  const transactionsOf = (paymentId: string) =>
+    t.query<{ type: string; amount: string; net: string; environment_id: string; organization_id: string }>(
+      `SELECT type, amount::text, net::text, environment_id, organization_id FROM balance_transactions
+        WHERE source_id = $1 ORDER BY type`,
+      [paymentId],
+    );
+
+  it("moves it from the account's balance to the platform's in the settling statement", async () => {
+    const acct = await connectAccount(t, platform, 'Fee payer');
+    const [accountEnv] = await t.query(
+      "SELECT id FROM environments WHERE organization_id = $1 AND kind = 'sandbox'",
+      [acct.id],
+    );
+    const paymentId = await payForAccount(acct, 10000, 750);
+    const rows = await transactionsOf(paymentId);
+    expect(rows.filter((r) => r.type !== 'payment')).toEqual([
+      {
+        type: 'application_fee',
+        amount: '-750',
+        net: '-750',
+        environment_id: accountEnv.id,
+        organization_id: acct.id,
+      },
+      {
+        type: 'application_fee_received',
+        amount: '750',
+        net: '750',
+        environment_id: platform.sandbox.environmentId,
+        organization_id: platform.organizationId,
+      },
+    ]);
+    // The payment's own transaction is the account's, as for any merchant.
+    expect(rows.find((r) => r.type === 'payment')).toMatchObject({
+      amount: '10000',
+      environment_id: accountEnv.id,
+    });
+    // Both balances show it.
+    const platformTx = await t.http
+      .get(api('/balance-transactions?type=application_fee_received'))
+      .set('Authorization', platform.sandbox.secretKey);
+    expect(platformTx.body.data.map((x: { sourceId: string }) => x.sourceId)).toContain(paymentId);
+    const accountTx = await t.http
+      .get(api('/balance-transactions?type=application_fee'))
+      .set('Authorization', platform.sandbox.secretKey)
+      .set('Khoums-Account', acct.id);
+    expect(accountTx.body.data).toEqual([expect.objectContaining({ sourceId: paymentId, amount: -750 })]);
+  });
+
+  it('moves nothing without a fee, or with a fee of 0', async () => {
+    const acct = await connectAccount(t, platform, 'No fee');
+    for (const fee of [undefined, 0]) {
+      const rows = await transactionsOf(await payForAccount(acct, 2000, fee));
+      expect(rows.map((r) => r.type)).toEqual(['payment']);
+    }
+  });
+
+  it('a payment settled again (a retried settlement) never moves the fee twice', async () => {
+    const acct = await connectAccount(t, platform, 'Once');
+    const paymentId = await payForAccount(acct, 3000, 300);
+    // A second settlement of the same payment finds it no longer pending: nothing more is written.
+    const again = await t.http
+      .post(api(`/payment/${paymentId}/simulate-transfer`))
+      .set('Authorization', platform.sandbox.secretKey)
+      .set('Khoums-Account', acct.id)
+      .send({});
+    expect(again.body.data?.status ?? again.status).not.toBe('pending');
+    const rows = await transactionsOf(paymentId);
+    expect(rows.map((r) => r.type)).toEqual(['application_fee', 'application_fee_received', 'payment']);
+  });
+});
