@@ -11,6 +11,8 @@ import { GoingLiveModule } from '../going-live/going-live.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
+import { LedgerModule } from '../ledger/ledger.module';
+import { DashboardAccountsController } from './accounts.controller';
 import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
 import { DashboardErrorFilter } from './dashboard.filter';
@@ -42,6 +44,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     SubscriptionsModule,
     InvoicesModule,
     GoingLiveModule,
+    LedgerModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -55,6 +58,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardInvoicesController,
     DashboardGoLiveController,
     OnboardingController,
+    DashboardAccountsController,
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],

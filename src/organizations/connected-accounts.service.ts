@@ -170,6 +170,11 @@ export class ConnectedAccountsService {
     return (await this.repo.onboardingReturn(organizationId, linkId))?.returnUrl;
   }
 
+  /** Whether the organization is a platform now. */
+  isPlatform(organizationId: string): Promise<boolean> {
+    return this.repo.isPlatform(organizationId);
+  }
+
   /** 403 unless the key's organization is a platform (acting for an account, it is the account's). */
   async assertPlatform(tenant: Pick<Tenant, 'organizationId'>): Promise<void> {
     if (!(await this.repo.isPlatform(tenant.organizationId)))
