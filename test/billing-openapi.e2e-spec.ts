@@ -96,6 +96,7 @@ it('describes each record with every field the API returns', () => {
       'nextBillingDate',
       'expiresAt',
       'cancelledAt',
+      'applicationFeeBps',
       'environmentId',
       'organizationId',
       'createdAt',

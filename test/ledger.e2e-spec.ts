@@ -1,6 +1,7 @@
 import { OrganizationsRepository } from '../src/organizations/organizations.repository';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp, validationBody } from './helpers/app';
+import { paidPayment } from './helpers/ledger';
 
 /**
  * The ledger: a completed payment writes its `payment` balance transaction in the statement that
@@ -10,44 +11,12 @@ import { newTenant, startTestApp, TestApp, validationBody } from './helpers/app'
 
 let t: TestApp;
 let org: CreatedOrganization;
-let seq = 0;
 
 beforeAll(async () => {
   t = await startTestApp({ DEFAULT_FEE_BPS: '150', PAYOUT_DELAY_DAYS: '2' });
   org = await newTenant(t);
 });
 afterAll(() => t.close());
-
-export async function paidPayment(
-  t: TestApp,
-  key: { secretKey: string; publishableKey: string },
-  amount: number,
-  phoneNumber = '22222222',
-): Promise<{ id: string; status: string; completedAt: string }> {
-  seq += 1;
-  const transactionId = `ledger_${Date.now()}_${seq}`;
-  await t.http
-    .post('/api/v1/payment-request')
-    .set('Authorization', key.secretKey)
-    .send({ transactionId, amount })
-    .expect(200);
-  const methods = await t.http
-    .get('/api/v1/payment-methods')
-    .set('Authorization', key.publishableKey)
-    .expect(200);
-  const sedad = (methods.body.data as { type: string; id: string }[]).find((m) => m.type === 'sedad')!;
-  const res = await t.http
-    .post('/api/v1/payment')
-    .set('Authorization', key.publishableKey)
-    .send({ transactionId, phoneNumber, configurationId: sedad.id });
-  if (res.status === 200) return res.body.data;
-  // Declined by the bank (502): the payment as the API shows it.
-  const list = await t.http
-    .get(`/api/v1/payment?transactionId=${transactionId}`)
-    .set('Authorization', key.secretKey)
-    .expect(200);
-  return list.body.data[0];
-}
 
 function balanceTransactions(key: string, query = '') {
   return t.http.get(`/api/v1/balance-transactions${query}`).set('Authorization', key);
@@ -141,7 +110,6 @@ describe('GET /balance', () => {
     const other = await newTenant(t);
     await paidPayment(t, other.sandbox, 1000);
     const prod = await t.http.get('/api/v1/balance').set('Authorization', other.production.secretKey);
-    // An unverified organization's Production key reads its (empty) balance.
     expect(prod.status).toBe(200);
     expect(prod.body.data).toEqual({ available: 0, pending: 0, currency: 'MRU' });
     const third = await newTenant(t);

@@ -150,6 +150,7 @@ describe('pay in the sandbox', () => {
       referenceId: expect.any(String),
       failureReason: null,
       completedAt: expect.any(String),
+      refundedAmount: 0,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

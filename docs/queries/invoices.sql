@@ -1,5 +1,20 @@
 -- The SQL of src/invoices/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
+-- InvoicesRepository.markRefunded
+WITH refunded AS (
+        UPDATE invoices i SET status = 'refunded', updated_at = $1
+         WHERE i.payment_request_id = $2 AND i.status = 'paid'
+        RETURNING i.*
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $3, jsonb_build_object(
+    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $4::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $5
+      FROM refunded i)
+      SELECT count(*)::int AS n FROM refunded;
+
 -- InvoicesRepository.byId
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,

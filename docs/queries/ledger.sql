@@ -36,3 +36,128 @@ INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment
       VALUES ($1, $2, $3, $4, $5, $6, $7,
               $8, $9, $10, $11, $12)
       ON CONFLICT (source_id, type) DO NOTHING;
+
+-- LedgerRepository.insertRefund
+WITH created AS (
+        INSERT INTO refunds (id, environment_id, organization_id, payment_id, payment_request_id, amount, status,
+                             reason, next_check_at, created_at, updated_at)
+        VALUES ($1, $2, $3, $4,
+                $5, $6, 'pending', $7, $8,
+                $9, $10)
+        RETURNING id
+      ), debit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund', $11::int, 0, $12::int, id, $13,
+               $14, $15, $16, $17
+          FROM created
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $18, $19, $20, $21, $22, $23
+      FROM created)
+      SELECT 1;
+
+-- LedgerRepository.settleRefund
+WITH settled AS (
+        UPDATE refunds SET status = $1, failure_reason = $2,
+               bank_reference = $3, updated_at = $4
+         WHERE id = $5 AND status = 'pending'
+        RETURNING id, amount, payment_id, environment_id, organization_id
+      ), credit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund_failure', amount, 0, amount, id, payment_id, $6, environment_id,
+               organization_id, $7
+          FROM settled WHERE $8::boolean
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $9, $10, $11, $12, $13, $14
+      FROM settled)
+      SELECT count(*)::int AS n FROM settled;
+
+-- LedgerRepository.refund
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1 AND r.environment_id = $2;
+
+-- LedgerRepository.refundById
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1;
+
+-- LedgerRepository.refunds
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3 ORDER BY r.created_at DESC, r.id DESC LIMIT $4 OFFSET $5;
+
+-- LedgerRepository.refunds
+SELECT count(*)::int AS total FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3;
+
+-- LedgerRepository.succeededRefunds
+SELECT COALESCE(sum(amount), 0)::float8 AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded';
+
+-- LedgerRepository.claimPendingRefunds
+WITH due AS (
+        SELECT id FROM refunds
+         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
+         ORDER BY next_check_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE refunds r SET next_check_at = now() + $3::int * interval '1 millisecond'
+        FROM due WHERE r.id = due.id
+      RETURNING r.id;
+
+-- LedgerRepository.check
+WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_amount FROM payments
+  WHERE status = 'completed') c),
+      payment_tx AS (SELECT * FROM balance_transactions WHERE type = 'payment'),
+      refund_tx AS (SELECT source_id, sum(amount) FILTER (WHERE type = 'refund') AS debit,
+                           count(*) FILTER (WHERE type = 'refund') AS debits,
+                           count(*) FILTER (WHERE type = 'refund_failure') AS credits,
+                           sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
+                      FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      totals AS (
+        SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
+               COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
+          FROM (SELECT environment_id, count(*) AS n, sum(net) AS net FROM balance_transactions GROUP BY environment_id) t
+          FULL JOIN (SELECT environment_id, sum(net) AS net FROM balance_days GROUP BY environment_id) d
+            ON d.environment_id = t.environment_id
+      ),
+      problems AS (
+        SELECT c.environment_id, 'payment_without_transaction' AS kind, c.id, 'a completed payment has no payment transaction' AS detail
+          FROM completed c WHERE NOT EXISTS (SELECT 1 FROM payment_tx t WHERE t.source_id = c.id)
+        UNION ALL
+        SELECT t.environment_id, 'payment_transaction_differs', t.source_id,
+               'amount ' || t.amount || ' for a payment of ' || c.amount
+          FROM payment_tx t JOIN completed c ON c.id = t.source_id
+         WHERE t.amount <> c.amount OR t.environment_id <> c.environment_id
+        UNION ALL
+        SELECT t.environment_id, 'transaction_without_completed_payment', t.source_id,
+               'a payment transaction of a payment that is not completed'
+          FROM payment_tx t WHERE NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
+        UNION ALL
+        SELECT r.environment_id, 'refund_transactions_differ', r.id,
+               'refund of ' || r.amount || ' (' || r.status || '): debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', credited back ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM refunds r LEFT JOIN refund_tx x ON x.source_id = r.id
+         WHERE COALESCE(x.debits, 0) <> 1 OR x.debit <> -r.amount
+            OR COALESCE(x.credits, 0) <> (CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END)
+            OR (r.status = 'failed' AND x.credit <> r.amount)
+        UNION ALL
+        SELECT c.environment_id, 'refunded_amount_differs', c.id,
+               'refundedAmount ' || c.refunded_amount || ', refunds pending or succeeded ' || COALESCE(r.total, 0)
+          FROM completed c
+          LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
+            ON r.payment_id = c.id
+         WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
+          FROM totals WHERE balance <> net
+      )
+      SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
+                FROM problems) AS problems,
+             (SELECT json_agg(json_build_object('environmentId', environment_id, 'transactions', transactions,
+                                                'net', net, 'balance', balance) ORDER BY environment_id)
+                FROM totals) AS totals;

@@ -170,7 +170,7 @@ WITH req AS (
        WHERE s.status = 'completed' AND f.fee > 0
       RETURNING id
     )
-       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.lookUp (prepared)
 SELECT
@@ -254,6 +254,17 @@ SELECT * FROM payment_methods WHERE id = $1 AND environment_id = $2 AND enabled;
 INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
       SELECT $1, m.type, m.name, m.requires_pass_code, m.type, m.position
         FROM jsonb_to_recordset($2::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer);
+
+-- PaymentsRepository.lockForRefund
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment,
+             (SELECT organization_id FROM environments WHERE id = p.environment_id) AS organization_id
+        FROM payments p JOIN payment_methods pm ON pm.id = p.payment_method_id
+       WHERE p.id = $1 AND p.environment_id = $2
+         FOR UPDATE OF p;
+
+-- PaymentsRepository.addRefunded
+UPDATE payments SET refunded_amount = refunded_amount + $1, updated_at = now()
+       WHERE id = $2 AND status = 'completed';
 
 -- PaymentsRepository.settledDays
 SELECT to_char(day, 'YYYY-MM-DD') AS day, "methodId", status, count, amount FROM (

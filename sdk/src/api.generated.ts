@@ -1,12 +1,38 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
-export interface AccountJsonDoc {
-  /** The connected organization's id (the `Khoums-Account` value) */
+export interface Balance {
+  /** Whole MRU that can be paid out now (may be negative after refunds) */
+  available: number;
+  /** Whole MRU not yet available */
+  pending: number;
+  currency: 'MRU';
+}
+
+export interface BalanceTransaction {
   id: string;
-  name: string;
-  email: string;
-  verification: 'unverified' | 'submitted' | 'verified' | 'rejected';
+  type:
+    | 'payment'
+    | 'refund'
+    | 'refund_failure'
+    | 'payout'
+    | 'payout_failure'
+    | 'application_fee'
+    | 'application_fee_received';
+  /** Whole MRU, signed: money in positive */
+  amount: number;
+  /** Khoums's fee, whole MRU */
+  fee: number;
+  /** amount - fee */
+  net: number;
+  currency: 'MRU';
+  /** The payment, refund or payout it records */
+  sourceId: string;
+  /** When the money can be paid out */
+  availableOn: string;
+  /** The payout that paid it out */
+  payoutId: string | null;
+  environmentId: string;
   createdAt: string;
 }
 
@@ -46,13 +72,6 @@ export interface CheckoutSession {
   updatedAt: string;
 }
 
-export interface CreateAccountBody {
-  /** The merchant's name */
-  name: string;
-  /** The merchant's email: the owner of its dashboard, who sets a password through an onboarding link */
-  email: string;
-}
-
 export interface CreateCheckoutSessionBody {
   /** An existing payment request; the other payment fields are then ignored */
   paymentRequestId?: string;
@@ -68,8 +87,6 @@ export interface CreateCheckoutSessionBody {
   cancelUrl?: string;
   /** Minutes until the session expires (default 30) */
   expiresInMinutes?: number;
-  /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid; set on the session's payment request */
-  applicationFee?: number;
 }
 
 export interface CreateCustomerBody {
@@ -79,13 +96,6 @@ export interface CreateCustomerBody {
   phone?: string;
 }
 
-export interface CreateOnboardingLinkBody {
-  /** Where the merchant lands once they applied to go live */
-  returnUrl: string;
-  /** Where a used or expired link sends the merchant (make a new link there) */
-  refreshUrl: string;
-}
-
 export interface CreatePaymentRequestBody {
   /** The merchant's own order ID, unique per environment */
   transactionId: string;
@@ -93,8 +103,6 @@ export interface CreatePaymentRequestBody {
   amount: number;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phoneNumber?: string;
-  /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid */
-  applicationFee?: number;
 }
 
 export interface CreatePriceBody {
@@ -111,6 +119,15 @@ export interface CreateProductBody {
   description?: string | null;
 }
 
+export interface CreateRefundBody {
+  /** The completed payment to refund */
+  paymentId: string;
+  /** Whole MRU > 0; default: what is left to refund */
+  amount?: number;
+  /** Why (shown to you, not sent to the payer) */
+  reason?: string;
+}
+
 export interface CreateSubscriptionByExternalUserBody {
   /** Start with a trial ("trialing" means true); needs trialPeriod or trialEnd */
   trial?: boolean | 'trialing';
@@ -122,8 +139,6 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
-  /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
-  applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
   externalUserId: string;
   /** An active price of an active product */
@@ -143,8 +158,6 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
-  /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
-  applicationFeeBps?: number;
   /** A customer of the organization */
   customerId: string;
   /** An active price of an active product */
@@ -168,11 +181,12 @@ export interface CreateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   /** Default true */
   enabled?: boolean;
-  /** A platform's endpoint only: also receive the events of its connected accounts (the body gains `account`, the request `x-khoums-account`). Default false */
-  connected?: boolean;
 }
 
 export interface Customer {
@@ -204,13 +218,6 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
-}
-
-export interface OnboardingLink {
-  /** Single use: the merchant sets their password, then applies to go live */
-  url: string;
-  /** One hour after creation */
-  expiresAt: string;
 }
 
 export interface Organization {
@@ -251,6 +258,8 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: string | null;
+  /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
+  refundedAmount: number;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -288,8 +297,6 @@ export interface PaymentRequest {
   status: 'pending' | 'paid';
   paidAt: string | null;
   invoiceId: string | null;
-  /** Whole MRU the connected account pays its platform when the request is paid; null: none */
-  applicationFee: number | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -362,6 +369,21 @@ export interface PublicPaymentRequest {
   phoneNumber: string | null;
 }
 
+export interface Refund {
+  id: string;
+  paymentId: string;
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  failureReason: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface SendTestEventBody {
   /** Default payment-request-created (or the first kind the endpoint receives) */
   event?:
@@ -376,7 +398,10 @@ export interface SendTestEventBody {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
-    | 'account-updated';
+    | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded';
 }
 
 export interface SimulateTransferBody {
@@ -398,8 +423,6 @@ export interface Subscription {
   nextBillingDate: string | null;
   expiresAt: string | null;
   cancelledAt: string | null;
-  /** Basis points of each invoice the connected account pays its platform; null: none */
-  applicationFeeBps: number | null;
   environmentId: string;
   organizationId: string;
   createdAt: string;
@@ -444,6 +467,9 @@ export interface UpdateWebhookEndpointBody {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   /** Re-enabling resumes pending deliveries */
   enabled?: boolean;
@@ -484,7 +510,10 @@ export interface WebhookDelivery {
     | 'invoice-voided'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
-    | 'account-updated';
+    | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded';
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   lastStatusCode: number | null;
@@ -511,10 +540,11 @@ export interface WebhookEndpoint {
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'refund-created'
+    | 'refund-updated'
+    | 'invoice-refunded'
   >;
   enabled: boolean;
-  /** A platform's endpoint that also receives the events of its connected accounts */
-  connected: boolean;
   environmentId: string;
   createdAt: string;
   /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
@@ -523,37 +553,35 @@ export interface WebhookEndpoint {
 
 /** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
 export interface Operations {
-  'GET /accounts': {
+  'GET /balance': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: Balance };
+  };
+  'GET /balance-transactions': {
     params: Record<string, never>;
     query: {
       /** Page number, from 1 */
       page?: number;
       /** Items per page, 1 to 100 */
       limit?: number;
+      type?:
+        | 'payment'
+        | 'refund'
+        | 'refund_failure'
+        | 'payout'
+        | 'payout_failure'
+        | 'application_fee'
+        | 'application_fee_received';
+      /** Only what this payout paid out */
+      payoutId?: string;
     };
     body: never;
     response: {
-      data: AccountJsonDoc[];
+      data: BalanceTransaction[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
-  };
-  'POST /accounts': {
-    params: Record<string, never>;
-    query: Record<string, never>;
-    body: CreateAccountBody;
-    response: { data: AccountJsonDoc };
-  };
-  'GET /accounts/{id}': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: never;
-    response: { data: AccountJsonDoc };
-  };
-  'POST /accounts/{id}/onboarding-link': {
-    params: { id: string };
-    query: Record<string, never>;
-    body: CreateOnboardingLinkBody;
-    response: { data: OnboardingLink };
   };
   'POST /checkout-session': {
     params: Record<string, never>;
@@ -806,6 +834,34 @@ export interface Operations {
     body: never;
     response: { data: Product };
   };
+  'GET /refunds': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      paymentId?: string;
+      status?: 'pending' | 'succeeded' | 'failed';
+    };
+    body: never;
+    response: {
+      data: Refund[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /refunds': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateRefundBody;
+    response: { data: Refund };
+  };
+  'GET /refunds/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Refund };
+  };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -890,7 +946,10 @@ export interface Operations {
         | 'invoice-voided'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
-        | 'account-updated';
+        | 'account-updated'
+        | 'refund-created'
+        | 'refund-updated'
+        | 'invoice-refunded';
       status?: 'pending' | 'succeeded' | 'failed';
     };
     body: never;

@@ -7,6 +7,8 @@ import type {
   ListAccountsParams,
   ListCustomersParams,
   ListInvoicesParams,
+  ListBalanceTransactionsParams,
+  ListRefundsParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -528,6 +530,37 @@ export class Sandbox extends Resource {
   }
 }
 
+export class Refunds extends Resource {
+  /** Refunds a completed payment (`amount` defaults to what is left); the balance is debited at once. */
+  async create(params: Body<'POST /refunds'>, options?: RequestOptions): Promise<Data<'POST /refunds'>> {
+    return unwrap(await this.t.call('POST /refunds', { body: params }, 'write', options));
+  }
+
+  list(params?: ListRefundsParams, options?: RequestOptions): ListPromise<Item<'GET /refunds'>> {
+    return this.paged('GET /refunds', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /refunds/{id}'>> {
+    return unwrap(await this.t.call('GET /refunds/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+export class Balance extends Resource {
+  /** What can be paid out now (`available`) and later (`pending`), in whole MRU. */
+  async retrieve(options?: RequestOptions): Promise<Data<'GET /balance'>> {
+    return unwrap(await this.t.call('GET /balance', {}, 'read', options));
+  }
+}
+
+export class BalanceTransactions extends Resource {
+  list(
+    params?: ListBalanceTransactionsParams,
+    options?: RequestOptions,
+  ): ListPromise<Item<'GET /balance-transactions'>> {
+    return this.paged('GET /balance-transactions', params, options);
+  }
+}
+
 /** The webhook helpers, also exported as functions. */
 export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
 
@@ -550,6 +583,9 @@ export class Khoums {
   readonly sandbox: Sandbox;
   readonly organization: Organization;
   readonly accounts: Accounts;
+  readonly refunds: Refunds;
+  readonly balance: Balance;
+  readonly balanceTransactions: BalanceTransactions;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -568,5 +604,8 @@ export class Khoums {
     this.sandbox = new Sandbox(t);
     this.organization = new Organization(t);
     this.accounts = new Accounts(t);
+    this.refunds = new Refunds(t);
+    this.balance = new Balance(t);
+    this.balanceTransactions = new BalanceTransactions(t);
   }
 }

@@ -30,6 +30,8 @@ export type ListProductsParams = Query<'GET /products'>;
 export type ListCustomersParams = Query<'GET /customers'>;
 export type ListInvoicesParams = Query<'GET /invoices'>;
 export type ListSubscriptionsParams = Query<'GET /subscriptions'>;
+export type ListRefundsParams = Query<'GET /refunds'>;
+export type ListBalanceTransactionsParams = Query<'GET /balance-transactions'>;
 
 export type PriceInterval = Price['interval'];
 export type InvoiceStatus = Invoice['status'];

@@ -5,6 +5,7 @@ import type {
   Organization,
   PaymentRequest,
   PaymentWithRequest,
+  Refund,
   Subscription,
   WebhookEndpoint,
 } from './types';
@@ -31,7 +32,9 @@ export type WebhookEvent =
   | EventOf<'subscription-created' | 'subscription-updated', Subscription>
   | EventOf<'invoice-created' | 'invoice-paid' | 'invoice-voided', Invoice>
   | EventOf<'checkout-session-completed' | 'checkout-session-expired', CheckoutSession>
-  | EventOf<'account-updated', Organization>;
+  | EventOf<'account-updated', Organization>
+  | EventOf<'refund-created' | 'refund-updated', Refund>
+  | EventOf<'invoice-refunded', Invoice>;
 
 const KINDS: readonly EventKind[] = [
   'payment-created',
@@ -46,6 +49,9 @@ const KINDS: readonly EventKind[] = [
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',
+  'refund-created',
+  'refund-updated',
+  'invoice-refunded',
 ];
 
 /** The raw body: a string, or bytes (a Node Buffer is a Uint8Array). */

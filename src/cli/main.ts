@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { createApp } from '../app';
 import { runMigrations } from '../database/data-source';
 import { Db } from '../database/db';
+import { LedgerService } from '../ledger/ledger.service';
 import { openDatabase } from '../database/open';
 import { toOrganizationJson } from '../organizations/account';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
@@ -19,6 +20,7 @@ const USAGE = `Usage:
   npm run -s cli -- org:verify <organization id>
   npm run -s cli -- org:reject <organization id> --reason "<text>"
   npm run -s cli -- org:platform <organization id>
+  npm run -s cli -- ledger:check [--json]
 `;
 
 /**
@@ -144,6 +146,27 @@ async function orgAction(
   });
 }
 
+/**
+ * Proves the ledger's invariants per environment (docs/ledger.md); exits 1 on any difference.
+ * `--json`: the whole answer as JSON; else one line per environment with a problem, and a summary.
+ */
+async function ledgerCheck(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
+  return withApp(async (app) => {
+    const result = await app.get(LedgerService).check();
+    if (values.json) process.stdout.write(JSON.stringify(result) + '\n');
+    else {
+      for (const e of result.environments)
+        for (const p of e.problems)
+          process.stdout.write(`${e.environmentId} ${p.kind} ${p.id ?? ''} ${p.detail}\n`);
+      process.stdout.write(
+        `${result.ok ? 'ledger ok' : 'ledger differs'}: ${result.environments.length} environments checked\n`,
+      );
+    }
+    return result.ok ? 0 : 1;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -153,6 +176,8 @@ async function main(argv: string[]): Promise<number> {
     case 'org:reject':
     case 'org:platform':
       return orgAction(command, rest);
+    case 'ledger:check':
+      return ledgerCheck(rest);
     default:
       process.stderr.write(USAGE);
       return 2;

@@ -211,6 +211,22 @@ export class InvoicesRepository {
   c.phone AS "customerPhone", ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName"`;
   }
 
+  /**
+   * The paid invoice of a payment request (SQL naming it) becomes `refunded`, with its
+   * `invoice-refunded` event, when its payment has been refunded in full. Returns whether one did.
+   */
+  async markRefunded(paymentRequestId: string): Promise<boolean> {
+    const at = new Date();
+    const row = await this.db.one<{ n: number }>(sql`
+      WITH refunded AS (
+        UPDATE invoices i SET status = 'refunded', updated_at = ${at}
+         WHERE i.payment_request_id = ${paymentRequestId} AND i.status = 'paid'
+        RETURNING i.*
+      ), event AS (${invoiceEvents(raw('refunded i'), 'invoice-refunded', at, this.publicUrl)})
+      SELECT count(*)::int AS n FROM refunded`);
+    return (row?.n ?? 0) > 0;
+  }
+
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
     return this.db.one<Invoice>(
       sql`SELECT ${INVOICE_COLUMNS} FROM invoices i WHERE i.id = ${id} AND i.organization_id = ${organizationId}`,

@@ -1,14 +1,19 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { LedgerController } from './ledger.controller';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { LedgerSettlement } from './ledger-settlement';
+import { RefundsController } from './refunds.controller';
+import { RefundsJob } from './refunds.job';
+import { RefundsService } from './refunds.service';
 
 @Module({
-  imports: [PaymentsModule],
-  controllers: [LedgerController],
-  providers: [LedgerRepository, LedgerService, LedgerSettlement],
-  exports: [LedgerRepository, LedgerService],
+  imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
+  controllers: [LedgerController, RefundsController],
+  providers: [LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
+  exports: [LedgerRepository, LedgerService, RefundsService],
 })
 export class LedgerModule {}

@@ -5,7 +5,9 @@ import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
 import { platformEnvironmentOf } from '../organizations/connected-accounts.repository';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
-import { applicationFeeOf } from '../payment-requests/payment-requests.repository';
+import { COMPLETED_PAYMENTS, paymentMethodOf } from '../payments/payments.repository';
+import { applicationFeeOf, transactionIdOf } from '../payment-requests/payment-requests.repository';
+import { insertEventWhen } from '../webhooks/outbox';
 import type { SettlementContext } from '../payments/settlement';
 import {
   BalanceTransaction,
@@ -13,6 +15,37 @@ import {
   BalanceTransactionType,
   toBalanceTransactionJson,
 } from './balance-transaction';
+import { Refund, RefundStatus, toRefundJson } from './refund';
+
+/** How a refund ends, as the bank said. */
+export type RefundOutcome =
+  { status: 'succeeded'; bankReference: string | null } | { status: 'failed'; reason: string };
+
+/** A difference the ledger check found. */
+export interface LedgerProblem {
+  environmentId: string;
+  /** What is wrong (see `check`). */
+  kind: string;
+  /** The payment, refund or transaction concerned (null: the environment's balance). */
+  id: string | null;
+  detail: string;
+}
+
+/** One environment's ledger as the check saw it. */
+export interface LedgerTotals {
+  environmentId: string;
+  transactions: number;
+  /** Sum of `net` over its transactions. */
+  net: number;
+  /** Sum of `balance_days`, what the balance reads. */
+  balance: number;
+}
+
+/** A refund's columns as `Refund`. */
+const REFUND_COLUMNS = sql`r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  ${transactionIdOf(raw('r.payment_request_id'))} AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
 
 /** How the ledger prices a payment: the default fee rate and the days until its money is available. */
 export interface LedgerTerms {
@@ -141,5 +174,200 @@ export class LedgerRepository {
               ${t.availableOn}, ${t.payoutId}, ${t.environmentId}, ${t.organizationId}, ${t.createdAt ?? new Date()})
       ON CONFLICT (source_id, type) DO NOTHING`);
     return changed === 1;
+  }
+
+  /**
+   * Records a new `pending` refund with its `refund` balance transaction (the amount debited at
+   * once, available at once; the fee is not returned) and `refund-created`, in one statement.
+   */
+  async insertRefund(refund: Refund): Promise<void> {
+    await this.db.exec(sql`
+      WITH created AS (
+        INSERT INTO refunds (id, environment_id, organization_id, payment_id, payment_request_id, amount, status,
+                             reason, next_check_at, created_at, updated_at)
+        VALUES (${refund.id}, ${refund.environmentId}, ${refund.organizationId}, ${refund.paymentId},
+                ${refund.paymentRequestId}, ${refund.amount}, 'pending', ${refund.reason}, ${refund.createdAt},
+                ${refund.createdAt}, ${refund.createdAt})
+        RETURNING id
+      ), debit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund', ${-refund.amount}::int, 0, ${-refund.amount}::int, id, ${refund.paymentId},
+               ${refund.createdAt}, ${refund.environmentId}, ${refund.organizationId}, ${refund.createdAt}
+          FROM created
+      ), event AS (${insertEventWhen('created', {
+        organizationId: refund.organizationId,
+        environmentId: refund.environmentId,
+        kind: 'refund-created',
+        data: toRefundJson(refund),
+        createdAt: refund.createdAt,
+      })})
+      SELECT 1`);
+  }
+
+  /**
+   * Ends a pending refund as the bank said, with `refund-updated`; a failed one credits its amount
+   * back (`refund_failure`). Only from `pending`: returns the refund as it now is, or undefined
+   * when it was no longer pending (someone settled it first; nothing changed).
+   */
+  async settleRefund(refund: Refund, outcome: RefundOutcome): Promise<Refund | undefined> {
+    const at = new Date();
+    const failed = outcome.status === 'failed';
+    const settled: Refund = {
+      id: refund.id,
+      environmentId: refund.environmentId,
+      organizationId: refund.organizationId,
+      paymentId: refund.paymentId,
+      paymentRequestId: refund.paymentRequestId,
+      transactionId: refund.transactionId,
+      amount: refund.amount,
+      status: outcome.status,
+      reason: refund.reason,
+      failureReason: failed ? outcome.reason : null,
+      createdAt: refund.createdAt,
+      updatedAt: at,
+    };
+    const row = await this.db.one<{ n: number }>(sql`
+      WITH settled AS (
+        UPDATE refunds SET status = ${outcome.status}, failure_reason = ${settled.failureReason},
+               bank_reference = ${outcome.status === 'succeeded' ? outcome.bankReference : null}, updated_at = ${at}
+         WHERE id = ${refund.id} AND status = 'pending'
+        RETURNING id, amount, payment_id, environment_id, organization_id
+      ), credit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund_failure', amount, 0, amount, id, payment_id, ${at}, environment_id,
+               organization_id, ${at}
+          FROM settled WHERE ${failed}::boolean
+      ), event AS (${insertEventWhen('settled', {
+        organizationId: refund.organizationId,
+        environmentId: refund.environmentId,
+        kind: 'refund-updated',
+        data: toRefundJson(settled),
+        createdAt: at,
+      })})
+      SELECT count(*)::int AS n FROM settled`);
+    return row?.n === 1 ? settled : undefined;
+  }
+
+  refund(environmentId: string, id: string): Promise<Refund | undefined> {
+    return this.db.one<Refund>(
+      sql`SELECT ${REFUND_COLUMNS} FROM refunds r WHERE r.id = ${id} AND r.environment_id = ${environmentId}`,
+    );
+  }
+
+  /** A refund by id alone (the refunds job, which claims across environments). */
+  refundById(id: string): Promise<Refund | undefined> {
+    return this.db.one<Refund>(sql`SELECT ${REFUND_COLUMNS} FROM refunds r WHERE r.id = ${id}`);
+  }
+
+  /** Newest first; filters combine. */
+  async refunds(
+    environmentId: string,
+    filter: { paymentId?: string; status?: RefundStatus },
+    page: Page,
+  ): Promise<{ rows: Refund[]; total: number }> {
+    const where = [sql`r.environment_id = ${environmentId}`];
+    if (filter.paymentId !== undefined) where.push(sql`r.payment_id = ${filter.paymentId}`);
+    if (filter.status !== undefined) where.push(sql`r.status = ${filter.status}`);
+    return pageRows<Refund>(
+      this.db,
+      {
+        select: REFUND_COLUMNS,
+        from: sql`FROM refunds r WHERE ${and(where)}`,
+        orderBy: sql`r.created_at DESC, r.id DESC`,
+      },
+      page,
+    );
+  }
+
+  /** Whole MRU of a payment's succeeded refunds. */
+  async succeededRefunds(paymentId: string): Promise<number> {
+    const row = await this.db.one<{ total: number }>(sql`
+      SELECT COALESCE(sum(amount), 0)::float8 AS total FROM refunds WHERE payment_id = ${paymentId} AND status = 'succeeded'`);
+    return row!.total;
+  }
+
+  /**
+   * Claims up to `limit` refunds pending for at least `minAgeMs` (a bank that answered "pending",
+   * was unavailable, or a process that died around the call), pushing their next check back by
+   * `retryAfterMs`: concurrent jobs never claim one twice at once.
+   */
+  async claimPendingRefunds(minAgeMs: number, limit: number, retryAfterMs: number): Promise<string[]> {
+    const rows = await this.db.many<{ id: string }>(sql`
+      WITH due AS (
+        SELECT id FROM refunds
+         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - ${minAgeMs}::int * interval '1 millisecond'
+         ORDER BY next_check_at
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE refunds r SET next_check_at = now() + ${retryAfterMs}::int * interval '1 millisecond'
+        FROM due WHERE r.id = due.id
+      RETURNING r.id`);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The ledger check (`npm run cli -- ledger:check`), one statement so one snapshot: every
+   * completed payment has exactly one `payment` transaction of its amount and no other payment
+   * has one; every refund has its `refund` transaction of minus its amount, and a
+   * `refund_failure` exactly when it failed; a payment's `refundedAmount` is the sum of its
+   * pending and succeeded refunds; each environment's balance (`balance_days`) equals the sum of
+   * its transactions' `net`. Returns the problems and each environment's totals.
+   */
+  async check(): Promise<{ problems: LedgerProblem[]; totals: LedgerTotals[] }> {
+    const row = await this.db.one<{ problems: LedgerProblem[] | null; totals: LedgerTotals[] | null }>(sql`
+      WITH completed AS (SELECT * FROM ${COMPLETED_PAYMENTS} c),
+      payment_tx AS (SELECT * FROM balance_transactions WHERE type = 'payment'),
+      refund_tx AS (SELECT source_id, sum(amount) FILTER (WHERE type = 'refund') AS debit,
+                           count(*) FILTER (WHERE type = 'refund') AS debits,
+                           count(*) FILTER (WHERE type = 'refund_failure') AS credits,
+                           sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
+                      FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      totals AS (
+        SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
+               COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
+          FROM (SELECT environment_id, count(*) AS n, sum(net) AS net FROM balance_transactions GROUP BY environment_id) t
+          FULL JOIN (SELECT environment_id, sum(net) AS net FROM balance_days GROUP BY environment_id) d
+            ON d.environment_id = t.environment_id
+      ),
+      problems AS (
+        SELECT c.environment_id, 'payment_without_transaction' AS kind, c.id, 'a completed payment has no payment transaction' AS detail
+          FROM completed c WHERE NOT EXISTS (SELECT 1 FROM payment_tx t WHERE t.source_id = c.id)
+        UNION ALL
+        SELECT t.environment_id, 'payment_transaction_differs', t.source_id,
+               'amount ' || t.amount || ' for a payment of ' || c.amount
+          FROM payment_tx t JOIN completed c ON c.id = t.source_id
+         WHERE t.amount <> c.amount OR t.environment_id <> c.environment_id
+        UNION ALL
+        SELECT t.environment_id, 'transaction_without_completed_payment', t.source_id,
+               'a payment transaction of a payment that is not completed'
+          FROM payment_tx t WHERE NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
+        UNION ALL
+        SELECT r.environment_id, 'refund_transactions_differ', r.id,
+               'refund of ' || r.amount || ' (' || r.status || '): debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', credited back ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM refunds r LEFT JOIN refund_tx x ON x.source_id = r.id
+         WHERE COALESCE(x.debits, 0) <> 1 OR x.debit <> -r.amount
+            OR COALESCE(x.credits, 0) <> (CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END)
+            OR (r.status = 'failed' AND x.credit <> r.amount)
+        UNION ALL
+        SELECT c.environment_id, 'refunded_amount_differs', c.id,
+               'refundedAmount ' || c.refunded_amount || ', refunds pending or succeeded ' || COALESCE(r.total, 0)
+          FROM completed c
+          LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
+            ON r.payment_id = c.id
+         WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
+          FROM totals WHERE balance <> net
+      )
+      SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
+                FROM problems) AS problems,
+             (SELECT json_agg(json_build_object('environmentId', environment_id, 'transactions', transactions,
+                                                'net', net, 'balance', balance) ORDER BY environment_id)
+                FROM totals) AS totals`);
+    return { problems: row?.problems ?? [], totals: row?.totals ?? [] };
   }
 }

@@ -3,7 +3,19 @@ import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { BalanceJson, BalanceTransactionJson } from './balance-transaction';
 import { ListBalanceTransactionsQuery } from './dto/ledger.dto';
-import { LedgerRepository } from './ledger.repository';
+import { LedgerProblem, LedgerRepository } from './ledger.repository';
+
+/** The ledger check's answer: per environment, its totals and what differs; `ok` when nothing does. */
+export interface LedgerCheck {
+  ok: boolean;
+  environments: Array<{
+    environmentId: string;
+    transactions: number;
+    net: number;
+    balance: number;
+    problems: Omit<LedgerProblem, 'environmentId'>[];
+  }>;
+}
 
 /** The balance of an environment and the transactions it sums. */
 @Injectable()
@@ -18,5 +30,24 @@ export class LedgerService {
     const page = pageOf(q);
     const { items, total } = await this.repo.list(tenant.environmentId, q, page);
     return envelope(items, total, page);
+  }
+
+  /** The invariants of the ledger, over every environment (`npm run cli -- ledger:check`). */
+  async check(): Promise<LedgerCheck> {
+    const { problems, totals } = await this.repo.check();
+    const byEnvironment = new Map<string, LedgerCheck['environments'][number]>();
+    for (const t of totals) byEnvironment.set(t.environmentId, { ...t, problems: [] });
+    for (const { environmentId, ...problem } of problems) {
+      if (!byEnvironment.has(environmentId))
+        byEnvironment.set(environmentId, {
+          environmentId,
+          transactions: 0,
+          net: 0,
+          balance: 0,
+          problems: [],
+        });
+      byEnvironment.get(environmentId)!.problems.push(problem);
+    }
+    return { ok: problems.length === 0, environments: [...byEnvironment.values()] };
   }
 }

@@ -143,6 +143,7 @@ export function openStatement(input: {
     referenceId: null,
     failureReason: null,
     completedAt: null,
+    refundedAmount: 0,
     nextCheckAt: now,
     createdAt: now,
     updatedAt: now,
@@ -240,5 +241,5 @@ export function settleStatement(
 /** A settled payment's columns, named (a prepared statement's result must not follow the table). */
 const SETTLED_COLUMNS = raw(
   'id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, ' +
-    'failure_reason, completed_at, next_check_at, created_at, updated_at',
+    'failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at',
 );

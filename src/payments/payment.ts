@@ -52,6 +52,8 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: Date | null;
+  /** Whole MRU refunded or being refunded (pending and succeeded refunds). */
+  refundedAmount: number;
   nextCheckAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -70,6 +72,11 @@ export class PaymentJson {
     string | null;
   @ApiProperty({ type: String, nullable: true }) failureReason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Whole MRU refunded or being refunded (a failed refund gives its amount back)',
+  })
+  refundedAmount!: number;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -87,6 +94,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     referenceId: p.referenceId,
     failureReason: p.failureReason,
     completedAt: p.completedAt?.toISOString() ?? null,
+    refundedAmount: p.refundedAmount,
     environmentId: p.environmentId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -107,6 +115,7 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     referenceId: r.reference_id,
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
+    refundedAmount: r.refunded_amount ?? 0,
     nextCheckAt: r.next_check_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

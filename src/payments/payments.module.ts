@@ -31,6 +31,7 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     PaymentMethodsService,
     ReconciliationService,
     SettlementExtensions,
+    BanksService,
   ],
 })
 export class PaymentsModule {}

@@ -66,6 +66,32 @@ export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
                ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
 }
 
+/**
+ * SQL after FROM or JOIN (LATERAL): the payment `paymentId` (SQL naming it) with the type of the
+ * bank app it was paid with, columns `method` (the type) and `status`, for the ledger's settlement
+ * report and check.
+ */
+export function paymentMethodOf(paymentId: Sql): Sql {
+  return sql`(SELECT pm.type AS method, pay.status FROM payments pay
+      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = ${paymentId})`;
+}
+
+/**
+ * SQL after FROM (in parentheses): every completed payment, columns `id`, `environment_id`,
+ * `amount`, `refunded_amount`, for the ledger's check.
+ */
+export const COMPLETED_PAYMENTS = raw(`(SELECT id, environment_id, amount, refunded_amount FROM payments
+  WHERE status = 'completed')`);
+
+/** A payment locked for a refund, with what a refund needs to know of it. */
+export interface RefundablePayment {
+  payment: Payment;
+  transactionId: string;
+  methodType: PaymentMethodType;
+  environment: EnvironmentKind;
+  organizationId: string;
+}
+
 const toJson = (r: Record<string, unknown>) => toPaymentJson(paymentFromRow(r), r.transaction_id as string);
 
 /** Payments and payment methods. */
@@ -238,6 +264,38 @@ export class PaymentsRepository {
       INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
       SELECT ${environmentId}, m.type, m.name, m.requires_pass_code, m.type, m.position
         FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)`);
+  }
+
+  /**
+   * A payment of the environment, locked (FOR UPDATE) until the transaction ends so that refunds
+   * of one payment queue, with its request's transactionId and its bank app. Undefined: no such
+   * payment in the environment.
+   */
+  async lockForRefund(environmentId: string, id: string): Promise<RefundablePayment | undefined> {
+    const row = await this.db.one<Record<string, unknown>>(sql`
+      SELECT ${PAYMENT_COLUMNS}, pm.type AS method_type, ${environmentKindOf(raw('p.environment_id'))} AS environment,
+             ${organizationOfEnvironment(raw('p.environment_id'))} AS organization_id
+        FROM payments p JOIN payment_methods pm ON pm.id = p.payment_method_id
+       WHERE p.id = ${id} AND p.environment_id = ${environmentId}
+         FOR UPDATE OF p`);
+    if (!row) return undefined;
+    return {
+      payment: paymentFromRow(row),
+      transactionId: row.transaction_id as string,
+      methodType: row.method_type as PaymentMethodType,
+      environment: row.environment as EnvironmentKind,
+      organizationId: row.organization_id as string,
+    };
+  }
+
+  /**
+   * Adds `delta` (negative: gives back) to what is refunded of a completed payment; the database
+   * refuses more than the amount (a CHECK), whatever the caller checked.
+   */
+  async addRefunded(id: string, delta: number): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE payments SET refunded_amount = refunded_amount + ${delta}, updated_at = now()
+       WHERE id = ${id} AND status = 'completed'`);
   }
 
   /**

@@ -16,6 +16,9 @@ export const EXTRA_EVENT_KINDS = [
   'checkout-session-completed',
   'checkout-session-expired',
   'account-updated',
+  'refund-created',
+  'refund-updated',
+  'invoice-refunded',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

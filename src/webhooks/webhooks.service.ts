@@ -226,6 +226,7 @@ function sampleData(kind: EventKind, tenant: EnvironmentScope, now: Date): Recor
       referenceId: null,
       failureReason: null,
       completedAt: iso,
+      refundedAmount: 0,
       environmentId: tenant.environmentId,
       createdAt: iso,
       updatedAt: iso,

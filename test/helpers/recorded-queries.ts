@@ -192,6 +192,7 @@ function payStatements(): Recorded[] {
     referenceId: null,
     failureReason: null,
     completedAt: null,
+    refundedAmount: 0,
     nextCheckAt: at,
     createdAt: at,
     updatedAt: at,

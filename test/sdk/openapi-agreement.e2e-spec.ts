@@ -139,6 +139,7 @@ describe('every method on the real service', () => {
     endpoint: { id: string };
     delivery: { id: string };
     account: { id: string };
+    refund: { id: string };
   };
 
   /** One entry per public method, run in this order; each calls its method with a traced client. */
@@ -301,6 +302,17 @@ describe('every method on the real service', () => {
     ],
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
+    [
+      'refunds.create',
+      async ({ sk }) => {
+        // The payment the simulated transfer completed.
+        w.refund = await sk.refunds.create({ paymentId: w.payment.id, amount: 100, reason: 'agreement' });
+      },
+    ],
+    ['refunds.get', ({ sk }) => sk.refunds.get(w.refund.id)],
+    ['refunds.list', ({ sk }) => sk.refunds.list({ paymentId: w.payment.id })],
+    ['balance.retrieve', ({ sk }) => sk.balance.retrieve()],
+    ['balanceTransactions.list', ({ sk }) => sk.balanceTransactions.list({ type: 'refund' })],
     ['organization.get', ({ sk }) => sk.organization.get()],
     [
       'accounts.create',

@@ -237,7 +237,7 @@ describe('rejections (WebhookSignatureError)', () => {
   });
 
   it('rejects a body that is not an event of a known kind', async () => {
-    for (const raw of ['not json', '{"id":"x","event":"refund-created","createdAt":"x","data":{}}']) {
+    for (const raw of ['not json', '{"id":"x","event":"gift-sent","createdAt":"x","data":{}}']) {
       const message = await rejection(constructEvent(raw, signed(now(), raw), key));
       expect(message).toMatch(/^Webhook body is not/);
     }

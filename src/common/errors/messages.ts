@@ -121,4 +121,9 @@ export const Messages = {
   accountEmailTaken: (email: string) => `A dashboard user with email ${email} already exists`,
   applicationFeeNeedsAccount: 'Application fees need a connected account',
   applicationFeeExceedsAmount: 'Application fee must not exceed the amount',
+  /** Refunds (docs/ledger.md). */
+  onlyCompletedPaymentsRefundable: 'Only completed payments can be refunded',
+  refundExceedsAmountLeft: 'Refund amount exceeds the amount left to refund',
+  refundNotFound: 'Refund not found',
+  settlementReportRange: 'from must not be after to, and the range at most 366 days',
 } as const;

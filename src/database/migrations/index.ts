@@ -19,6 +19,7 @@ import { VerificationNotifications1763778300000 } from './1763778300000-Verifica
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { Platforms1795609846118 } from './1795609846118-Platforms';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
+import { Refunds1795610777196 } from './1795610777196-Refunds';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -42,4 +43,5 @@ export const migrations = [
   ApiKeyNotifications1763777700000,
   Platforms1795609846118,
   Ledger1795609844063,
+  Refunds1795610777196,
 ];

@@ -33,7 +33,28 @@ export type BankAnswer =
 export interface BankAdapter {
   charge(request: ChargeRequest, signal: AbortSignal): Promise<BankAnswer>;
   status(charge: StatusRequest, signal: AbortSignal): Promise<BankAnswer>;
+  refund(request: RefundRequest, signal: AbortSignal): Promise<RefundAnswer>;
+  refundStatus(request: RefundRequest, signal: AbortSignal): Promise<RefundAnswer>;
 }
+
+/** Money sent back to the payer's account in the bank app that was charged. */
+export interface RefundRequest {
+  /** Our refund id: the bank's idempotency reference, so a retried refund is never paid twice. */
+  reference: string;
+  /** The payment refunded (the charge's reference). */
+  chargeReference: string;
+  amount: number;
+  /** The payer's phone, to which the money goes back. */
+  phoneNumber: string;
+}
+
+/** What the bank says about a refund. */
+export type RefundAnswer =
+  | { status: 'succeeded'; bankReference: string | null }
+  | { status: 'pending'; bankReference: string | null }
+  | { status: 'failed'; reason: string }
+  /** Status only: the bank has no refund with this reference (it never reached the bank). */
+  | { status: 'unknown' };
 
 /**
  * The bank did not give a usable answer: no answer in time, a 5xx, a broken connection or the

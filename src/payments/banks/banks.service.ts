@@ -10,6 +10,8 @@ import {
   BankUnavailableError,
   ChargeRequest,
   PaymentMethodType,
+  RefundAnswer,
+  RefundRequest,
   StatusRequest,
   withDeadline,
 } from './bank';
@@ -23,6 +25,8 @@ const GATEWAY_SETTINGS = {
 } as const satisfies Partial<Record<PaymentMethodType, readonly [keyof AppConfig, keyof AppConfig]>>;
 
 const tracer = trace.getTracer('khoums');
+
+type BankOperation = 'charge' | 'status' | 'refund' | 'refund-status';
 
 /**
  * Picks the adapter of a bank app for an environment (Sandbox: the simulator; Production: the
@@ -53,16 +57,35 @@ export class BanksService {
     return this.call(environment, method, 'status', (bank, signal) => bank.status(request, signal));
   }
 
+  /** Sends money back to a payer (docs/bank-gateway.md, refunds). */
+  refund(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: RefundRequest,
+  ): Promise<RefundAnswer> {
+    return this.call(environment, method, 'refund', (bank, signal) => bank.refund(request, signal));
+  }
+
+  refundStatus(
+    environment: EnvironmentKind,
+    method: PaymentMethodType,
+    request: RefundRequest,
+  ): Promise<RefundAnswer> {
+    return this.call(environment, method, 'refund-status', (bank, signal) =>
+      bank.refundStatus(request, signal),
+    );
+  }
+
   /**
    * One call, timed and traced (a span `bank <operation>`): its outcome is the bank's answer, or
    * why there was none (timeout, error, not-configured).
    */
-  private call(
+  private call<A extends { status: string }>(
     environment: EnvironmentKind,
     method: PaymentMethodType,
-    operation: 'charge' | 'status',
-    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
-  ): Promise<BankAnswer> {
+    operation: BankOperation,
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<A>,
+  ): Promise<A> {
     return tracer.startActiveSpan(
       `bank ${operation}`,
       { attributes: { 'khoums.bank.method': method, 'khoums.environment': environment } },
@@ -81,12 +104,12 @@ export class BanksService {
     );
   }
 
-  private async timedCall(
+  private async timedCall<A extends { status: string }>(
     environment: EnvironmentKind,
     method: PaymentMethodType,
-    operation: 'charge' | 'status',
-    send: (bank: BankAdapter, signal: AbortSignal) => Promise<BankAnswer>,
-  ): Promise<BankAnswer> {
+    operation: BankOperation,
+    send: (bank: BankAdapter, signal: AbortSignal) => Promise<A>,
+  ): Promise<A> {
     const started = performance.now();
     let outcome = 'error';
     try {

@@ -1,4 +1,12 @@
-import { BankAdapter, BankAnswer, BankUnavailableError, ChargeRequest, StatusRequest } from './bank';
+import {
+  BankAdapter,
+  BankAnswer,
+  BankUnavailableError,
+  ChargeRequest,
+  RefundAnswer,
+  RefundRequest,
+  StatusRequest,
+} from './bank';
 
 /** The JSON a gateway answers with (docs/bank-gateway.md). */
 interface GatewayCharge {
@@ -8,9 +16,31 @@ interface GatewayCharge {
   reason?: unknown;
 }
 
+/** What the bank says, in `RefundAnswer`'s terms. */
+function refundAnswer(httpStatus: number, json: GatewayCharge | null, reference: string): RefundAnswer {
+  if (httpStatus !== 200 || !json || json.reference !== reference) {
+    throw new BankUnavailableError(`unexpected answer (HTTP ${httpStatus})`, 'error');
+  }
+  const bankReference = typeof json.bankReference === 'string' ? json.bankReference : null;
+  switch (json.status) {
+    case 'succeeded':
+      return { status: 'succeeded', bankReference };
+    case 'pending':
+      return { status: 'pending', bankReference };
+    case 'failed':
+      return {
+        status: 'failed',
+        reason: typeof json.reason === 'string' ? json.reason.slice(0, 200) : 'failed',
+      };
+    default:
+      throw new BankUnavailableError('unexpected refund status', 'error');
+  }
+}
+
 /**
  * A Production bank app reached through the bank-gateway protocol of docs/bank-gateway.md:
- * `POST /charges` (idempotent on our payment id) and `GET /charges/:reference`.
+ * `POST /charges` (idempotent on our payment id) and `GET /charges/:reference`; `POST /refunds`
+ * (idempotent on our refund id) and `GET /refunds/:reference`.
  */
 export class GatewayBank implements BankAdapter {
   constructor(
@@ -39,6 +69,28 @@ export class GatewayBank implements BankAdapter {
     if (res.status >= 400 && res.status < 500)
       throw new BankUnavailableError(`status answered ${res.status}`, 'error');
     return this.answer(res.status, res.json, charge.reference);
+  }
+
+  async refund(request: RefundRequest, signal: AbortSignal): Promise<RefundAnswer> {
+    const body = {
+      reference: request.reference,
+      chargeReference: request.chargeReference,
+      amount: request.amount,
+      currency: 'MRU',
+      phoneNumber: request.phoneNumber,
+    };
+    const res = await this.call('POST', '/refunds', signal, body, request.reference);
+    if (res.status >= 400 && res.status < 500)
+      return { status: 'failed', reason: `bank answered ${res.status}` };
+    return refundAnswer(res.status, res.json, request.reference);
+  }
+
+  async refundStatus(request: RefundRequest, signal: AbortSignal): Promise<RefundAnswer> {
+    const res = await this.call('GET', `/refunds/${encodeURIComponent(request.reference)}`, signal);
+    if (res.status === 404) return { status: 'unknown' };
+    if (res.status >= 400 && res.status < 500)
+      throw new BankUnavailableError(`refund status answered ${res.status}`, 'error');
+    return refundAnswer(res.status, res.json, request.reference);
   }
 
   private answer(httpStatus: number, json: GatewayCharge | null, reference: string): BankAnswer {

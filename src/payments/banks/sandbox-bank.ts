@@ -1,8 +1,17 @@
-import { BankAdapter, BankAnswer, ChargeRequest, StatusRequest, untilAborted } from './bank';
+import {
+  BankAdapter,
+  BankAnswer,
+  ChargeRequest,
+  RefundAnswer,
+  RefundRequest,
+  StatusRequest,
+  untilAborted,
+} from './bank';
 
 /**
  * The Sandbox bank (docs/api.md "The Sandbox bank"), by the last four digits of the customer's phone:
  * 9001 declined, 9002 no answer, 9003 pending until a simulated transfer, anything else completed.
+ * Refunds of a payment paid from a phone ending 9004 (completed) fail; the others succeed.
  * A pass code, when the method takes one, must be 4 to 6 digits and `0000` is refused.
  */
 export type SandboxBehaviour = 'completed' | 'declined' | 'no-answer' | 'pending';
@@ -37,6 +46,15 @@ export class SandboxBank implements BankAdapter {
     return this.answer(sandboxBehaviour(charge.phoneNumber), charge.reference, signal);
   }
 
+  async refund(request: RefundRequest): Promise<RefundAnswer> {
+    return sandboxRefund(request, this.method);
+  }
+
+  /** As `refund`: the sandbox keeps no record, the same rules answer. */
+  async refundStatus(request: RefundRequest): Promise<RefundAnswer> {
+    return sandboxRefund(request, this.method);
+  }
+
   private async answer(
     behaviour: SandboxBehaviour,
     reference: string,
@@ -54,4 +72,11 @@ export class SandboxBank implements BankAdapter {
         return untilAborted(signal);
     }
   }
+}
+
+/** A Sandbox refund: failed for a payment paid from a phone ending 9004, else succeeded at once. */
+export function sandboxRefund(request: RefundRequest, method: string): RefundAnswer {
+  return request.phoneNumber.endsWith('9004')
+    ? { status: 'failed', reason: 'refused by the sandbox bank' }
+    : { status: 'succeeded', bankReference: `sbx_${method}_rf_${request.reference.slice(0, 8)}` };
 }

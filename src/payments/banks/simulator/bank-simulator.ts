@@ -36,12 +36,28 @@ export interface SimulatorStats {
   /** Distinct charges recorded (a replayed reference is not charged again). */
   charges: number;
   statusRequests: number;
+  /** Refund requests that reached the bank (replays included). */
+  refundRequests: number;
+  /** Distinct refunds recorded. */
+  refunds: number;
+}
+
+export interface SimulatedRefund {
+  reference: string;
+  chargeReference: string;
+  bankReference: string;
+  amount: number;
+  status: 'succeeded' | 'pending' | 'failed';
+  reason?: string;
 }
 
 export interface BankSimulator {
   url: string;
   stats(): SimulatorStats;
   charge(reference: string): SimulatedCharge | undefined;
+  refund(reference: string): SimulatedRefund | undefined;
+  /** A pending refund (mode `pending`) ends. */
+  settleRefund(reference: string, status: 'succeeded' | 'failed'): boolean;
   setMode(mode: SimulatorMode, delayMs?: number): void;
   settle(reference: string, status: 'completed' | 'declined'): boolean;
   reset(): void;
@@ -82,7 +98,14 @@ export async function startBankSimulator(
   options: { port?: number; host?: string; apiKey?: string } = {},
 ): Promise<BankSimulator> {
   const charges = new Map<string, SimulatedCharge>();
-  const stats: SimulatorStats = { chargeRequests: 0, charges: 0, statusRequests: 0 };
+  const refunds = new Map<string, SimulatedRefund>();
+  const stats: SimulatorStats = {
+    chargeRequests: 0,
+    charges: 0,
+    statusRequests: 0,
+    refundRequests: 0,
+    refunds: 0,
+  };
   let mode: SimulatorMode = 'normal';
   let delayMs = 0;
 
@@ -90,6 +113,13 @@ export async function startBankSimulator(
     if (res.writableEnded || res.destroyed) return;
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
+  const refundView = (r: SimulatedRefund) => ({
+    reference: r.reference,
+    status: r.status,
+    bankReference: r.bankReference,
+    amount: r.amount,
+    ...(r.reason ? { reason: r.reason } : {}),
+  });
   const view = (c: SimulatedCharge) => ({
     reference: c.reference,
     status: c.status,
@@ -158,6 +188,81 @@ export async function startBankSimulator(
     }
   }
 
+  /**
+   * A refund: the faults of charges apply (`error`, `hang`, `decline` fails it, `pending` until
+   * settled, `slow`); in `normal` mode a refund of a charge paid from a phone ending 9004, or of a
+   * charge the bank does not know, or above the charge's amount, fails; the others succeed.
+   */
+  async function handleRefund(body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    stats.refundRequests += 1;
+    if (
+      typeof body.reference !== 'string' ||
+      typeof body.chargeReference !== 'string' ||
+      !Number.isInteger(body.amount)
+    ) {
+      return send(res, 400, { error: 'reference, chargeReference and amount are required' });
+    }
+    const known = refunds.get(body.reference);
+    if (known) return send(res, 200, refundView(known));
+    const recordRefund = (status: SimulatedRefund['status'], reason?: string) => {
+      const refund: SimulatedRefund = {
+        reference: String(body.reference),
+        chargeReference: String(body.chargeReference),
+        bankReference: `bank_rf_${randomUUID().slice(0, 12)}`,
+        amount: Number(body.amount),
+        status,
+        reason,
+      };
+      refunds.set(refund.reference, refund);
+      stats.refunds += 1;
+      return refund;
+    };
+    switch (mode) {
+      case 'error':
+        return send(res, 503, { error: 'bank unavailable' });
+      case 'hang':
+        return;
+      case 'decline':
+        return send(res, 200, refundView(recordRefund('failed', 'refund refused')));
+      case 'pending':
+      case 'pending-then-confirm':
+        return send(res, 200, refundView(recordRefund('pending')));
+      case 'slow': {
+        const refund = recordRefund('succeeded');
+        await new Promise((r) => setTimeout(r, delayMs).unref());
+        return send(res, 200, refundView(refund));
+      }
+      case 'normal': {
+        const charge = charges.get(body.chargeReference);
+        const phone = charge?.phoneNumber ?? (typeof body.phoneNumber === 'string' ? body.phoneNumber : '');
+        const refused =
+          phone.endsWith('9004') || (charge !== undefined && Number(body.amount) > charge.amount);
+        return send(
+          res,
+          200,
+          refundView(refused ? recordRefund('failed', 'refund refused') : recordRefund('succeeded')),
+        );
+      }
+    }
+  }
+
+  function handleRefundStatus(reference: string, res: ServerResponse): void {
+    stats.statusRequests += 1;
+    if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
+    if (mode === 'hang') return;
+    const refund = refunds.get(reference);
+    if (!refund) return send(res, 404, { error: 'unknown refund' });
+    send(res, 200, refundView(refund));
+  }
+
+  function settleRefund(reference: string, status: 'succeeded' | 'failed'): boolean {
+    const refund = refunds.get(reference);
+    if (!refund) return false;
+    refund.status = status;
+    if (status === 'failed') refund.reason = 'refund refused';
+    return true;
+  }
+
   function handleStatus(reference: string, res: ServerResponse): void {
     stats.statusRequests += 1;
     if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
@@ -179,6 +284,13 @@ export async function startBankSimulator(
         return send(res, 400, { error: `mode: one of ${SIMULATOR_MODES.join(', ')}` });
       setMode(body.mode as SimulatorMode, typeof body.delayMs === 'number' ? body.delayMs : undefined);
       return send(res, 200, { mode, delayMs });
+    }
+    const refundSettle = /^\/_control\/refunds\/([^/]+)\/settle$/.exec(path);
+    if (refundSettle) {
+      const reference = decodeURIComponent(refundSettle[1]);
+      return settleRefund(reference, body.status === 'failed' ? 'failed' : 'succeeded')
+        ? send(res, 200, refundView(refunds.get(reference)!))
+        : send(res, 404, { error: 'unknown refund' });
     }
     const settleMatch = /^\/_control\/charges\/([^/]+)\/settle$/.exec(path);
     if (settleMatch) {
@@ -202,7 +314,8 @@ export async function startBankSimulator(
   }
   function reset(): void {
     charges.clear();
-    Object.assign(stats, { chargeRequests: 0, charges: 0, statusRequests: 0 });
+    refunds.clear();
+    Object.assign(stats, { chargeRequests: 0, charges: 0, statusRequests: 0, refundRequests: 0, refunds: 0 });
     setMode('normal');
   }
 
@@ -226,6 +339,13 @@ export async function startBankSimulator(
         handleCharge(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
         return;
       }
+      if (req.method === 'POST' && path === '/refunds') {
+        handleRefund(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
+        return;
+      }
+      const refundMatch = /^\/refunds\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && refundMatch)
+        return handleRefundStatus(decodeURIComponent(refundMatch[1]), res);
       const statusMatch = /^\/charges\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && statusMatch) return handleStatus(decodeURIComponent(statusMatch[1]), res);
       send(res, 404, { error: 'not found' });
@@ -242,6 +362,8 @@ export async function startBankSimulator(
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     stats: () => ({ ...stats }),
     charge: (reference) => charges.get(reference),
+    refund: (reference) => refunds.get(reference),
+    settleRefund,
     setMode,
     settle,
     reset,
