@@ -1,6 +1,15 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+export interface AccountJsonDoc {
+  /** The connected organization's id (the `Khoums-Account` value) */
+  id: string;
+  name: string;
+  email: string;
+  verification: 'unverified' | 'submitted' | 'verified' | 'rejected';
+  createdAt: string;
+}
+
 export interface Balance {
   /** Whole MRU that can be paid out now (may be negative after refunds) */
   available: number;
@@ -72,6 +81,13 @@ export interface CheckoutSession {
   updatedAt: string;
 }
 
+export interface CreateAccountBody {
+  /** The merchant's name */
+  name: string;
+  /** The merchant's email: the owner of its dashboard, who sets a password through an onboarding link */
+  email: string;
+}
+
 export interface CreateCheckoutSessionBody {
   /** An existing payment request; the other payment fields are then ignored */
   paymentRequestId?: string;
@@ -87,6 +103,8 @@ export interface CreateCheckoutSessionBody {
   cancelUrl?: string;
   /** Minutes until the session expires (default 30) */
   expiresInMinutes?: number;
+  /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid; set on the session's payment request */
+  applicationFee?: number;
 }
 
 export interface CreateCustomerBody {
@@ -96,6 +114,13 @@ export interface CreateCustomerBody {
   phone?: string;
 }
 
+export interface CreateOnboardingLinkBody {
+  /** Where the merchant lands once they applied to go live */
+  returnUrl: string;
+  /** Where a used or expired link sends the merchant (make a new link there) */
+  refreshUrl: string;
+}
+
 export interface CreatePaymentRequestBody {
   /** The merchant's own order ID, unique per environment */
   transactionId: string;
@@ -103,6 +128,8 @@ export interface CreatePaymentRequestBody {
   amount: number;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phoneNumber?: string;
+  /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid */
+  applicationFee?: number;
 }
 
 export interface CreatePriceBody {
@@ -139,6 +166,8 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
+  applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
   externalUserId: string;
   /** An active price of an active product */
@@ -158,6 +187,8 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
+  applicationFeeBps?: number;
   /** A customer of the organization */
   customerId: string;
   /** An active price of an active product */
@@ -187,6 +218,8 @@ export interface CreateWebhookEndpointBody {
   >;
   /** Default true */
   enabled?: boolean;
+  /** A platform's endpoint only: also receive the events of its connected accounts (the body gains `account`, the request `x-khoums-account`). Default false */
+  connected?: boolean;
 }
 
 export interface Customer {
@@ -218,6 +251,13 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
+}
+
+export interface OnboardingLink {
+  /** Single use: the merchant sets their password, then applies to go live */
+  url: string;
+  /** One hour after creation */
+  expiresAt: string;
 }
 
 export interface Organization {
@@ -297,6 +337,8 @@ export interface PaymentRequest {
   status: 'pending' | 'paid';
   paidAt: string | null;
   invoiceId: string | null;
+  /** Whole MRU the connected account pays its platform when the request is paid; null: none */
+  applicationFee: number | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -423,6 +465,8 @@ export interface Subscription {
   nextBillingDate: string | null;
   expiresAt: string | null;
   cancelledAt: string | null;
+  /** Basis points of each invoice the connected account pays its platform; null: none */
+  applicationFeeBps: number | null;
   environmentId: string;
   organizationId: string;
   createdAt: string;
@@ -545,6 +589,8 @@ export interface WebhookEndpoint {
     | 'invoice-refunded'
   >;
   enabled: boolean;
+  /** A platform's endpoint that also receives the events of its connected accounts */
+  connected: boolean;
   environmentId: string;
   createdAt: string;
   /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
@@ -553,6 +599,38 @@ export interface WebhookEndpoint {
 
 /** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
 export interface Operations {
+  'GET /accounts': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+    };
+    body: never;
+    response: {
+      data: AccountJsonDoc[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+  };
+  'POST /accounts': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateAccountBody;
+    response: { data: AccountJsonDoc };
+  };
+  'GET /accounts/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: AccountJsonDoc };
+  };
+  'POST /accounts/{id}/onboarding-link': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: CreateOnboardingLinkBody;
+    response: { data: OnboardingLink };
+  };
   'GET /balance': {
     params: Record<string, never>;
     query: Record<string, never>;
