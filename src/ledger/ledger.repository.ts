@@ -313,8 +313,11 @@ export class LedgerRepository {
    * completed payment has exactly one `payment` transaction of its amount and no other payment
    * has one; every refund has its `refund` transaction of minus its amount, and a
    * `refund_failure` exactly when it failed; a payment's `refundedAmount` is the sum of its
-   * pending and succeeded refunds; each environment's balance (`balance_days`) equals the sum of
-   * its transactions' `net`. Returns the problems and each environment's totals.
+   * pending and succeeded refunds; a completed payment whose request has an application fee has
+   * one `application_fee` of minus the fee and one `application_fee_received` of the fee (none
+   * only when its account has no platform), and no other payment has one (docs/platforms.md);
+   * each environment's balance (`balance_days`) equals the sum of its transactions' `net`. Returns
+   * the problems and each environment's totals.
    */
   async check(): Promise<{ problems: LedgerProblem[]; totals: LedgerTotals[] }> {
     const row = await this.db.one<{ problems: LedgerProblem[] | null; totals: LedgerTotals[] | null }>(sql`
@@ -325,6 +328,12 @@ export class LedgerRepository {
                            count(*) FILTER (WHERE type = 'refund_failure') AS credits,
                            sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
                       FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      fee_tx AS (SELECT source_id, count(*) FILTER (WHERE type = 'application_fee') AS debits,
+                        sum(amount) FILTER (WHERE type = 'application_fee') AS debit,
+                        count(*) FILTER (WHERE type = 'application_fee_received') AS credits,
+                        sum(amount) FILTER (WHERE type = 'application_fee_received') AS credit
+                   FROM balance_transactions WHERE type IN ('application_fee', 'application_fee_received')
+                  GROUP BY source_id),
       totals AS (
         SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
                COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
@@ -359,6 +368,23 @@ export class LedgerRepository {
           LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
             ON r.payment_id = c.id
          WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT c.environment_id, 'application_fee_differs', c.id,
+               'application fee ' || COALESCE(f.fee, 0) || ': debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', received ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM completed c
+         CROSS JOIN LATERAL (SELECT ${applicationFeeOf(raw('c.payment_request_id'))} AS fee) f
+          LEFT JOIN fee_tx x ON x.source_id = c.id
+         WHERE CASE WHEN COALESCE(f.fee, 0) = 0 THEN x.source_id IS NOT NULL
+                    WHEN x.source_id IS NULL
+                      THEN EXISTS (SELECT 1 FROM ${platformEnvironmentOf(raw('c.environment_id'))} p)
+                    ELSE x.debits <> 1 OR x.credits <> 1 OR x.debit <> -f.fee OR x.credit <> f.fee END
+        UNION ALL
+        SELECT t.environment_id, 'application_fee_without_completed_payment', t.source_id,
+               'an application fee transaction of a payment that is not completed'
+          FROM balance_transactions t
+         WHERE t.type IN ('application_fee', 'application_fee_received')
+           AND NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
         UNION ALL
         SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
           FROM totals WHERE balance <> net

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Messages } from '../../src/common/errors/messages';
+import { LedgerRepository } from '../../src/ledger/ledger.repository';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { expect422, expectText } from '../helpers/http';
@@ -309,5 +311,59 @@ describe('moving the fee when the request is paid', () => {
     expect(again.body.data?.status ?? again.status).not.toBe('pending');
     const rows = await transactionsOf(paymentId);
     expect(rows.map((r) => r.type)).toEqual(['application_fee', 'application_fee_received', 'payment']);
+  });
+
+  it('the ledger check (ledger:check) finds every fee moved, and reports one that differs', async () => {
+    const acct = await connectAccount(t, platform, 'Checked');
+    const [env] = await t.query(
+      "SELECT id FROM environments WHERE organization_id = $1 AND kind = 'sandbox'",
+      [acct.id],
+    );
+    const withFee = await payForAccount(acct, 5000, 500);
+    const withoutFee = await payForAccount(acct, 5000);
+    const mine = (problems: { environmentId: string }[]) =>
+      problems.filter(
+        (p) => p.environmentId === env.id || p.environmentId === platform.sandbox.environmentId,
+      );
+    expect(mine((await t.app.get(LedgerRepository).check()).problems)).toEqual([]);
+    // A fee moved for a payment that has none is found.
+    await t.app.get(LedgerRepository).insert({
+      id: randomUUID(),
+      type: 'application_fee',
+      amount: -1,
+      fee: 0,
+      sourceId: withoutFee,
+      paymentId: withoutFee,
+      availableOn: new Date(),
+      payoutId: null,
+      environmentId: env.id,
+      organizationId: acct.id,
+    });
+    expect(mine((await t.app.get(LedgerRepository).check()).problems)).toEqual([
+      expect.objectContaining({ kind: 'application_fee_differs', id: withoutFee }),
+    ]);
+    expect(withFee).not.toBe(withoutFee);
+  });
+
+  it('a refund of the payment keeps the fee with the platform', async () => {
+    const acct = await connectAccount(t, platform, 'Refunder');
+    const paymentId = await payForAccount(acct, 4000, 400);
+    const refund = await t.http
+      .post(api('/refunds'))
+      .set('Authorization', platform.sandbox.secretKey)
+      .set('Khoums-Account', acct.id)
+      .send({ paymentId });
+    expect(refund.status).toBe(200);
+    expect(refund.body.data.status).toBe('succeeded');
+    const rows = await transactionsOf(paymentId);
+    expect(rows.map((r) => [r.type, r.amount])).toEqual([
+      ['application_fee', '-400'],
+      ['application_fee_received', '400'],
+      ['payment', '4000'],
+    ]);
+    const refunds = await t.query('SELECT amount::text FROM balance_transactions WHERE source_id = $1', [
+      refund.body.data.id,
+    ]);
+    expect(refunds).toEqual([{ amount: '-4000' }]);
   });
 });
