@@ -201,3 +201,82 @@ describe('GET /balance-transactions', () => {
     expect(validationBody(res)).toMatchObject({ type: 'validation', on: 'query', property: `/${property}` });
   });
 });
+
+describe('GET /reports/settlement', () => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const report = (key: string, from: string, to: string, accept?: string) => {
+    const req = t.http.get(`/api/v1/reports/settlement?from=${from}&to=${to}`).set('Authorization', key);
+    return accept ? req.set('Accept', accept) : req;
+  };
+
+  it('sums per UTC day and bank app: payments, gross, fees, refunds (failed ones excluded), net; as JSON and CSV', async () => {
+    const o = await newTenant(t);
+    const sk = o.sandbox.secretKey;
+    const first = await paidPayment(t, o.sandbox, 1000); // fee 15
+    const second = await paidPayment(t, o.sandbox, 2000); // fee 30
+    const refused = await paidPayment(t, o.sandbox, 1000, '22229004'); // fee 15; its refunds fail
+    await t.http
+      .post('/api/v1/refunds')
+      .set('Authorization', sk)
+      .send({ paymentId: first.id, amount: 500 })
+      .expect(200);
+    const failed = await t.http
+      .post('/api/v1/refunds')
+      .set('Authorization', sk)
+      .send({ paymentId: refused.id, amount: 300 })
+      .expect(200);
+    expect(failed.body.data.status).toBe('failed');
+    // The second payment's transaction as if made yesterday.
+    await t.query(
+      `UPDATE balance_transactions SET created_at = created_at - interval '1 day' WHERE source_id = $1`,
+      [second.id],
+    );
+    const res = await report(sk, day(-1), day(0)).expect(200);
+    expect(res.body).toEqual({
+      data: [
+        { date: day(-1), paymentMethod: 'sedad', payments: 1, gross: 2000, fees: 30, refunds: 0, net: 1970 },
+        { date: day(0), paymentMethod: 'sedad', payments: 2, gross: 2000, fees: 30, refunds: 500, net: 1470 },
+      ],
+    });
+    const today = await report(sk, day(0), day(0)).expect(200);
+    expect(today.body.data).toHaveLength(1);
+    const csv = await report(sk, day(-1), day(0), 'text/csv').expect(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.text).toBe(
+      'date,paymentMethod,payments,gross,fees,refunds,net\r\n' +
+        `${day(-1)},sedad,1,2000,30,0,1970\r\n` +
+        `${day(0)},sedad,2,2000,30,500,1470\r\n`,
+    );
+    // Another organization, the other environment: nothing.
+    const other = await newTenant(t);
+    expect((await report(other.sandbox.secretKey, day(-1), day(0)).expect(200)).body.data).toEqual([]);
+    expect((await report(o.production.secretKey, day(-1), day(0)).expect(200)).body.data).toEqual([]);
+    const empty = await report(other.sandbox.secretKey, day(0), day(0), 'text/csv').expect(200);
+    expect(empty.text).toBe('date,paymentMethod,payments,gross,fees,refunds,net\r\n');
+  });
+
+  it('takes at most 366 days, from not after to (400), real days (422), and the secret key only', async () => {
+    await report(org.sandbox.secretKey, '2025-01-01', '2025-12-31').expect(200);
+    await report(org.sandbox.secretKey, '2024-01-01', '2024-12-31').expect(200); // a leap year: 366 days
+    for (const [from, to] of [
+      ['2024-01-01', '2025-01-01'],
+      ['2025-02-02', '2025-02-01'],
+    ]) {
+      const res = await report(org.sandbox.secretKey, from, to).expect(400);
+      expect(res.text).toBe('from must not be after to, and the range at most 366 days');
+    }
+    for (const [from, to, property] of [
+      ['2025-02-30', '2025-03-01', 'from'],
+      ['2025-01-01', '01/02/2025', 'to'],
+    ]) {
+      const res = await report(org.sandbox.secretKey, from, to).expect(422);
+      expect(validationBody(res)).toMatchObject({ on: 'query', property: `/${property}` });
+    }
+    const missing = await t.http
+      .get('/api/v1/reports/settlement')
+      .set('Authorization', org.sandbox.secretKey)
+      .expect(422);
+    expect(validationBody(missing)).toMatchObject({ on: 'query' });
+    await report(org.sandbox.publishableKey, '2025-01-01', '2025-01-02').expect(403);
+  });
+});

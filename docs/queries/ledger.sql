@@ -187,3 +187,17 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
              (SELECT json_agg(json_build_object('environmentId', environment_id, 'transactions', transactions,
                                                 'net', net, 'balance', balance) ORDER BY environment_id)
                 FROM totals) AS totals;
+
+-- LedgerRepository.settlementDays
+SELECT to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, m.method AS "paymentMethod",
+             count(*) FILTER (WHERE t.type = 'payment')::int AS payments,
+             COALESCE(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::float8 AS gross,
+             COALESCE(sum(t.fee) FILTER (WHERE t.type = 'payment'), 0)::float8 AS fees,
+             COALESCE(-sum(t.amount) FILTER (WHERE t.type IN ('refund', 'refund_failure')), 0)::float8 AS refunds
+        FROM balance_transactions t
+       CROSS JOIN LATERAL (SELECT pm.type AS method, pay.status FROM payments pay
+      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = t.payment_id) m
+       WHERE t.environment_id = $1 AND t.created_at >= $2 AND t.created_at < $3
+         AND t.type IN ('payment', 'refund', 'refund_failure')
+       GROUP BY 1, 2
+       ORDER BY 1, 2;

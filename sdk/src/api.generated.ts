@@ -446,6 +446,23 @@ export interface SendTestEventBody {
     | 'invoice-refunded';
 }
 
+export interface SettlementRow {
+  /** UTC day (YYYY-MM-DD) */
+  date: string;
+  /** The bank app (payment method type) */
+  paymentMethod: string;
+  /** Completed payments */
+  payments: number;
+  /** Whole MRU paid */
+  gross: number;
+  /** Khoums's fees, whole MRU */
+  fees: number;
+  /** Whole MRU refunded (failed refunds excluded) */
+  refunds: number;
+  /** gross - fees - refunds */
+  net: number;
+}
+
 export interface SimulateTransferBody {
   /** What the customer's bank does (default completed) */
   outcome?: 'completed' | 'failed';
@@ -939,6 +956,17 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     response: { data: Refund };
+  };
+  'GET /reports/settlement': {
+    params: Record<string, never>;
+    query: {
+      /** First UTC day */
+      from: string;
+      /** Last UTC day (at most 366 days after from, counted inclusive) */
+      to: string;
+    };
+    body: never;
+    response: { data: SettlementRow[] };
   };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;

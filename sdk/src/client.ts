@@ -9,6 +9,7 @@ import type {
   ListInvoicesParams,
   ListBalanceTransactionsParams,
   ListRefundsParams,
+  SettlementReportParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -561,6 +562,16 @@ export class BalanceTransactions extends Resource {
   }
 }
 
+export class Reports extends Resource {
+  /** Per UTC day and bank app of [from, to] (YYYY-MM-DD, at most 366 days): payments, gross, fees, refunds, net. */
+  async settlement(
+    params: SettlementReportParams,
+    options?: RequestOptions,
+  ): Promise<Data<'GET /reports/settlement'>> {
+    return unwrap(await this.t.call('GET /reports/settlement', { query: params }, 'read', options));
+  }
+}
+
 /** The webhook helpers, also exported as functions. */
 export const webhooks = { constructEvent, verify: verifyWebhook, verifySignature: verifyWebhookSignature };
 
@@ -586,6 +597,7 @@ export class Khoums {
   readonly refunds: Refunds;
   readonly balance: Balance;
   readonly balanceTransactions: BalanceTransactions;
+  readonly reports: Reports;
   readonly webhooks = webhooks;
 
   constructor(apiKey: string, options: ClientOptions = {}) {
@@ -607,5 +619,6 @@ export class Khoums {
     this.refunds = new Refunds(t);
     this.balance = new Balance(t);
     this.balanceTransactions = new BalanceTransactions(t);
+    this.reports = new Reports(t);
   }
 }

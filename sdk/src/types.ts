@@ -31,6 +31,7 @@ export type ListCustomersParams = Query<'GET /customers'>;
 export type ListInvoicesParams = Query<'GET /invoices'>;
 export type ListSubscriptionsParams = Query<'GET /subscriptions'>;
 export type ListRefundsParams = Query<'GET /refunds'>;
+export type SettlementReportParams = Query<'GET /reports/settlement'>;
 export type ListBalanceTransactionsParams = Query<'GET /balance-transactions'>;
 
 export type PriceInterval = Price['interval'];

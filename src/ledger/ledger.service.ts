@@ -3,7 +3,9 @@ import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { BalanceJson, BalanceTransactionJson } from './balance-transaction';
 import { ListBalanceTransactionsQuery } from './dto/ledger.dto';
+import { ledgerError, LedgerError } from './ledger.errors';
 import { LedgerProblem, LedgerRepository } from './ledger.repository';
+import { reportRange, SettlementRowJson } from './settlement-report';
 
 /** The ledger check's answer: per environment, its totals and what differs; `ok` when nothing does. */
 export interface LedgerCheck {
@@ -49,5 +51,13 @@ export class LedgerService {
       byEnvironment.get(environmentId)!.problems.push(problem);
     }
     return { ok: problems.length === 0, environments: [...byEnvironment.values()] };
+  }
+
+  /** Per UTC day of [from, to] and bank app: payments, gross, fees, refunds, net (400 beyond 366 days). */
+  async settlement(tenant: Tenant, from: string, to: string): Promise<SettlementRowJson[]> {
+    const range = reportRange(from, to);
+    if (!range) throw ledgerError(LedgerError.ReportRange);
+    const days = await this.repo.settlementDays(tenant.environmentId, range.start, range.end);
+    return days.map((d) => ({ ...d, net: d.gross - d.fees - d.refunds }));
   }
 }

@@ -313,6 +313,13 @@ describe('every method on the real service', () => {
     ['refunds.list', ({ sk }) => sk.refunds.list({ paymentId: w.payment.id })],
     ['balance.retrieve', ({ sk }) => sk.balance.retrieve()],
     ['balanceTransactions.list', ({ sk }) => sk.balanceTransactions.list({ type: 'refund' })],
+    [
+      'reports.settlement',
+      ({ sk }) => {
+        const today = new Date().toISOString().slice(0, 10);
+        return sk.reports.settlement({ from: today, to: today });
+      },
+    ],
     ['organization.get', ({ sk }) => sk.organization.get()],
     [
       'accounts.create',
