@@ -4,6 +4,7 @@ import type { CreatedOrganization } from '../../src/organizations/organizations.
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { expect422, expectText } from '../helpers/http';
 import { connectAccount, newPlatform } from '../helpers/platforms';
+import { baseUrlOf, client } from '../sdk/helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -436,5 +437,39 @@ describe('rate limits while acting', () => {
     // A burst of twice the rate, then 429 however the requests are spread over the accounts.
     expect(statuses.slice(0, 2)).toEqual([200, 200]);
     expect(statuses.slice(2)).toContain(429);
+  });
+});
+
+describe('the SDK', () => {
+  it('acts for an account per client or per call (Khoums-Account), and lists the accounts', async () => {
+    const p = await newPlatform(t);
+    const a = await connectAccount(t, p, 'SDK A');
+    const b = await connectAccount(t, p, 'SDK B');
+    const base = baseUrlOf(t);
+    const forA = client(base, p.sandbox.secretKey, { account: a.id });
+    const created = await forA.paymentRequests.create({
+      transactionId: 'sdk-1',
+      amount: 800,
+      applicationFee: 80,
+    });
+    expect(created.applicationFee).toBe(80);
+    const [envA] = await t.query(
+      "SELECT id FROM environments WHERE organization_id = $1 AND kind = 'sandbox'",
+      [a.id],
+    );
+    expect(created.environmentId).toBe(envA.id);
+    // A call's own account wins over the client's.
+    const forB = await forA.paymentRequests.create(
+      { transactionId: 'sdk-1', amount: 900 },
+      { account: b.id },
+    );
+    expect(forB.environmentId).not.toBe(envA.id);
+    const platformClient = client(base, p.sandbox.secretKey);
+    const listed = await platformClient.accounts.list();
+    expect(listed.data.map((x) => x.id)).toEqual([b.id, a.id]);
+    await expect(platformClient.accounts.get(a.id, { account: a.id })).rejects.toMatchObject({
+      status: 403,
+      message: Messages.onlyPlatformsConnectAccounts,
+    });
   });
 });
