@@ -18,6 +18,7 @@ import { Operators1763778200000 } from './1763778200000-Operators';
 import { VerificationNotifications1763778300000 } from './1763778300000-VerificationNotifications';
 import { ApiKeyNotifications1763777700000 } from './1763777700000-ApiKeyNotifications';
 import { Platforms1795609846118 } from './1795609846118-Platforms';
+import { ConnectedFanOut1795615734720 } from './1795615734720-ConnectedFanOut';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 
@@ -44,4 +45,5 @@ export const migrations = [
   Platforms1795609846118,
   Ledger1795609844063,
   Refunds1795610777196,
+  ConnectedFanOut1795615734720,
 ];
