@@ -12,7 +12,7 @@ export const LAYERS = [
   ['database'],
   ['organizations'],
   ['auth'],
-  ['webhooks', 'idempotency', 'going-live'],
+  ['webhooks', 'idempotency', 'going-live', 'platforms'],
   ['payment-requests'],
   ['payments'],
   ['checkout'],

@@ -23,6 +23,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { PlatformsModule } from './platforms/platforms.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
@@ -70,6 +71,7 @@ export class AppModule {
         AdminModule,
         IdempotencyModule,
         RateLimitsModule,
+        PlatformsModule,
         LedgerModule,
         PayoutsModule,
         ...modules,

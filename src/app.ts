@@ -20,7 +20,7 @@ import { Metrics, UNMATCHED_ROUTE } from './common/metrics/metrics';
 import { IdempotencyKeyRunner } from './idempotency/idempotency-key-runner';
 import { documentIdempotencyKey, IDEMPOTENCY_KEY_ERRORS } from './idempotency/openapi';
 import { documentErrors } from './common/http/openapi-errors';
-import { apiKeyErrors } from './auth/openapi';
+import { apiKeyErrors, documentAccountHeader } from './auth/openapi';
 import type { AppConfig } from './config/config';
 
 /** The probes' paths (src/health/). */
@@ -115,7 +115,7 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     ...apiKeyErrors(route),
     ...(method === 'get' ? [] : IDEMPOTENCY_KEY_ERRORS),
   ]);
-  SwaggerModule.setup('api/docs', app, documentIdempotencyKey(document), {
+  SwaggerModule.setup('api/docs', app, documentAccountHeader(documentIdempotencyKey(document)), {
     jsonDocumentUrl: 'api/docs-json',
   });
   return app;

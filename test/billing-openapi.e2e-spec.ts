@@ -99,6 +99,7 @@ it('describes each record with every field the API returns', () => {
       'nextBillingDate',
       'expiresAt',
       'cancelledAt',
+      'applicationFeeBps',
       'environmentId',
       'organizationId',
       'createdAt',

@@ -82,17 +82,22 @@ describe('every operation of the API', () => {
           return 'no 401';
       }),
     ).toEqual([]);
-    // Besides the key's 403, the routes that ask a customer for money answer the Production gate's.
+    // Besides the key's 403s (its kind, and Khoums-Account on every route that takes a key), the
+    // routes that ask a customer for money answer the Production gate's.
     expect(messages(doc.paths['/api/v1/payment-request']?.post.responses[403]).sort()).toEqual(
-      [Messages.unauthorizedAccess, Messages.organizationNotVerified].sort(),
+      [Messages.unauthorizedAccess, Messages.organizationNotVerified, Messages.accountNotConnected].sort(),
     );
     expect(messages(doc.paths['/api/v1/checkout-session']?.post.responses[403]).sort()).toEqual(
-      [Messages.checkoutNeedsSecretKey, Messages.organizationNotVerified].sort(),
+      [
+        Messages.checkoutNeedsSecretKey,
+        Messages.organizationNotVerified,
+        Messages.accountNotConnected,
+      ].sort(),
     );
-    // Pay takes either key: its only 403 is the gate's.
-    expect(messages(doc.paths['/api/v1/payment']?.post.responses[403])).toEqual([
-      Messages.organizationNotVerified,
-    ]);
+    // Pay takes either key: its 403s are the gate's and the connected account's.
+    expect(messages(doc.paths['/api/v1/payment']?.post.responses[403]).sort()).toEqual(
+      [Messages.organizationNotVerified, Messages.accountNotConnected].sort(),
+    );
   });
 
   it('answers the 400 Malformed JSON body, 413 and 415 wherever it reads a body (every method but GET)', () => {

@@ -47,6 +47,7 @@ describe('POST /payment-request', () => {
       status: 'pending',
       paidAt: null,
       invoiceId: null,
+      applicationFee: null,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -47,6 +47,7 @@ const SUBSCRIPTION_FIELDS = [
   'nextBillingDate',
   'expiresAt',
   'cancelledAt',
+  'applicationFeeBps',
   'environmentId',
   'organizationId',
   'createdAt',

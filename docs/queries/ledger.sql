@@ -157,7 +157,7 @@ SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organiza
        ORDER BY r.created_at DESC, r.id DESC LIMIT $4;
 
 -- LedgerRepository.check
-WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_amount FROM payments
+WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
   WHERE status = 'completed') c),
       payment_tx AS (SELECT * FROM balance_transactions WHERE type = 'payment'),
       refund_tx AS (SELECT source_id, sum(amount) FILTER (WHERE type = 'refund') AS debit,
@@ -165,6 +165,12 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
                            count(*) FILTER (WHERE type = 'refund_failure') AS credits,
                            sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
                       FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      fee_tx AS (SELECT source_id, count(*) FILTER (WHERE type = 'application_fee') AS debits,
+                        sum(amount) FILTER (WHERE type = 'application_fee') AS debit,
+                        count(*) FILTER (WHERE type = 'application_fee_received') AS credits,
+                        sum(amount) FILTER (WHERE type = 'application_fee_received') AS credit
+                   FROM balance_transactions WHERE type IN ('application_fee', 'application_fee_received')
+                  GROUP BY source_id),
       totals AS (
         SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
                COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
@@ -199,6 +205,26 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
           LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
             ON r.payment_id = c.id
          WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT c.environment_id, 'application_fee_differs', c.id,
+               'application fee ' || COALESCE(f.fee, 0) || ': debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', received ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM completed c
+         CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = c.payment_request_id) AS fee) f
+          LEFT JOIN fee_tx x ON x.source_id = c.id
+         WHERE CASE WHEN COALESCE(f.fee, 0) = 0 THEN x.source_id IS NOT NULL
+                    WHEN x.source_id IS NULL
+                      THEN EXISTS (SELECT 1 FROM (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
+      JOIN organizations ao ON ao.id = ae.organization_id
+      JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
+     WHERE ae.id = c.environment_id) p)
+                    ELSE x.debits <> 1 OR x.credits <> 1 OR x.debit <> -f.fee OR x.credit <> f.fee END
+        UNION ALL
+        SELECT t.environment_id, 'application_fee_without_completed_payment', t.source_id,
+               'an application fee transaction of a payment that is not completed'
+          FROM balance_transactions t
+         WHERE t.type IN ('application_fee', 'application_fee_received')
+           AND NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
         UNION ALL
         SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
           FROM totals WHERE balance <> net

@@ -201,3 +201,57 @@ INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, $3);
 
 -- OrganizationsRepository.countOrganizations
 SELECT count(*)::int AS count FROM organizations;
+
+-- ConnectedAccountsRepository.actingEnvironment
+SELECT e.id AS "environmentId", o.verification_status AS verification
+        FROM organizations o
+        JOIN organizations p ON p.id = o.platform_id
+        JOIN environments e ON e.organization_id = o.id AND e.kind = $1
+       WHERE o.id = $2 AND o.platform_id = $3 AND p.platform;
+
+-- ConnectedAccountsRepository.isPlatform
+SELECT platform FROM organizations WHERE id = $1;
+
+-- ConnectedAccountsRepository.connect
+UPDATE organizations SET platform_id = $1 WHERE id = $2;
+
+-- ConnectedAccountsRepository.account
+SELECT o.id, o.name, o.verification_status AS verification, o.created_at AS "createdAt",
+  (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
+    ORDER BY u.created_at, u.id LIMIT 1) AS email FROM organizations o WHERE o.id = $1 AND o.platform_id = $2;
+
+-- ConnectedAccountsRepository.accounts
+SELECT o.id, o.name, o.verification_status AS verification, o.created_at AS "createdAt",
+  (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
+    ORDER BY u.created_at, u.id LIMIT 1) AS email FROM organizations o WHERE o.platform_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3;
+
+-- ConnectedAccountsRepository.accounts
+SELECT count(*)::int AS total FROM organizations o WHERE o.platform_id = $1;
+
+-- ConnectedAccountsRepository.insertOnboardingLink
+INSERT INTO onboarding_links (id, organization_id, token_hash, return_url, refresh_url, expires_at)
+      VALUES ($1, $2, $3, $4, $5, $6);
+
+-- ConnectedAccountsRepository.onboardingLink
+SELECT l.id, l.organization_id AS "organizationId", o.name AS "organizationName",
+             (SELECT p.name FROM organizations p WHERE p.id = o.platform_id) AS "platformName",
+             (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
+               ORDER BY u.created_at, u.id LIMIT 1) AS email,
+             l.return_url AS "returnUrl", l.refresh_url AS "refreshUrl", l.expires_at AS "expiresAt",
+             (l.used_at IS NOT NULL OR l.expires_at <= now()) AS spent
+        FROM onboarding_links l JOIN organizations o ON o.id = l.organization_id
+       WHERE l.token_hash = $1;
+
+-- ConnectedAccountsRepository.useOnboardingLink
+WITH used AS (
+        UPDATE onboarding_links SET used_at = now()
+         WHERE id = $1 AND used_at IS NULL AND expires_at > now()
+        RETURNING organization_id
+      )
+      SELECT u.id AS "userId", u.organization_id AS "organizationId"
+        FROM users u JOIN used ON used.organization_id = u.organization_id
+       WHERE u.role = 'owner' ORDER BY u.created_at, u.id LIMIT 1;
+
+-- ConnectedAccountsRepository.onboardingReturn
+SELECT return_url AS "returnUrl" FROM onboarding_links
+       WHERE id = $1 AND organization_id = $2 AND used_at IS NOT NULL;

@@ -2,26 +2,26 @@
 
 -- PaymentRequestsRepository.insert
 WITH created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $9, $10, $11, $12, $13, $14
+    SELECT $10, $11, $12, $13, $14, $15
       FROM created)
       SELECT id FROM created;
 
 -- PaymentRequestsRepository.insertKeyed (prepared)
 WITH $1, created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-        SELECT $2, $3, $4, $5, $6, $7, $8, $9
-          $10
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+        SELECT $2, $3, $4, $5, $6, $7, $8::int, $9, $10
+          $11
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $11, $12, $13, $14, $15, $16
-      FROM created), $17
-      SELECT (SELECT id FROM created) AS id, $18;
+    SELECT $12, $13, $14, $15, $16, $17
+      FROM created), $18
+      SELECT (SELECT id FROM created) AS id, $19;
 
 -- PaymentRequestsRepository.byId
 SELECT * FROM payment_requests WHERE id = $1 AND environment_id = $2;
@@ -33,8 +33,17 @@ SELECT * FROM payment_requests WHERE id = $1;
 SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2;
 
 -- PaymentRequestsRepository.lock
-SELECT id, status, voided_at IS NOT NULL AS voided FROM payment_requests
-          WHERE id = $1 AND environment_id = $2 FOR UPDATE;
+SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee"
+          FROM payment_requests WHERE id = $1 AND environment_id = $2 FOR UPDATE;
+
+-- PaymentRequestsRepository.setApplicationFee
+UPDATE payment_requests SET application_fee = $1, updated_at = now()
+       WHERE id = $2 AND environment_id = $3 AND status = 'pending'
+      RETURNING *;
+
+-- PaymentRequestsRepository.setApplicationFee
+INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6);
 
 -- PaymentRequestsRepository.search
 SELECT pr.*, to_char(pr.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || pr.id AS cursor FROM payment_requests pr

@@ -123,7 +123,8 @@ WITH req AS (
     'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'environmentId', s.environment_id,
+    'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'applicationFeeBps', s.application_fee_bps,
+    'environmentId', s.environment_id,
     'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $35
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $36
@@ -162,6 +163,25 @@ WITH req AS (
       JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
        CROSS JOIN LATERAL (SELECT (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000 AS fee) f
        WHERE s.status = 'completed'
+      RETURNING id
+    ), ledger_application_fee AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), x.type, x.amount, 0, x.amount, s.id, s.id,
+             s.completed_at + make_interval(days => $47::int), x.environment_id,
+             x.organization_id, s.completed_at
+        FROM settled s
+       CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = s.payment_request_id)::bigint AS fee) f
+       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
+       CROSS JOIN LATERAL (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
+      JOIN organizations ao ON ao.id = ae.organization_id
+      JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
+     WHERE ae.id = s.environment_id) p
+       CROSS JOIN LATERAL (VALUES ('application_fee', -f.fee, s.environment_id, o.organization_id),
+                                  ('application_fee_received', f.fee, p.environment_id, p.organization_id))
+             AS x(type, amount, environment_id, organization_id)
+       WHERE s.status = 'completed' AND f.fee > 0
       RETURNING id
     )
        SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;

@@ -4,35 +4,35 @@
 SELECT pg_advisory_xact_lock($1::int, hashtext($2::text));
 
 -- WebhooksRepository.insertEndpoint
-INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, secret, created_at, updated_at)
-        SELECT $1, $2, $3, $4, $5, $6, $7,
-               $8, $9
-         WHERE (SELECT count(*) FROM webhook_endpoints WHERE environment_id = $10) < $11;
+INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, connected, secret, created_at, updated_at)
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8,
+               $9, $10
+         WHERE (SELECT count(*) FROM webhook_endpoints WHERE environment_id = $11) < $12;
 
 -- WebhooksRepository.endpoints
 SELECT id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE environment_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3;
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE environment_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3;
 
 -- WebhooksRepository.endpoints
 SELECT count(*)::int AS total FROM webhook_endpoints WHERE environment_id = $1;
 
 -- WebhooksRepository.allEndpoints
 SELECT id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE environment_id = $1
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE environment_id = $1
        ORDER BY created_at DESC, id DESC LIMIT $2;
 
 -- WebhooksRepository.endpoint
 SELECT id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE id = $1 AND environment_id = $2;
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE id = $1 AND environment_id = $2;
 
 -- WebhooksRepository.updateEndpoint
 UPDATE webhook_endpoints SET updated_at = now(), url = $1, events = $2, enabled = $3, disabled_reason = $4 WHERE id = $5 AND environment_id = $6
       RETURNING id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhooksRepository.deleteEndpoint
 DELETE FROM webhook_endpoints WHERE id = $1 AND environment_id = $2 RETURNING id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhooksRepository.rotateSecret
 UPDATE webhook_endpoints
@@ -40,7 +40,7 @@ UPDATE webhook_endpoints
              secret = $2, updated_at = now()
        WHERE id = $3 AND environment_id = $4
       RETURNING id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhooksRepository.insertEventFor
 INSERT INTO events (id, organization_id, environment_id, kind, data, created_at, endpoint_id)
@@ -200,6 +200,8 @@ WITH RECURSIVE with_work AS (
       SELECT c.id, c.endpoint_id, e.organization_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
+             -- A connected account's event delivered to its platform's endpoint names the account.
+             CASE WHEN ev.organization_id <> e.organization_id THEN ev.organization_id END AS account,
              (SELECT kind FROM environments WHERE id = e.environment_id) AS environment
         FROM claimed c
         JOIN events ev ON ev.id = c.event_id

@@ -4,6 +4,7 @@ import { ClientOptions, RequestOptions, Transport } from './transport';
 import type {
   Operations,
   CreateCheckoutSessionParams,
+  ListAccountsParams,
   ListCustomersParams,
   ListInvoicesParams,
   ListBalanceTransactionsParams,
@@ -579,6 +580,40 @@ export class WebhookDeliveries extends Resource {
   }
 }
 
+/**
+ * A platform's connected merchant accounts (docs/platforms.md). Act for one with the `account`
+ * option, per client or per call.
+ */
+export class Accounts extends Resource {
+  async create(params: Body<'POST /accounts'>, options?: RequestOptions): Promise<Data<'POST /accounts'>> {
+    return unwrap(await this.t.call('POST /accounts', { body: params }, 'write', options));
+  }
+
+  list(params?: ListAccountsParams, options?: RequestOptions): ListPromise<Item<'GET /accounts'>> {
+    return this.paged('GET /accounts', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /accounts/{id}'>> {
+    return unwrap(await this.t.call('GET /accounts/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** A single-use link, valid one hour, where the merchant sets a password and applies to go live. */
+  async createOnboardingLink(
+    id: string,
+    params: Body<'POST /accounts/{id}/onboarding-link'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /accounts/{id}/onboarding-link'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /accounts/{id}/onboarding-link',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+}
+
 export class Organization extends Resource {
   /**
    * The key's organization (secret key): its verification for Production (Production money waits
@@ -698,6 +733,7 @@ export class Khoums {
   readonly webhookDeliveries: WebhookDeliveries;
   readonly sandbox: Sandbox;
   readonly organization: Organization;
+  readonly accounts: Accounts;
   readonly refunds: Refunds;
   readonly balance: Balance;
   readonly balanceTransactions: BalanceTransactions;
@@ -722,6 +758,7 @@ export class Khoums {
     this.webhookDeliveries = new WebhookDeliveries(t);
     this.sandbox = new Sandbox(t);
     this.organization = new Organization(t);
+    this.accounts = new Accounts(t);
     this.refunds = new Refunds(t);
     this.balance = new Balance(t);
     this.balanceTransactions = new BalanceTransactions(t);

@@ -23,6 +23,11 @@ export interface ClientOptions {
    * checkout session, and after a 429 (refused before anything ran).
    */
   idempotency?: boolean;
+  /**
+   * A platform's key only: the connected account every call acts for (`Khoums-Account`); a call's
+   * own `account` option wins.
+   */
+  account?: string;
   /** The fetch to use (default the platform's). */
   fetch?: typeof fetch;
   /** How retries wait (default a timer); tests replace it so they do not wait. */
@@ -38,6 +43,8 @@ export interface RequestOptions {
   maxRetries?: number;
   /** POST only: the key to send (default a new random one per call, reused by its retries). */
   idempotencyKey?: string;
+  /** A platform's key only: the connected account this call acts for (`Khoums-Account`). */
+  account?: string;
 }
 
 /**
@@ -142,6 +149,8 @@ export class Transport {
       url += '?' + new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString();
 
     const headers: Record<string, string> = { Authorization: this.apiKey, Accept: 'application/json' };
+    const account = options.account ?? this.options.account;
+    if (account !== undefined) headers['Khoums-Account'] = account;
     let body: string | undefined;
     if (method !== 'GET' && method !== 'DELETE') {
       headers['Content-Type'] = 'application/json';

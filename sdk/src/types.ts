@@ -33,6 +33,7 @@ export interface ListResponse<T> {
 export type ListPaymentRequestsParams = Query<'GET /payment-request'>;
 export type ListPaymentsParams = Query<'GET /payment'>;
 export type ListWebhookEndpointsParams = Query<'GET /webhook-endpoints'>;
+export type ListAccountsParams = Query<'GET /accounts'>;
 export type ListWebhookDeliveriesParams = Query<'GET /webhook-deliveries'>;
 export type ListProductsParams = Query<'GET /products'>;
 export type ListCustomersParams = Query<'GET /customers'>;

@@ -27,6 +27,8 @@ export class CheckoutSessionsController {
   @ApiErrors(
     CheckoutError.EitherPaymentRequestOrTransaction,
     CheckoutError.AmountRequiredForNewTransaction,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
+    PaymentRequestError.ApplicationFeeExceedsAmount,
     CommonError.AmountNotPositive,
     CommonError.AmountTooLarge,
     CommonError.InvalidPhoneNumber,

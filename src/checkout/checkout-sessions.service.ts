@@ -1,3 +1,4 @@
+import { applicationFeeOf, assertFeeAllowed } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { assertAmount, assertPhone } from '../common/validation/rules';
@@ -96,15 +97,31 @@ export class CheckoutSessionsService {
         ? assertPhone(dto.phoneNumber)
         : null;
     const minutes = dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
+    if (dto.applicationFee !== undefined && dto.applicationFee !== null) assertFeeAllowed(tenant);
 
     return this.db.transaction(async () => {
       const pr =
         dto.paymentRequestId !== undefined
           ? await this.requests.lock(tenant.environmentId, { id: dto.paymentRequestId })
-          : await this.lockOrCreateRequest(tenant, dto.transactionId!, dto.amount, phoneNumber);
+          : await this.lockOrCreateRequest(
+              tenant,
+              dto.transactionId!,
+              dto.amount,
+              phoneNumber,
+              dto.applicationFee,
+            );
       if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
       if (pr.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
       if (pr.voided) throw paymentRequestError(PaymentRequestError.Void);
+      // An existing request takes the fee the session names (docs/platforms.md).
+      if (
+        dto.applicationFee !== undefined &&
+        dto.applicationFee !== null &&
+        dto.applicationFee !== pr.applicationFee
+      ) {
+        applicationFeeOf(tenant, dto.applicationFee, pr.amount);
+        await this.paymentRequests.setApplicationFee(tenant, pr.id, dto.applicationFee);
+      }
 
       const open = await this.repo.openOf(pr.id);
       if (open && (!open.due || open.paying)) return toCheckoutSessionJson(open);
@@ -211,14 +228,16 @@ export class CheckoutSessionsService {
     transactionId: string,
     amount: number | undefined,
     phoneNumber: string | null,
+    applicationFee: number | undefined,
   ): Promise<LockedRequest | undefined> {
     const existing = await this.requests.lock(tenant.environmentId, { transactionId });
     if (existing) return existing;
     if (amount === undefined) throw checkoutError(CheckoutError.AmountRequiredForNewTransaction);
     assertAmount(amount);
+    const fee = applicationFeeOf(tenant, applicationFee, amount);
     // A concurrent create of the same transactionId makes this insert wait, then do nothing;
     // the look-up below then finds (and locks) the winner's committed request.
-    await this.paymentRequests.insert(tenant, { transactionId, amount, phoneNumber });
+    await this.paymentRequests.insert(tenant, { transactionId, amount, phoneNumber, applicationFee: fee });
     return this.requests.lock(tenant.environmentId, { transactionId });
   }
 }

@@ -15,7 +15,7 @@ import { fill, formatTime } from './format';
 import { parseChoice, safeReturn } from './forms';
 import { DashboardSessions, SESSION_COOKIE, SESSION_MAX_SECONDS } from './sessions.service';
 
-function passwordProblemText(t: DashboardTexts, problem: PasswordProblem): string {
+export function passwordProblemText(t: DashboardTexts, problem: PasswordProblem): string {
   switch (problem) {
     case 'too-short':
       return t.passwordTooShort;

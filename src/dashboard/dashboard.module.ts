@@ -12,6 +12,9 @@ import { GoingLiveModule } from '../going-live/going-live.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
+import { LedgerModule } from '../ledger/ledger.module';
+import { DashboardAccountsController } from './accounts.controller';
+import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
 import { DashboardErrorFilter } from './dashboard.filter';
 import { DashboardGuard } from './dashboard.guard';
@@ -44,6 +47,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     InvoicesModule,
     GoingLiveModule,
     BillingModule,
+    LedgerModule,
   ],
   controllers: [
     DashboardBillingSettingsController,
@@ -57,6 +61,8 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardSubscriptionsController,
     DashboardInvoicesController,
     DashboardGoLiveController,
+    OnboardingController,
+    DashboardAccountsController,
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],

@@ -13,11 +13,13 @@ import { GoLiveService } from '../going-live/go-live.service';
 import { GoLiveError } from '../going-live/going-live.errors';
 import { LEGAL_FORMS, StoredApplication } from '../organizations/application';
 import type { Account } from '../organizations/account';
+import { ConnectedAccountsService } from '../organizations/connected-accounts.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
+import { ONBOARDING_COOKIE } from './onboarding.controller';
 
 /** What the form shows: the values typed (or of the latest application), and each field's problem. */
 interface FormState {
@@ -36,6 +38,7 @@ export class DashboardGoLiveController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly goLive: GoLiveService,
+    private readonly accounts: ConnectedAccountsService,
   ) {}
 
   /** Owners only, reading too: the application holds the representative's personal data. */
@@ -78,7 +81,11 @@ export class DashboardGoLiveController {
         return this.render(d, { values, error: t.alreadyVerified }, 409);
       throw err;
     }
-    d.page.redirect('/dashboard/go-live?notice=submitted');
+    // A merchant onboarded by a platform's link goes back to the platform (docs/platforms.md).
+    const onboarding = d.page.cookies[ONBOARDING_COOKIE];
+    const returnUrl = onboarding && (await this.accounts.onboardingReturn(organizationId, onboarding));
+    if (onboarding) d.page.clearCookie(ONBOARDING_COOKIE);
+    d.page.redirect(returnUrl || '/dashboard/go-live?notice=submitted');
   }
 
   private texts(d: DashboardRequest): GoLiveTexts {

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { SettlementExtensions } from '../payments/settlement';
-import { LedgerTerms, paymentTransactionCtes } from './ledger.repository';
+import { sql } from '../database/sql';
+import { applicationFeeCtes, LedgerTerms, paymentTransactionCtes } from './ledger.repository';
 
 export function ledgerTermsOf(config: AppConfig): LedgerTerms {
   return { defaultFeeBps: config.DEFAULT_FEE_BPS, payoutDelayDays: config.PAYOUT_DELAY_DAYS };
@@ -17,6 +18,9 @@ export class LedgerSettlement implements OnModuleInit {
 
   onModuleInit(): void {
     const terms = ledgerTermsOf(this.config);
-    this.extensions.register({ name: 'ledger', ctes: (ctx) => paymentTransactionCtes(ctx, terms) });
+    this.extensions.register({
+      name: 'ledger',
+      ctes: (ctx) => sql`${paymentTransactionCtes(ctx, terms)}, ${applicationFeeCtes(ctx, terms)}`,
+    });
   }
 }

@@ -4,9 +4,10 @@ import { Db } from '../database/db';
 import { keysetBatches } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
+import { platformEnvironmentOf } from '../organizations/connected-accounts.repository';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
 import { COMPLETED_PAYMENTS, paymentMethodOf } from '../payments/payments.repository';
-import { transactionIdOf } from '../payment-requests/payment-requests.repository';
+import { applicationFeeOf, transactionIdOf } from '../payment-requests/payment-requests.repository';
 import { insertEventWhen } from '../webhooks/outbox';
 import type { SettlementContext } from '../payments/settlement';
 import {
@@ -92,6 +93,32 @@ export function paymentTransactionCtes(ctx: SettlementContext, terms: LedgerTerm
 /** SQL: the payout that paid out the payment `paymentId` names (its `payment` transaction's), else null. */
 export function payoutIdOfPayment(paymentId: Sql): Sql {
   return sql`(SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = ${paymentId} AND bt.type = 'payment')`;
+}
+
+/**
+ * A connected account's application fee (docs/platforms.md), in the statement that settles its
+ * payment: a payment the statement completes whose request has a fee above 0 moves it from the
+ * account's balance (`application_fee`, negative) to its platform's environment of the same kind
+ * (`application_fee_received`), both available with the payment. One per payment and type, like
+ * every transaction; nothing when the account has no platform any more.
+ */
+export function applicationFeeCtes(ctx: SettlementContext, terms: LedgerTerms): Sql {
+  return sql`ledger_application_fee AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), x.type, x.amount, 0, x.amount, s.id, s.id,
+             s.completed_at + make_interval(days => ${terms.payoutDelayDays}::int), x.environment_id,
+             x.organization_id, s.completed_at
+        FROM ${raw(ctx.settled)} s
+       CROSS JOIN LATERAL (SELECT ${applicationFeeOf(raw('s.payment_request_id'))}::bigint AS fee) f
+       CROSS JOIN LATERAL ${feeTermsOfEnvironment(raw('s.environment_id'))} o
+       CROSS JOIN LATERAL ${platformEnvironmentOf(raw('s.environment_id'))} p
+       CROSS JOIN LATERAL (VALUES ('application_fee', -f.fee, s.environment_id, o.organization_id),
+                                  ('application_fee_received', f.fee, p.environment_id, p.organization_id))
+             AS x(type, amount, environment_id, organization_id)
+       WHERE s.status = 'completed' AND f.fee > 0
+      RETURNING id
+    )`;
 }
 
 /** Balance transactions (append-only) and the balance of each environment. */
@@ -400,8 +427,11 @@ export class LedgerRepository {
    * completed payment has exactly one `payment` transaction of its amount and no other payment
    * has one; every refund has its `refund` transaction of minus its amount, and a
    * `refund_failure` exactly when it failed; a payment's `refundedAmount` is the sum of its
-   * pending and succeeded refunds; each environment's balance (`balance_days`) equals the sum of
-   * its transactions' `net`. Returns the problems and each environment's totals.
+   * pending and succeeded refunds; a completed payment whose request has an application fee has
+   * one `application_fee` of minus the fee and one `application_fee_received` of the fee (none
+   * only when its account has no platform), and no other payment has one (docs/platforms.md);
+   * each environment's balance (`balance_days`) equals the sum of its transactions' `net`. Returns
+   * the problems and each environment's totals.
    */
   async check(): Promise<{ problems: LedgerProblem[]; totals: LedgerTotals[] }> {
     const row = await this.db.one<{ problems: LedgerProblem[] | null; totals: LedgerTotals[] | null }>(sql`
@@ -412,6 +442,12 @@ export class LedgerRepository {
                            count(*) FILTER (WHERE type = 'refund_failure') AS credits,
                            sum(amount) FILTER (WHERE type = 'refund_failure') AS credit
                       FROM balance_transactions WHERE type IN ('refund', 'refund_failure') GROUP BY source_id),
+      fee_tx AS (SELECT source_id, count(*) FILTER (WHERE type = 'application_fee') AS debits,
+                        sum(amount) FILTER (WHERE type = 'application_fee') AS debit,
+                        count(*) FILTER (WHERE type = 'application_fee_received') AS credits,
+                        sum(amount) FILTER (WHERE type = 'application_fee_received') AS credit
+                   FROM balance_transactions WHERE type IN ('application_fee', 'application_fee_received')
+                  GROUP BY source_id),
       totals AS (
         SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
                COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
@@ -446,6 +482,23 @@ export class LedgerRepository {
           LEFT JOIN (SELECT payment_id, sum(amount) AS total FROM refunds WHERE status <> 'failed' GROUP BY payment_id) r
             ON r.payment_id = c.id
          WHERE c.refunded_amount <> COALESCE(r.total, 0)
+        UNION ALL
+        SELECT c.environment_id, 'application_fee_differs', c.id,
+               'application fee ' || COALESCE(f.fee, 0) || ': debited ' || COALESCE(x.debit, 0) || ' in ' ||
+               COALESCE(x.debits, 0) || ', received ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+          FROM completed c
+         CROSS JOIN LATERAL (SELECT ${applicationFeeOf(raw('c.payment_request_id'))} AS fee) f
+          LEFT JOIN fee_tx x ON x.source_id = c.id
+         WHERE CASE WHEN COALESCE(f.fee, 0) = 0 THEN x.source_id IS NOT NULL
+                    WHEN x.source_id IS NULL
+                      THEN EXISTS (SELECT 1 FROM ${platformEnvironmentOf(raw('c.environment_id'))} p)
+                    ELSE x.debits <> 1 OR x.credits <> 1 OR x.debit <> -f.fee OR x.credit <> f.fee END
+        UNION ALL
+        SELECT t.environment_id, 'application_fee_without_completed_payment', t.source_id,
+               'an application fee transaction of a payment that is not completed'
+          FROM balance_transactions t
+         WHERE t.type IN ('application_fee', 'application_fee_received')
+           AND NOT EXISTS (SELECT 1 FROM completed c WHERE c.id = t.source_id)
         UNION ALL
         SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
           FROM totals WHERE balance <> net

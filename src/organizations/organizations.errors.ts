@@ -14,6 +14,9 @@ export enum OrganizationError {
   ApiKeyNotFound = 'api_key_not_found',
   NotVerifiedForProduction = 'organization_not_verified',
   OrganizationNotFound = 'organization_not_found',
+  OnlyPlatforms = 'only_platforms_connect_accounts',
+  AccountNotConnected = 'account_not_connected',
+  AccountEmailTaken = 'account_email_taken',
 }
 
 export const organizationError = domainErrors<OrganizationError>({
@@ -28,4 +31,7 @@ export const organizationError = domainErrors<OrganizationError>({
   [OrganizationError.ApiKeyNotFound]: [404, Messages.apiKeyNotFound],
   [OrganizationError.NotVerifiedForProduction]: [403, Messages.organizationNotVerified],
   [OrganizationError.OrganizationNotFound]: [404, Messages.organizationNotFound],
+  [OrganizationError.OnlyPlatforms]: [403, Messages.onlyPlatformsConnectAccounts],
+  [OrganizationError.AccountNotConnected]: [403, Messages.accountNotConnected],
+  [OrganizationError.AccountEmailTaken]: [409, Messages.accountEmailTaken],
 });

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ApiKeysService } from './api-keys.service';
+import { ConnectedAccountsRepository } from './connected-accounts.repository';
+import { ConnectedAccountsService } from './connected-accounts.service';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
@@ -7,7 +9,22 @@ import { UsersService } from './users.service';
 
 @Global()
 @Module({
-  providers: [OrganizationsRepository, OrganizationsService, ApiKeysService, EnvironmentSetup, UsersService],
-  exports: [OrganizationsService, OrganizationsRepository, ApiKeysService, EnvironmentSetup, UsersService],
+  providers: [
+    OrganizationsRepository,
+    OrganizationsService,
+    ApiKeysService,
+    EnvironmentSetup,
+    UsersService,
+    ConnectedAccountsRepository,
+    ConnectedAccountsService,
+  ],
+  exports: [
+    OrganizationsService,
+    OrganizationsRepository,
+    ApiKeysService,
+    EnvironmentSetup,
+    UsersService,
+    ConnectedAccountsService,
+  ],
 })
 export class OrganizationsModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { ApiKeysService } from './api-keys.service';
+import { ConnectedAccountsRepository } from './connected-accounts.repository';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { generatePassword, hashPassword } from './secrets';
@@ -35,6 +36,7 @@ export class OrganizationsService {
     private readonly repo: OrganizationsRepository,
     private readonly keys: ApiKeysService,
     private readonly setup: EnvironmentSetup,
+    private readonly connected: ConnectedAccountsRepository,
   ) {}
 
   /**
@@ -101,6 +103,25 @@ export class OrganizationsService {
         platform: false,
       });
       return { organizationId, userId };
+    });
+  }
+
+  /**
+   * A merchant organization connected to the platform `platformId` (docs/platforms.md): its two
+   * environments and its owner (whose password hash is given), `unverified`, without keys. One
+   * transaction; its id.
+   */
+  async createConnected(
+    platformId: string,
+    input: { name: string; email: string; passwordHash: string },
+  ): Promise<string> {
+    return this.db.transaction(async () => {
+      const { organizationId } = await this.insertWithOwner(input, input.passwordHash, {
+        verification: 'unverified',
+        platform: false,
+      });
+      await this.connected.connect(organizationId, platformId);
+      return organizationId;
     });
   }
 

@@ -12,6 +12,12 @@ export interface Tenant {
   keyId: string;
   /** The organization's verification, read with the key: Production money waits for `verified`. */
   verification: VerificationStatus;
+  /**
+   * Set when a platform's key acts for one of its connected accounts (`Khoums-Account`): the
+   * platform's organization and its environment of the same kind. The rest of the tenant is the
+   * account's, except `keyId` and `keyKind`, the platform's key (rate limits count on it).
+   */
+  platform?: { organizationId: string; environmentId: string };
 }
 
 /** An environment just created, handed to the modules that set one up (payment methods, ...). */

@@ -17,6 +17,8 @@ export interface PaymentRequest {
   voidedAt: Date | null;
   /** The payments opened for it (pay's opening statement counts them). */
   paymentCount: number;
+  /** Whole MRU its connected account pays its platform when it is paid (docs/platforms.md); null: none. */
+  applicationFee: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,6 +35,7 @@ export interface PaymentRequestRow {
   invoice_id: string | null;
   voided_at: Date | null;
   payment_count: number;
+  application_fee: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +52,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     invoiceId: r.invoice_id,
     voidedAt: r.voided_at,
     paymentCount: r.payment_count,
+    applicationFee: r.application_fee ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -64,6 +68,12 @@ export class PaymentRequestJson {
   @ApiProperty({ enum: ['pending', 'paid'] }) status!: PaymentRequestStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) paidAt!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) invoiceId!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Whole MRU the connected account pays its platform when the request is paid; null: none',
+  })
+  applicationFee!: number | null;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -95,6 +105,7 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
     status: pr.status,
     paidAt: pr.paidAt?.toISOString() ?? null,
     invoiceId: pr.invoiceId,
+    applicationFee: pr.applicationFee,
     environmentId: pr.environmentId,
     createdAt: pr.createdAt.toISOString(),
     updatedAt: pr.updatedAt.toISOString(),

@@ -36,6 +36,8 @@ export class PaymentRequestsController {
     CommonError.AmountTooLarge,
     CommonError.InvalidPhoneNumber,
     PaymentRequestError.TransactionIdTaken,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
+    PaymentRequestError.ApplicationFeeExceedsAmount,
   )
   @SecretKey()
   @AsksForMoney()

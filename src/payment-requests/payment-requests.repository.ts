@@ -13,7 +13,7 @@ import {
 import { pageRows } from '../database/paging';
 import { and, join, prepared, raw, Sql, sql } from '../database/sql';
 import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
-import { insertEventWhen } from '../webhooks/outbox';
+import { insertEvent, insertEventWhen } from '../webhooks/outbox';
 import {
   fromRow,
   PaymentRequest,
@@ -68,17 +68,19 @@ export interface LockedRequest {
   id: string;
   status: PaymentRequestStatus;
   voided: boolean;
+  amount: number;
+  applicationFee: number | null;
 }
 
 /**
  * Many payment requests at once, for set-based work (a billing batch), as a data-modifying CTE
  * body returning their ids: one request per row of `source` (SQL after FROM), whose columns are
- * id, environment_id, transaction_id, amount, phone_number, invoice_id and created_at. The caller
- * records their `payment-request-created` events in the same statement.
+ * id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee and
+ * created_at. The caller records their `payment-request-created` events in the same statement.
  */
 export function insertRequestsFrom(source: Sql): Sql {
-  return sql`INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, created_at FROM ${source}
+  return sql`INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM ${source}
     RETURNING id`;
 }
 
@@ -99,6 +101,11 @@ export function requestJsonByTransaction(environmentId: string, transactionId: s
  */
 export function paymentRequestRows(alias: string): Sql {
   return raw(`payment_requests ${alias}`);
+}
+
+/** SQL: the application fee of a request (`id`, SQL naming it; null: none), for the ledger's settlement. */
+export function applicationFeeOf(id: Sql): Sql {
+  return sql`(SELECT application_fee FROM payment_requests WHERE id = ${id})`;
 }
 
 /** SQL: the transactionId of a request (`id`, SQL naming it), for other modules' statements. */
@@ -178,8 +185,8 @@ export class PaymentRequestsRepository {
   async insert(pr: PaymentRequest, organizationId: string): Promise<boolean> {
     const rows = await this.db.many(sql`
       WITH created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-        VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.createdAt}, ${pr.createdAt})
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+        VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.applicationFee}, ${pr.createdAt}, ${pr.createdAt})
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (${createdEvent(pr, organizationId)})
@@ -199,8 +206,8 @@ export class PaymentRequestsRepository {
     return (await this.db.one<KeyedWriteRow & { id: string | null }>(
       prepared(sql`
       WITH ${w.ctes}, created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, created_at, updated_at)
-        SELECT ${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.createdAt}, ${pr.createdAt}
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+        SELECT ${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.applicationFee}::int, ${pr.createdAt}, ${pr.createdAt}
           ${w.whenFree}
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
@@ -236,9 +243,37 @@ export class PaymentRequestsRepository {
   ): Promise<LockedRequest | undefined> {
     const where: Sql = 'id' in by ? sql`id = ${by.id}` : sql`transaction_id = ${by.transactionId}`;
     return this.db.one<LockedRequest>(
-      sql`SELECT id, status, voided_at IS NOT NULL AS voided FROM payment_requests
-          WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
+      sql`SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee"
+          FROM payment_requests WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
     );
+  }
+
+  /**
+   * Sets the application fee of a pending request (a checkout session made for a connected account
+   * names an existing request) and records its `payment-request-updated`, in one statement.
+   */
+  async setApplicationFee(
+    environmentId: string,
+    id: string,
+    fee: number,
+    organizationId: string,
+  ): Promise<PaymentRequest | undefined> {
+    const row = await this.db.one<PaymentRequestRow>(sql`
+      UPDATE payment_requests SET application_fee = ${fee}, updated_at = now()
+       WHERE id = ${id} AND environment_id = ${environmentId} AND status = 'pending'
+      RETURNING *`);
+    if (!row) return undefined;
+    const pr = fromRow(row);
+    await this.db.exec(
+      insertEvent({
+        organizationId,
+        environmentId,
+        kind: 'payment-request-updated',
+        data: toPaymentRequestJson(pr),
+        createdAt: pr.updatedAt,
+      }),
+    );
+    return pr;
   }
 
   /** A page of the dashboard's search (see searchStatement). */

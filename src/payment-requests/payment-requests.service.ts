@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertAmount, assertPhone } from '../common/validation/rules';
+import { applicationFeeOf } from './application-fee';
 import { IdempotencyKeyRecords } from '../idempotency/idempotency-key-records';
 import type { RequestKey } from '../idempotency/request-key';
 import type { CreatePaymentRequestDto, ListPaymentRequestsQuery } from './dto/payment-request.dto';
@@ -22,6 +23,7 @@ export interface NewPaymentRequest {
   amount: number;
   phoneNumber: string | null;
   invoiceId?: string | null;
+  applicationFee?: number | null;
 }
 
 @Injectable()
@@ -39,10 +41,12 @@ export class PaymentRequestsService {
   async create(tenant: Tenant, dto: CreatePaymentRequestDto, key?: RequestKey): Promise<PaymentRequestJson> {
     assertAmount(dto.amount);
     const phoneNumber = dto.phoneNumber === undefined ? null : assertPhone(dto.phoneNumber);
+    const applicationFee = applicationFeeOf(tenant, dto.applicationFee, dto.amount);
     const pr = newPaymentRequest(tenant, {
       transactionId: dto.transactionId,
       amount: dto.amount,
       phoneNumber,
+      applicationFee,
     });
     const requestJson = toPaymentRequestJson(pr);
     const created = key
@@ -68,6 +72,17 @@ export class PaymentRequestsService {
   ): Promise<PaymentRequest | null> {
     const pr = newPaymentRequest(tenant, input);
     return (await this.repo.insert(pr, tenant.organizationId)) ? pr : null;
+  }
+
+  /** Sets the application fee of a pending request of the tenant's environment, with its event. */
+  async setApplicationFee(
+    tenant: Pick<Tenant, 'organizationId' | 'environmentId'>,
+    id: string,
+    fee: number,
+  ): Promise<PaymentRequest> {
+    const pr = await this.repo.setApplicationFee(tenant.environmentId, id, fee, tenant.organizationId);
+    if (!pr) throw paymentRequestError(PaymentRequestError.AlreadyPaid);
+    return pr;
   }
 
   async getById(tenant: Tenant, id: string): Promise<PaymentRequest> {
@@ -113,6 +128,7 @@ function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaym
     invoiceId: input.invoiceId ?? null,
     voidedAt: null,
     paymentCount: 0,
+    applicationFee: input.applicationFee ?? null,
     createdAt: now,
     updatedAt: now,
   };

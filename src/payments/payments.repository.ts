@@ -81,7 +81,8 @@ export function paymentMethodOf(paymentId: Sql): Sql {
  * SQL after FROM (in parentheses): every completed payment, columns `id`, `environment_id`,
  * `amount`, `refunded_amount`, for the ledger's check.
  */
-export const COMPLETED_PAYMENTS = raw(`(SELECT id, environment_id, amount, refunded_amount FROM payments
+export const COMPLETED_PAYMENTS =
+  raw(`(SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
   WHERE status = 'completed')`);
 
 /** A payment locked for a refund, with what a refund needs to know of it. */

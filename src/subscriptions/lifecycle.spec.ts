@@ -15,7 +15,13 @@ import { SubscriptionError } from './subscriptions.errors';
 
 const d = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-const IDS = { id: 'sub', organizationId: 'org', environmentId: 'env', customerId: 'cus' };
+const IDS = {
+  id: 'sub',
+  organizationId: 'org',
+  environmentId: 'env',
+  customerId: 'cus',
+  applicationFeeBps: null,
+};
 const MONTHLY: { id: string; interval: 'weekly' | 'monthly' | 'yearly' } = {
   id: 'price',
   interval: 'monthly',

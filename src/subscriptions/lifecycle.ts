@@ -53,7 +53,7 @@ export const MAX_PERIODS_AT_CREATION = 100;
  * More than `MAX_PERIODS_AT_CREATION` periods already started: 400.
  */
 export function startSubscription(
-  ids: Pick<Subscription, 'id' | 'organizationId' | 'environmentId' | 'customerId'>,
+  ids: Pick<Subscription, 'id' | 'organizationId' | 'environmentId' | 'customerId' | 'applicationFeeBps'>,
   price: { id: string; interval: PriceInterval },
   terms: SubscriptionTerms,
   now: Date,

@@ -1,3 +1,4 @@
+import { feeOfBps } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
@@ -93,6 +94,7 @@ export class SubscriptionsWriteBuilder {
         invoiceId: invoice.id,
         voidedAt: null,
         paymentCount: 0,
+        applicationFee: feeOfBps(p.amount, s.applicationFeeBps),
         createdAt: now,
         updatedAt: now,
       };
@@ -108,6 +110,7 @@ export class SubscriptionsWriteBuilder {
         due_date: p.due ?? p.end,
         payment_request_id: request.id,
         phone_number: row.customerPhone,
+        application_fee: request.applicationFee,
         created_at: now,
       });
       this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);

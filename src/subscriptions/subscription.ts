@@ -61,6 +61,8 @@ export interface Subscription {
    * moment it expires unpaid. It shows `incomplete` (derived, as past_due is) until then.
    */
   firstPaymentDueBy: Date | null;
+  /** Basis points of each invoice its connected account pays its platform (docs/platforms.md); null: none. */
+  applicationFeeBps: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -73,7 +75,7 @@ export const SUBSCRIPTION_COLUMNS = raw(
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.first_payment_due_by AS "firstPaymentDueBy",
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt"`,
 );
 
@@ -123,6 +125,12 @@ export class SubscriptionJson {
   nextBillingDate!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Basis points of each invoice the connected account pays its platform; null: none',
+  })
+  applicationFeeBps!: number | null;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
@@ -144,6 +152,7 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
     nextBillingDate: isoOrNull(s.nextBillingDate),
     expiresAt: isoOrNull(s.expiresAt),
     cancelledAt: isoOrNull(s.cancelledAt),
+    applicationFeeBps: s.applicationFeeBps,
     environmentId: s.environmentId,
     organizationId: s.organizationId,
     createdAt: s.createdAt.toISOString(),
@@ -161,6 +170,7 @@ export function subscriptionJsonSql(status: Sql): Sql {
     'trialEnd', ${isoUtc('s.trial_end')}, 'startedAt', ${isoUtc('s.started_at')},
     'currentPeriodStart', ${isoUtc('s.current_period_start')}, 'currentPeriodEnd', ${isoUtc('s.current_period_end')},
     'nextBillingDate', ${isoUtc('s.next_billing_date')}, 'expiresAt', ${isoUtc('s.expires_at')},
-    'cancelledAt', ${isoUtc('s.cancelled_at')}, 'environmentId', s.environment_id,
+    'cancelledAt', ${isoUtc('s.cancelled_at')}, 'applicationFeeBps', s.application_fee_bps,
+    'environmentId', s.environment_id,
     'organizationId', s.organization_id, 'createdAt', ${isoUtc('s.created_at')}, 'updatedAt', ${isoUtc('s.updated_at')})`;
 }

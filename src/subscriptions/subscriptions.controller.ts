@@ -17,6 +17,7 @@ import { SubscriptionsService } from './subscriptions.service';
 import { ApiErrors } from '../common/http/openapi-errors';
 import { CommonError } from '../common/errors/common-errors';
 import { CustomerError } from '../customers/customers.errors';
+import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PriceError } from '../prices/prices.errors';
 import { SubscriptionError } from './subscriptions.errors';
 
@@ -41,6 +42,7 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
     CustomerError.NotFound,
     PriceError.NotFound,
   )
@@ -57,6 +59,7 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    PaymentRequestError.ApplicationFeeNeedsAccount,
     CommonError.InvalidPhoneNumber,
     PriceError.NotFound,
   )

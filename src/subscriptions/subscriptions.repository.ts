@@ -78,6 +78,8 @@ export interface NewInvoiceRow {
   due_date: Date;
   payment_request_id: string;
   phone_number: string | null;
+  /** Its payment request's application fee (the subscription's basis points of the amount); null: none. */
+  application_fee: number | null;
   created_at: Date;
 }
 
@@ -176,11 +178,11 @@ export class SubscriptionsRepository {
       WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
         VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
-                ${s.firstPaymentDueBy}, ${s.createdAt}, ${s.updatedAt})
+                ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})
         RETURNING id
       ), event AS (${insertEventWhen('created', event)})
       SELECT 1`);
@@ -354,11 +356,11 @@ export class SubscriptionsRepository {
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.invoices)}::jsonb) AS x(
           id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, created_at timestamptz)
+          phone_number text, application_fee integer, created_at timestamptz)
       ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`)}
       ), requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id)) r`)}
       ), new_events AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(

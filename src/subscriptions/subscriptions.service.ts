@@ -1,3 +1,4 @@
+import { assertFeeAllowed } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
@@ -34,7 +35,9 @@ import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscrip
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
 
 /** The creation options, parsed (the DTO checked their shapes). */
-export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
+export function termsOf(
+  dto: SubscriptionOptionsDto,
+): SubscriptionTerms & { applicationFeeBps: number | null } {
   const date = (v: string | undefined) => (v === undefined ? undefined : parseDateTime(v)!);
   return {
     trial: dto.trial === undefined ? undefined : dto.trial === true || dto.trial === 'trialing',
@@ -43,6 +46,7 @@ export function termsOf(dto: SubscriptionOptionsDto): SubscriptionTerms {
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
     requireFirstPayment: dto.requireFirstPayment,
+    applicationFeeBps: dto.applicationFeeBps ?? null,
   };
 }
 
@@ -64,6 +68,7 @@ export class SubscriptionsService {
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
     const terms = termsOf(dto);
     resolveTerms(terms, new Date()); // its 400s before any look-up
+    if (terms.applicationFeeBps !== null) assertFeeAllowed(tenant);
     return this.db.transaction(async () => {
       const customer = await this.customers.get(tenant, dto.customerId);
       const price = await this.prices.subscribable(tenant, dto.priceId);
@@ -78,6 +83,7 @@ export class SubscriptionsService {
   ): Promise<SubscriptionJson> {
     const terms = termsOf(dto);
     resolveTerms(terms, new Date());
+    if (terms.applicationFeeBps !== null) assertFeeAllowed(tenant);
     const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
     return this.db.transaction(async () => {
       const price = await this.prices.subscribable(tenant, dto.priceId);
@@ -121,7 +127,12 @@ export class SubscriptionsService {
    * Inserts the subscription in its state after billing what has started (with
    * `subscription-created`), then the invoices, requests and their events.
    */
-  private async start(tenant: Tenant, customer: Customer, price: Price, terms: SubscriptionTerms) {
+  private async start(
+    tenant: Tenant,
+    customer: Customer,
+    price: Price,
+    terms: SubscriptionTerms & { applicationFeeBps: number | null },
+  ) {
     const now = new Date();
     const initial = startSubscription(
       {
@@ -129,6 +140,7 @@ export class SubscriptionsService {
         organizationId: tenant.organizationId,
         environmentId: tenant.environmentId,
         customerId: customer.id,
+        applicationFeeBps: terms.applicationFeeBps,
       },
       price,
       terms,

@@ -186,6 +186,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         kind: c.kind,
         createdAt: new Date(c.created_at),
         data: c.data,
+        account: c.account,
       });
       const headers = webhookHeaders({
         id: c.event_id,
@@ -195,6 +196,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         secret: c.secret,
         previousSecret: c.previous_secret,
       });
+      if (c.account) headers['x-khoums-account'] = c.account;
       // Nothing without tracing: the API's propagator is a no-op until src/telemetry.ts starts.
       propagation.inject(context.active(), headers);
       result = await postWebhook({

@@ -51,10 +51,25 @@ export function webhookHeaders(s: SignInput): Record<string, string> {
   };
 }
 
-/** The body every endpoint receives: `{ id, event, createdAt, data }`, as exact bytes to sign and send. */
-export function webhookBody(e: { id: string; kind: string; createdAt: Date; data: unknown }): Buffer {
+/**
+ * The body every endpoint receives: `{ id, event, createdAt, data }`, as exact bytes to sign and
+ * send; a platform's endpoint receiving a connected account's event also gets `account`.
+ */
+export function webhookBody(e: {
+  id: string;
+  kind: string;
+  createdAt: Date;
+  data: unknown;
+  account?: string | null;
+}): Buffer {
   return Buffer.from(
-    JSON.stringify({ id: e.id, event: e.kind, createdAt: e.createdAt.toISOString(), data: e.data }),
+    JSON.stringify({
+      id: e.id,
+      event: e.kind,
+      createdAt: e.createdAt.toISOString(),
+      ...(e.account ? { account: e.account } : {}),
+      data: e.data,
+    }),
     'utf8',
   );
 }

@@ -12,6 +12,8 @@ export interface WebhookEndpoint {
   url: string;
   events: EventKind[];
   enabled: boolean;
+  /** A platform's endpoint that receives its connected accounts' events (docs/platforms.md). */
+  connected: boolean;
   disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -50,6 +52,10 @@ export class WebhookEndpointJson {
   @ApiProperty({ format: 'uri' }) url!: string;
   @ApiProperty({ enum: EVENT_KINDS, isArray: true }) events!: EventKind[];
   @ApiProperty() enabled!: boolean;
+  @ApiProperty({
+    description: "A platform's endpoint that also receives the events of its connected accounts",
+  })
+  connected!: boolean;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiPropertyOptional({
@@ -64,6 +70,7 @@ export function toEndpointJson(e: WebhookEndpoint, secret?: string): WebhookEndp
     url: e.url,
     events: e.events,
     enabled: e.enabled,
+    connected: e.connected,
     environmentId: e.environmentId,
     createdAt: e.createdAt.toISOString(),
     ...(secret === undefined ? {} : { secret }),

@@ -21,6 +21,7 @@ import {
 } from './webhook';
 import { WebhooksService } from './webhooks.service';
 import { ApiErrors } from '../common/http/openapi-errors';
+import { OrganizationError } from '../organizations/organizations.errors';
 import { WebhookError } from './webhooks.errors';
 
 @ApiTags('Webhook endpoints')
@@ -34,6 +35,7 @@ export class WebhookEndpointsController {
     WebhookError.UrlMustBePublic,
     WebhookError.UrlMustBePublicInProduction,
     WebhookError.TooManyEndpoints,
+    OrganizationError.OnlyPlatforms,
   )
   @SecretKey()
   @ApiData(WebhookEndpointJson)

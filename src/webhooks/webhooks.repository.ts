@@ -21,7 +21,7 @@ export const DELIVERIES_CHANNEL = 'khoums_webhook_deliveries';
 
 const ENDPOINT_COLUMNS =
   raw(`id, organization_id AS "organizationId", environment_id AS "environmentId", url, events,
-  enabled, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`);
+  enabled, connected, disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`);
 
 const DELIVERY_COLUMNS =
   raw(`id, event_id AS "eventId", endpoint_id AS "endpointId", environment_id AS "environmentId",
@@ -59,6 +59,8 @@ export interface ClaimedDelivery {
   secret: string;
   previous_secret: string | null;
   environment: EnvironmentKind;
+  /** The connected account whose event a platform's endpoint receives; null for the endpoint's own. */
+  account: string | null;
 }
 
 /** How many deliveries an endpoint, and an organization, may have leased at once, over all workers (see `claim`). */
@@ -102,8 +104,8 @@ export class WebhooksRepository {
         sql`SELECT pg_advisory_xact_lock(${ENDPOINTS_LOCK_SPACE}::int, hashtext(${e.environmentId}::text))`,
       );
       const inserted = await this.db.exec(sql`
-        INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, secret, created_at, updated_at)
-        SELECT ${e.id}, ${e.organizationId}, ${e.environmentId}, ${e.url}, ${e.events}, ${e.enabled}, ${secret},
+        INSERT INTO webhook_endpoints (id, organization_id, environment_id, url, events, enabled, connected, secret, created_at, updated_at)
+        SELECT ${e.id}, ${e.organizationId}, ${e.environmentId}, ${e.url}, ${e.events}, ${e.enabled}, ${e.connected}, ${secret},
                ${e.createdAt}, ${e.updatedAt}
          WHERE (SELECT count(*) FROM webhook_endpoints WHERE environment_id = ${e.environmentId}) < ${max}`);
       return inserted === 1;
@@ -415,6 +417,8 @@ export class WebhooksRepository {
       SELECT c.id, c.endpoint_id, e.organization_id, c.retry_index, ev.id AS event_id, ev.kind, ev.data, ev.created_at,
              e.url, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
+             -- A connected account's event delivered to its platform's endpoint names the account.
+             CASE WHEN ev.organization_id <> e.organization_id THEN ev.organization_id END AS account,
              ${environmentKindOf(raw('e.environment_id'))} AS environment
         FROM claimed c
         JOIN events ev ON ev.id = c.event_id

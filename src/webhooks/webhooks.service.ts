@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import { ConnectedAccountsService } from '../organizations/connected-accounts.service';
 import { isPublicUrl } from './address-policy';
 import type {
   CreateWebhookEndpointDto,
@@ -34,10 +35,12 @@ export class WebhooksService {
   constructor(
     private readonly repo: WebhooksRepository,
     private readonly config: AppConfig,
+    private readonly accounts: ConnectedAccountsService,
   ) {}
 
   async create(tenant: EnvironmentScope, dto: CreateWebhookEndpointDto): Promise<WebhookEndpointJson> {
     this.assertReachable(tenant, dto.url);
+    if (dto.connected) await this.accounts.assertPlatform(tenant);
     const now = new Date();
     const secret = generateSecret();
     const endpoint: WebhookEndpoint = {
@@ -47,6 +50,7 @@ export class WebhooksService {
       url: dto.url,
       events: dto.events ? unique(dto.events) : [...DEFAULT_EVENT_KINDS],
       enabled: dto.enabled ?? true,
+      connected: dto.connected ?? false,
       disabledReason: null,
       createdAt: now,
       updatedAt: now,

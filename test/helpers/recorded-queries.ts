@@ -10,16 +10,18 @@ import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
 import { encodeCursor } from '../../src/database/keyset';
 import { ServerSecrets } from '../../src/database/server-secrets.repository';
-import { Sql } from '../../src/database/sql';
+import { Sql, sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
 import {
+  applicationFeeCtes,
   LedgerRepository,
   paymentTransactionCtes,
   payoutIdOfPayment,
 } from '../../src/ledger/ledger.repository';
+import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
@@ -112,7 +114,7 @@ type RepositoryClass = new (db: Db, ...rest: any[]) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
-  organizations: [OrganizationsRepository],
+  organizations: [OrganizationsRepository, ConnectedAccountsRepository],
   database: [ServerSecrets],
   webhooks: [WebhooksRepository],
   idempotency: [IdempotencyRepository],
@@ -193,6 +195,7 @@ function payStatements(): Recorded[] {
     invoiceId: null,
     voidedAt: null,
     paymentCount: 0,
+    applicationFee: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -228,7 +231,7 @@ function payStatements(): Recorded[] {
     {
       name: 'ledger',
       ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) =>
-        paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
+        sql`${paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}, ${applicationFeeCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}`,
     },
   ];
   const one = (name: string, statement: Sql): Recorded => ({

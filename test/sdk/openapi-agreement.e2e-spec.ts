@@ -50,6 +50,8 @@ beforeAll(async () => {
   t = await startTestApp({ ...WORKER_ENV, SANDBOX_BANK_TIMEOUT_MS: '300', PAYOUT_DELAY_DAYS: '0' }, db.url);
   doc = (await t.http.get('/api/docs-json').expect(200)).body;
   org = await newTenant(t);
+  // A platform, so that its key reaches the connected accounts' routes.
+  await t.query('UPDATE organizations SET platform = true WHERE id = $1', [org.organizationId]);
   // A payout account, so that the organization's answer carries every field it declares.
   await t.app.get(OperatorActionsService).setApprovedPayoutAccount(CLI_ACTOR, org.organizationId, {
     bank: 'BNM',
@@ -137,6 +139,7 @@ describe('every method on the real service', () => {
     externalUserId: string;
     endpoint: { id: string };
     delivery: { id: string };
+    account: { id: string };
     refund: { id: string };
     payout: { id: string };
   };
@@ -380,6 +383,25 @@ describe('every method on the real service', () => {
     ],
     ['organization.get', ({ sk }) => sk.organization.get()],
     ['organization.getById', ({ sk }) => sk.organization.getById(org.organizationId)],
+    [
+      'accounts.create',
+      async ({ sk }) => {
+        w.account = await sk.accounts.create({
+          name: 'Connected Shop',
+          email: `${orderId('shop')}@example.mr`,
+        });
+      },
+    ],
+    ['accounts.list', ({ sk }) => sk.accounts.list()],
+    ['accounts.get', ({ sk }) => sk.accounts.get(w.account.id)],
+    [
+      'accounts.createOnboardingLink',
+      ({ sk }) =>
+        sk.accounts.createOnboardingLink(w.account.id, {
+          returnUrl: 'https://shop.example/onboarded',
+          refreshUrl: 'https://shop.example/onboarding',
+        }),
+    ],
     [
       'webhookEndpoints.create',
       async ({ sk }) => {

@@ -48,6 +48,7 @@ describe('webhook endpoints API', () => {
       url: 'http://localhost:4999/hook',
       events: [...DEFAULT_EVENT_KINDS],
       enabled: true,
+      connected: false,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),

@@ -64,6 +64,15 @@ export class CreateCheckoutSessionDto {
     example: 30,
   })
   expiresInMinutes?: number;
+
+  @IntegerField({
+    optional: true,
+    min: 0,
+    max: 100000000,
+    description:
+      "Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid; set on the session's payment request",
+  })
+  applicationFee?: number;
 }
 
 export class CheckoutSessionIdParams {

@@ -128,6 +128,12 @@ export const Messages = {
   payoutsOnHold: 'Payouts are on hold for this organization',
   payoutNotFound: 'Payout not found',
   payoutRunsSandboxOnly: 'Payout runs are only available in sandbox',
+  /** Platforms and their connected accounts (docs/platforms.md). */
+  onlyPlatformsConnectAccounts: 'Only platforms can connect accounts',
+  accountNotConnected: 'Account is not connected to this platform',
+  accountEmailTaken: (email: string) => `A dashboard user with email ${email} already exists`,
+  applicationFeeNeedsAccount: 'Application fees need a connected account',
+  applicationFeeExceedsAmount: 'Application fee must not exceed the amount',
   /** Refunds (docs/ledger.md). */
   onlyCompletedPaymentsRefundable: 'Only completed payments can be refunded',
   refundExceedsAmountLeft: 'Refund amount exceeds the amount left to refund',

@@ -24,6 +24,8 @@ import { ManualPayments1795612170052 } from './1795612170052-ManualPayments';
 import { FirstPayment1795611416197 } from './1795611416197-FirstPayment';
 import { Dunning1795611106824 } from './1795611106824-Dunning';
 import { SetBasedFanOut1795610517643 } from './1795610517643-SetBasedFanOut';
+import { Platforms1795609846118 } from './1795609846118-Platforms';
+import { ConnectedFanOut1795615734720 } from './1795615734720-ConnectedFanOut';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
@@ -56,8 +58,10 @@ export const migrations = [
   FirstPayment1795611416197,
   ManualPayments1795612170052,
   SetBasedFanOut1795610517643,
+  Platforms1795609846118,
   Ledger1795609844063,
   Payouts1795610234370,
   Refunds1795610777196,
   WebhookOrganizationCap1795610067057,
+  ConnectedFanOut1795615734720,
 ];

@@ -19,6 +19,15 @@ export class CreatePaymentRequestDto {
 
   @PhoneField({ optional: true, description: "The customer's 8-digit number (+222 and spaces are stripped)" })
   phoneNumber?: string;
+
+  @IntegerField({
+    optional: true,
+    min: 0,
+    max: 100000000,
+    description:
+      'Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid',
+  })
+  applicationFee?: number;
 }
 
 export class ListPaymentRequestsQuery extends PaginationQuery {

@@ -4,6 +4,7 @@ import {
   DateTimeField,
   EnumField,
   ExternalIdField,
+  IntegerField,
   PhoneField,
   PredicateField,
   UuidField,
@@ -58,6 +59,14 @@ export class SubscriptionOptionsDto {
       'Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial',
   })
   requireFirstPayment?: boolean;
+  @IntegerField({
+    optional: true,
+    min: 0,
+    max: 10000,
+    description:
+      'Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid',
+  })
+  applicationFeeBps?: number;
 }
 
 export class CreateSubscriptionDto extends SubscriptionOptionsDto {

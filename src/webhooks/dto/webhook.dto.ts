@@ -27,6 +27,13 @@ export class CreateWebhookEndpointDto {
 
   @BooleanField({ optional: true, description: 'Default true' })
   enabled?: boolean;
+
+  @BooleanField({
+    optional: true,
+    description:
+      "A platform's endpoint only: also receive the events of its connected accounts (the body gains `account`, the request `x-khoums-account`). Default false",
+  })
+  connected?: boolean;
 }
 
 export class UpdateWebhookEndpointDto {

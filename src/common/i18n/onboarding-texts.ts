@@ -1,0 +1,78 @@
+import type { Language } from './languages';
+
+/*
+ * The onboarding page a platform's link opens and the platform's list of its connected accounts
+ * (docs/platforms.md), in the three languages of the pages. Its own dictionary, typed by the French one: a missing translation is a compile error.
+ */
+
+const fr = {
+  title: 'Bienvenue sur Khoums',
+  intro:
+    '{platform} a ouvert un compte Khoums pour {organization}. Choisissez votre mot de passe, puis demandez le passage en production.',
+  submit: 'Choisir ce mot de passe',
+  invalidTitle: 'Lien inconnu',
+  invalidBody: "Ce lien d'accès n'existe pas. Demandez-en un nouveau à la plateforme qui vous l'a envoyé.",
+  accountsTitle: 'Comptes connectés',
+  accountsIntro:
+    "Les commerçants que votre plateforme a connectés, leur vérification et leur solde dans l'environnement affiché.",
+  accountsEmpty:
+    'Aucun compte connecté : créez-en avec POST /accounts (voir la documentation des plateformes).',
+  notPlatform: "Cette organisation n'est pas une plateforme.",
+  name: 'Nom',
+  email: 'E-mail',
+  verification: 'Vérification',
+  available: 'Disponible',
+  pending: 'À venir',
+  verification_unverified: 'Non vérifié',
+  verification_submitted: 'Demande envoyée',
+  verification_verified: 'Vérifié',
+  verification_rejected: 'Refusé',
+};
+
+export type OnboardingTexts = typeof fr;
+
+const ar: OnboardingTexts = {
+  title: 'مرحبًا بك في خمس',
+  intro: 'فتحت {platform} حسابًا في خمس لـ {organization}. اختر كلمة المرور، ثم اطلب الانتقال إلى الإنتاج.',
+  submit: 'اختيار كلمة المرور هذه',
+  invalidTitle: 'رابط غير معروف',
+  invalidBody: 'رابط الدخول هذا غير موجود. اطلب رابطًا جديدًا من المنصة التي أرسلته إليك.',
+  accountsTitle: 'الحسابات المرتبطة',
+  accountsIntro: 'التجار الذين ربطتهم منصتك، وحالة التحقق منهم ورصيدهم في البيئة المعروضة.',
+  accountsEmpty: 'لا يوجد حساب مرتبط: أنشئ حسابات عبر POST /accounts (راجع توثيق المنصات).',
+  notPlatform: 'هذه المؤسسة ليست منصة.',
+  name: 'الاسم',
+  email: 'البريد الإلكتروني',
+  verification: 'التحقق',
+  available: 'المتاح',
+  pending: 'قيد الانتظار',
+  verification_unverified: 'غير متحقق منه',
+  verification_submitted: 'الطلب مرسل',
+  verification_verified: 'متحقق منه',
+  verification_rejected: 'مرفوض',
+};
+
+const en: OnboardingTexts = {
+  title: 'Welcome to Khoums',
+  intro:
+    '{platform} opened a Khoums account for {organization}. Choose your password, then apply to go live.',
+  submit: 'Set this password',
+  invalidTitle: 'Unknown link',
+  invalidBody: 'This sign-in link does not exist. Ask the platform that sent it for a new one.',
+  accountsTitle: 'Connected accounts',
+  accountsIntro:
+    'The merchants your platform connected, their verification and their balance in the environment shown.',
+  accountsEmpty: 'No connected account yet: create them with POST /accounts (see the platforms guide).',
+  notPlatform: 'This organization is not a platform.',
+  name: 'Name',
+  email: 'Email',
+  verification: 'Verification',
+  available: 'Available',
+  pending: 'Pending',
+  verification_unverified: 'Unverified',
+  verification_submitted: 'Application sent',
+  verification_verified: 'Verified',
+  verification_rejected: 'Rejected',
+};
+
+export const ONBOARDING_TEXTS: Record<Language, OnboardingTexts> = { fr, ar, en };
