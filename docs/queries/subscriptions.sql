@@ -4,14 +4,14 @@
 WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, application_fee_bps, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7,
                 $8, $9, $10, $11, $12,
                 $13, $14, $15, $16, $17,
-                $18, $19, $20)
+                $18, $19, $20, $21)
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $21, $22, $23, $24, $25, $26
+    SELECT $22, $23, $24, $25, $26, $27
       FROM created)
       SELECT 1;
 
@@ -22,7 +22,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2;
 
@@ -33,7 +34,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
         FROM subscriptions s
        WHERE s.environment_id = $1
@@ -49,7 +51,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue
           FROM (SELECT s.id FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2
                  ORDER BY s.created_at DESC, s.id DESC LIMIT $3 OFFSET $4) page
@@ -66,15 +69,29 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id
        WHERE s.id = $1 AND s.environment_id = $2
        FOR UPDATE OF s;
 
+-- SubscriptionsRepository.dunningCandidates
+SELECT s.id, o.due FROM (SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
+     WHERE i.environment_id = $1 AND i.status = 'pending' AND i.due_date <= $2
+     GROUP BY i.subscription_id) o
+        JOIN subscriptions s ON s.id = o.subscription_id
+       WHERE s.status = ANY($3::text[]) AND (s.dunned_through IS NULL OR s.dunned_through < o.due)
+       ORDER BY o.due LIMIT $4;
+
+-- SubscriptionsRepository.markDunned
+UPDATE subscriptions SET dunned_through = $1
+       WHERE id = $2 AND environment_id = $3 AND status = ANY($4::text[])
+         AND (dunned_through IS NULL OR dunned_through < $5);
+
 -- SubscriptionsRepository.claimDue
 WITH claimed AS (
-        SELECT id FROM subscriptions
+        SELECT id, xmin FROM subscriptions
          WHERE due_at <= $1 AND environment_id = $2
          ORDER BY due_at
          LIMIT $3
@@ -86,9 +103,11 @@ WITH claimed AS (
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
   c.phone AS "customerPhone",
-  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue", s.xmin = claimed.xmin AS current
+        FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
 
 -- SubscriptionsRepository.write
 SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i
@@ -122,13 +141,14 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
-               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
+               updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
         RETURNING s.id
       ), voided_locked AS (
@@ -145,7 +165,13 @@ WITH new_invoices AS (
     SELECT gen_random_uuid(), i.organization_id, i.environment_id, $10, jsonb_build_object(
     'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $11::text || i.id, 'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'checkoutUrl', $11::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $12
       FROM voided i)
@@ -179,13 +205,14 @@ WITH new_invoices AS (
         SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, updated_at timestamptz)
+          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
-               cancelled_at = u.cancelled_at, paused_at = u.paused_at, updated_at = u.updated_at
+               cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
+               updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
         RETURNING s.id
       )$5
@@ -198,7 +225,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",
@@ -215,7 +243,8 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
-   s.application_fee_bps AS "applicationFeeBps", s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
+   s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
+   s.created_at AS "createdAt", s.updated_at AS "updatedAt", EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id AND o.environment_id = s.environment_id
                         AND o.status = 'pending' AND o.due_date <= now()) AS overdue,
   c.external_user_id AS "customerExternalUserId", c.phone AS "customerPhone", p.id AS "productId",
   p.name AS "productName", p.active AS "productActive", pr.amount AS "priceAmount", pr.interval AS "priceInterval",

@@ -1,6 +1,8 @@
 // Generated from the service's OpenAPI document (GET /api/docs-json) by test/sdk/openapi-types.ts.
 // Do not edit: change the service, then run `UPDATE_SDK_TYPES=1 npx jest test/sdk/openapi-agreement`.
 
+import type { ValidationErrorBody } from './errors';
+
 export interface AccountJsonDoc {
   /** The connected organization's id (the `Khoums-Account` value) */
   id: string;
@@ -45,6 +47,17 @@ export interface BalanceTransaction {
   createdAt: string;
 }
 
+export interface BankingApiResponse {
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** The payment method of the payment */
+  configurationId: string;
+  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  outcome: 'completed' | 'failed' | 'pending' | 'error';
+  /** The bank adapter's normalised answer as JSON text (at most 2 KB) */
+  body: string;
+}
+
 export interface BillingRun {
   /** Invoices created, one per billed period */
   invoicesCreated: number;
@@ -52,9 +65,28 @@ export interface BillingRun {
   subscriptionsUpdated: number;
 }
 
+export interface BillingSettings {
+  reminders: Reminders;
+  sms: Sms;
+  dunning: Dunning;
+  portal: Portal;
+}
+
 export interface CancelSubscriptionBody {
   /** true: pending_cancellation until the current period ends; default: cancelled now */
   atPeriodEnd?: boolean;
+}
+
+export interface CheckoutEnvironment {
+  type: 'sandbox' | 'production';
+}
+
+export interface CheckoutOrganization {
+  id: string;
+  name: string;
+  /** The public support phone the merchant set ("" when none) */
+  phoneNumber: string;
+  website: string | null;
 }
 
 export interface CheckoutPaymentStatus {
@@ -112,6 +144,8 @@ export interface CreateCustomerBody {
   externalUserId: string;
   /** The customer's 8-digit number (+222 and spaces are stripped) */
   phone?: string;
+  /** Default fr */
+  language?: 'fr' | 'ar' | 'en';
 }
 
 export interface CreateOnboardingLinkBody {
@@ -130,6 +164,11 @@ export interface CreatePaymentRequestBody {
   phoneNumber?: string;
   /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid */
   applicationFee?: number;
+}
+
+export interface CreatePayoutBody {
+  /** Whole MRU, 1 to 100000000; default: the whole available balance */
+  amount?: number;
 }
 
 export interface CreatePriceBody {
@@ -166,6 +205,8 @@ export interface CreateSubscriptionByExternalUserBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
@@ -187,6 +228,8 @@ export interface CreateSubscriptionBody {
   startedAt?: string;
   /** No period starts from then on; the subscription then expires */
   expiresAt?: string;
+  /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
+  requireFirstPayment?: boolean;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** A customer of the organization */
@@ -209,9 +252,13 @@ export interface CreateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -228,8 +275,22 @@ export interface Customer {
   externalUserId: string;
   /** 8-digit local number, used for the customer's payment requests */
   phone: string | null;
+  /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
+  language: 'fr' | 'ar' | 'en';
   organizationId: string;
   createdAt: string;
+}
+
+export interface DunningBody {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue?: number | null;
+  action?: 'cancel' | 'pause';
+}
+
+export interface Dunning {
+  /** Days after an unpaid due date; null: never */
+  afterDaysOverdue: number | null;
+  action: 'cancel' | 'pause';
 }
 
 export interface Invoice {
@@ -246,10 +307,36 @@ export interface Invoice {
   paymentRequestId: string | null;
   /** A hosted page that pays this invoice; valid while it is pending, then shows it paid or void */
   checkoutUrl: string;
+  /** Paid so far (the whole amount once paid), decimal MRU with two decimals */
+  amountPaid: string;
+  /** Still to pay while pending (what its payment request asks), else 0.00 */
+  amountDue: string;
+  /** Payments recorded by hand, oldest first */
+  manualPayments: ManualPayment[];
   periodStart: string;
   periodEnd: string;
   organizationId: string;
   environmentId: string;
+  createdAt: string;
+}
+
+export interface LatestPayment {
+  id: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'failed';
+  referenceId: string | null;
+  phoneNumber: string;
+  /** Always null */
+  claimExpiresAt: string | null;
+}
+
+export interface ManualPayment {
+  id: string;
+  /** Whole MRU */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  reference: string | null;
+  paidAt: string;
   createdAt: string;
 }
 
@@ -267,6 +354,10 @@ export interface Organization {
   payoutAccount: PayoutAccount | null;
   /** Whether the organization is a platform that connects merchant accounts */
   platform: boolean;
+  /** The public support phone the owner sets in the dashboard ("" when none); never the legal representative's */
+  phoneNumber: string;
+  /** The public website the owner sets in the dashboard */
+  website: string | null;
 }
 
 export interface PayBody {
@@ -298,11 +389,21 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: string | null;
+  /** The payout that paid it out (from its balance transaction); null until then */
+  payoutId: string | null;
   /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
   refundedAmount: number;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** Always null: the pass code is never kept */
+  passCode: string | null;
+  /** Always null (Khoums keeps no payment metadata) */
+  metadata: Record<string, unknown> | null;
+  /** Always null */
+  lastSeenAt: string | null;
+  /** Always null: Khoums holds no claims on payments */
+  claimExpiresAt: string | null;
 }
 
 export interface PaymentMethodChoice {
@@ -316,6 +417,22 @@ export interface PaymentMethodConfig {
   code: string;
 }
 
+export interface PaymentMethodDetail {
+  /** The paymentMethodId (configurationId) used to pay */
+  id: string;
+  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  name: string;
+  /** Bankily: the customer must give a pass code */
+  requiresPassCode: boolean;
+  config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface PaymentMethod {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
@@ -324,6 +441,10 @@ export interface PaymentMethod {
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
   config: PaymentMethodConfig;
+  /** The key's organization */
+  organizationId: string;
+  /** true in Sandbox */
+  isTestingMode: boolean;
 }
 
 export interface PaymentRequest {
@@ -342,6 +463,19 @@ export interface PaymentRequest {
   environmentId: string;
   createdAt: string;
   updatedAt: string;
+  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
+  totalAmount: number;
+  /** Payments made for the request after the first (0 for a fresh one) */
+  retryCount: number;
+}
+
+export interface PaymentStatus {
+  id: string;
+  status: 'pending' | 'completed' | 'failed';
+  /** The bank's reference */
+  referenceId: string | null;
+  /** Always null */
+  claimExpiresAt: string | null;
 }
 
 export interface PayoutAccount {
@@ -351,6 +485,57 @@ export interface PayoutAccount {
   /** The last four digits of the IBAN */
   ibanLast4: string;
   status: 'pending' | 'approved' | 'rejected';
+}
+
+export interface PayoutDestination {
+  /** Bank code of the payout account */
+  bank: string;
+  holderName: string;
+  /** The last four digits of the account's IBAN */
+  ibanLast4: string;
+}
+
+export interface Payout {
+  id: string;
+  /** Whole MRU */
+  amount: number;
+  status: 'pending' | 'in_transit' | 'paid' | 'failed';
+  destination: PayoutDestination;
+  failureReason: string | null;
+  /** The bank's reference of the transfer */
+  bankReference: string | null;
+  arrivedAt: string | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PayoutRun {
+  /** Payouts made by this run */
+  payoutsCreated: number;
+  /** Payouts whose status this run changed (paid, in_transit, failed) */
+  payoutsUpdated: number;
+}
+
+export interface PayoutSchedule {
+  interval: 'daily' | 'weekly' | 'manual';
+  /** The day of a weekly schedule; null otherwise */
+  weeklyDay: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | null;
+  /** The least balance, in whole MRU, the schedule pays out */
+  minimumAmount: number;
+  /** The hour (UTC) from which a due day is paid */
+  hourUtc: number;
+  environmentId: string;
+  updatedAt: string;
+}
+
+export interface PortalBody {
+  allowCancel?: boolean;
+}
+
+export interface Portal {
+  /** Customers may cancel at period end in the portal */
+  allowCancel: boolean;
 }
 
 export interface Price {
@@ -390,7 +575,7 @@ export interface ProductWithPrices {
   prices: Price[];
 }
 
-export interface PublicCheckoutSession {
+export interface PublicCheckoutSessionRecord {
   id: string;
   status: 'open' | 'completed' | 'expired' | 'cancelled';
   /** Whole MRU */
@@ -403,12 +588,81 @@ export interface PublicCheckoutSession {
   expiresAt: string;
   /** The bank apps the customer can choose from */
   methods: PaymentMethodChoice[];
+  paymentRequestId: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  environmentId: string;
+  /** The payment method chosen */
+  selectedConfigurationId: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PublicPayBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
+  /** The customer's 8-digit number at the bank app (else the payment request's) */
+  phoneNumber?: string | null;
+  /** Bankily only: the pass code. Never stored. */
+  passCode?: string;
+}
+
+export interface PublicPay {
+  data: Payment;
+  status: 'pending' | 'completed' | 'failed';
+  paymentId: string;
+  referenceId: string | null;
+  /** The payment method's type */
+  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+  /** Always null */
+  instructions: string | null;
 }
 
 export interface PublicPaymentRequest {
   id: string;
   amount: number;
   phoneNumber: string | null;
+}
+
+export interface PublicPaymentStatus {
+  data: CheckoutPaymentStatus;
+  /** The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status */
+  status: 'pending' | 'completed' | 'failed' | 'open' | 'expired' | 'cancelled';
+  /** Always null */
+  claimExpiresAt: string | null;
+  /** The session's successUrl once it is completed */
+  successUrl: string | null;
+}
+
+export interface PublicSessionView {
+  data: PublicCheckoutSessionRecord;
+  organization: CheckoutOrganization;
+  paymentRequest: PaymentRequest;
+  /** The environment's payment methods */
+  configurations: PaymentMethod[];
+  /** Absent before any payment */
+  latestPayment?: LatestPayment;
+  environment: CheckoutEnvironment;
+}
+
+export interface PublicSimulateTransferBody {
+  /** A payment of this session */
+  paymentId: string;
+}
+
+export interface RecordManualPaymentBody {
+  /** Whole MRU, at most what is still due */
+  amount: number;
+  method: 'cash' | 'bank_transfer' | 'cheque' | 'other';
+  /** The receipt, transfer or cheque number */
+  reference?: string;
+  /** When it was paid (default now) */
+  paidAt?: string;
 }
 
 export interface Refund {
@@ -426,6 +680,16 @@ export interface Refund {
   updatedAt: string;
 }
 
+export interface RemindersBody {
+  beforeDueDays?: number[];
+  afterDueDays?: number[];
+}
+
+export interface Reminders {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+}
+
 export interface SendTestEventBody {
   /** Default payment-request-created (or the first kind the endpoint receives) */
   event?:
@@ -438,9 +702,13 @@ export interface SendTestEventBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded';
@@ -468,12 +736,30 @@ export interface SimulateTransferBody {
   outcome?: 'completed' | 'failed';
 }
 
+export interface SmsBody {
+  enabled?: boolean;
+}
+
+export interface Sms {
+  /** Khoums sends the reminders by SMS itself (in Sandbox: logs them) */
+  enabled: boolean;
+}
+
 export interface Subscription {
   id: string;
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
-  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+  status:
+    | 'trialing'
+    | 'active'
+    | 'past_due'
+    | 'paused'
+    | 'pending_cancellation'
+    | 'cancelled'
+    | 'expired'
+    | 'incomplete'
+    | 'incomplete_expired';
   trialEnd: string | null;
   startedAt: string;
   currentPeriodStart: string | null;
@@ -490,11 +776,35 @@ export interface Subscription {
   updatedAt: string;
 }
 
+export interface SwitchMethodBody {
+  /** The payment method id (alias: paymentMethodId) */
+  configurationId: string;
+  /** Alias of configurationId */
+  paymentMethodId?: string;
+}
+
+export interface UpdateBillingSettingsBody {
+  reminders?: RemindersBody;
+  sms?: SmsBody;
+  dunning?: DunningBody;
+  portal?: PortalBody;
+}
+
 export interface UpdateCustomerBody {
   /** A new user ID, unique within the organization */
   externalUserId?: string;
   /** A new number; null removes it */
   phone?: string | null;
+  language?: 'fr' | 'ar' | 'en';
+}
+
+export interface UpdatePayoutScheduleBody {
+  /** daily (the default), weekly or manual */
+  interval?: 'daily' | 'weekly' | 'manual';
+  /** The day of a weekly payout (default monday) */
+  weeklyDay?: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
+  /** The least balance, in whole MRU, the schedule pays out (default 1000) */
+  minimumAmount?: number;
 }
 
 export interface UpdatePriceBody {
@@ -525,9 +835,13 @@ export interface UpdateWebhookEndpointBody {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -569,9 +883,13 @@ export interface WebhookDelivery {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded';
@@ -598,9 +916,13 @@ export interface WebhookEndpoint {
     | 'invoice-created'
     | 'invoice-paid'
     | 'invoice-voided'
+    | 'invoice-upcoming'
+    | 'invoice-overdue'
     | 'checkout-session-completed'
     | 'checkout-session-expired'
     | 'account-updated'
+    | 'payout-created'
+    | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
@@ -614,7 +936,81 @@ export interface WebhookEndpoint {
   secret?: string;
 }
 
-/** Every route of /api/v1: path parameters, query, JSON body and the 200 answer. */
+/** Every message of the API's error answers that names no value (an `AppException`'s `code`). */
+export type ApiErrorMessage =
+  | 'A payment for this payment request is already in progress'
+  | 'A request with this idempotency key is in progress'
+  | 'A subscription with a trial cannot require a first payment'
+  | 'API key is required'
+  | 'Account is not connected to this platform'
+  | 'Amount exceeds the amount due'
+  | 'Amount is required when transactionId does not match an existing payment request'
+  | 'Amount must be a positive number'
+  | 'Amount must not exceed 100000000'
+  | 'Application fee must not exceed the amount'
+  | 'Application fees need a connected account'
+  | 'Billing runs are only available in sandbox'
+  | 'Checkout session is not open'
+  | 'Checkout session not found'
+  | 'Customer not found'
+  | 'Either paymentRequestId or transactionId is required'
+  | 'Idempotency key must be 1 to 255 printable characters'
+  | 'Idempotency key reused with different parameters'
+  | 'Insufficient available balance'
+  | 'Internal server error'
+  | 'Invalid API key'
+  | 'Invalid email address'
+  | 'Invalid phone number'
+  | 'Invoice is not pending'
+  | 'Invoice not found'
+  | 'Malformed JSON body'
+  | 'Malformed URL'
+  | 'Not found'
+  | 'Only completed payments can be refunded'
+  | 'Only platforms can connect accounts'
+  | 'Only secret API keys can create checkout sessions'
+  | 'Organization is not verified for Production'
+  | 'Organization not found'
+  | 'Pass code is required for Bankily'
+  | 'Payload too large'
+  | 'Payment Request not found'
+  | 'Payment failed due to a third party error, please try again later'
+  | 'Payment is not pending'
+  | 'Payment method not found'
+  | 'Payment not found'
+  | 'Payment request is already paid'
+  | 'Payment request is void: its invoice was voided'
+  | 'Payout not found'
+  | 'Payout runs are only available in sandbox'
+  | 'Payouts are on hold for this organization'
+  | 'Phone number is required'
+  | 'Price amount must be a positive number'
+  | 'Price not found'
+  | 'Product not found'
+  | 'Refund amount exceeds the amount left to refund'
+  | 'Refund not found'
+  | 'Service unavailable'
+  | 'Simulated transfers are only available in sandbox'
+  | 'Start date is too far in the past'
+  | 'Subscription not found'
+  | 'Too many requests'
+  | 'Too many webhook endpoints'
+  | 'URI too long'
+  | 'Unauthorized access'
+  | 'Unsupported media type'
+  | 'Webhook URL must be a public address'
+  | 'Webhook URL must be a public address in Production'
+  | 'Webhook delivery not found'
+  | 'Webhook endpoint not found'
+  | 'expiresAt must be after startedAt'
+  | 'from must not be after to, and the range at most 366 days'
+  | 'trialEnd must be after startedAt'
+  | 'trialPeriod or trialEnd is required when trial is true';
+
+/**
+ * Every route of /api/v1: path parameters, query, JSON body, the 200 answer, and each error answer
+ * by status (its text/plain message; the validation body for a 422).
+ */
 export interface Operations {
   'GET /accounts': {
     params: Record<string, never>;
@@ -629,30 +1025,161 @@ export interface Operations {
       data: AccountJsonDoc[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Only platforms can connect accounts` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only platforms can connect accounts'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /accounts': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateAccountBody;
     response: { data: AccountJsonDoc };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid email address` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid email address'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Only platforms can connect accounts` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only platforms can connect accounts'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A dashboard user with email … already exists` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /accounts/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: AccountJsonDoc };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Only platforms can connect accounts` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only platforms can connect accounts'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /accounts/{id}/onboarding-link': {
     params: { id: string };
     query: Record<string, never>;
     body: CreateOnboardingLinkBody;
     response: { data: OnboardingLink };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Only platforms can connect accounts` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only platforms can connect accounts'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /balance': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: { data: Balance };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /balance-transactions': {
     params: Record<string, never>;
@@ -677,6 +1204,86 @@ export interface Operations {
       data: BalanceTransaction[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: BillingSettings };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'PATCH /billing-settings': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdateBillingSettingsBody;
+    response: { data: BillingSettings };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /checkout-session': {
     params: Record<string, never>;
@@ -686,6 +1293,49 @@ export interface Operations {
       data: CheckoutSession;
       /** The hosted payment page */
       checkoutUrl: string;
+    };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Either paymentRequestId or transactionId is required`, `Amount is required when transactionId does not match an existing payment request`, `Application fees need a connected account`, `Application fee must not exceed the amount`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `Invalid phone number` */
+      400:
+        | 'Amount is required when transactionId does not match an existing payment request'
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Application fee must not exceed the amount'
+        | 'Application fees need a connected account'
+        | 'Either paymentRequestId or transactionId is required'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Only secret API keys can create checkout sessions`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only secret API keys can create checkout sessions'
+        | 'Organization is not verified for Production';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
     };
   };
   'GET /checkout-session/{id}': {
@@ -697,24 +1347,227 @@ export interface Operations {
       /** The hosted payment page */
       checkoutUrl: string;
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /checkout-session/{id}/expire': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: CheckoutSession };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /checkout-session/public/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PublicCheckoutSession };
+    response: PublicSessionView;
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `Not found`, `Checkout session not found` */
+      404: 'Checkout session not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /checkout-session/public/{id}/pay': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: PublicPayBody;
+    response: PublicPay;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Phone number is required`, `Invalid phone number`, `Pass code is required for Bankily` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Pass code is required for Bankily'
+        | 'Phone number is required';
+      /** `Organization is not verified for Production` */
+      403: 'Organization is not verified for Production';
+      /** `Not found`, `Checkout session not found`, `Payment method not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests`, `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Payment failed due to a third party error, please try again later` */
+      502: 'Payment failed due to a third party error, please try again later';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /checkout-session/public/{id}/payment-status': {
     params: { id: string };
-    query: Record<string, never>;
+    query: {
+      /** A payment of this session (else the newest) */
+      paymentId?: string;
+    };
     body: never;
-    response: { data: CheckoutPaymentStatus };
+    response: PublicPaymentStatus;
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `Not found`, `Checkout session not found`, `Payment not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /checkout-session/public/{id}/simulate-transfer': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: PublicSimulateTransferBody;
+    response: PublicPaymentStatus;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Simulated transfers are only available in sandbox';
+      /** `Not found`, `Checkout session not found`, `Payment not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `Payment is not pending` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open'
+        | 'Payment is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /checkout-session/public/{id}/switch-method': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: SwitchMethodBody;
+    response: PublicSessionView;
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `Not found`, `Checkout session not found`, `Payment method not found` */
+      404: 'Checkout session not found' | 'Not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Checkout session is not open`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Checkout session is not open';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /configuration': {
     params: Record<string, never>;
@@ -724,6 +1577,52 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /configuration/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: PaymentMethodDetail };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform';
+      /** `Not found`, `Payment method not found` */
+      404: 'Not found' | 'Payment method not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /customers': {
     params: Record<string, never>;
@@ -740,18 +1639,100 @@ export interface Operations {
       data: Customer[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /customers': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateCustomerBody;
     response: { data: Customer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /customers/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateCustomerBody;
     response: { data: Customer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Customer not found` */
+      404: 'Customer not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /invoices': {
     params: Record<string, never>;
@@ -770,18 +1751,147 @@ export interface Operations {
       data: Invoice[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /invoices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Invoice };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Invoice not found` */
+      404: 'Invoice not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /invoices/{id}/payments': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: RecordManualPaymentBody;
+    response: { data: Invoice };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount exceeds the amount due`, `Amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount exceeds the amount due'
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Invoice not found` */
+      404: 'Invoice not found' | 'Not found';
+      /** `A request with this idempotency key is in progress`, `Invoice is not pending`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Invoice is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /organization': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: { data: Organization };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /organization/{id}': {
+    params: {
+      /** The organization's id */
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Organization };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Organization not found` */
+      404: 'Not found' | 'Organization not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment': {
     params: Record<string, never>;
@@ -799,12 +1909,80 @@ export interface Operations {
       data: Payment[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: PayBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** data's id */
+      id: string;
+      /** data's status */
+      status: 'pending' | 'completed' | 'failed';
+      /** data's referenceId */
+      referenceId: string | null;
+      /** Always null */
+      metadata: Record<string, unknown> | null;
+    };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number`, `Pass code is required for Bankily` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Pass code is required for Bankily';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403: 'Account is not connected to this platform' | 'Organization is not verified for Production';
+      /** `Not found`, `Payment method not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found' | 'Payment method not found';
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests`, `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Payment failed due to a third party error, please try again later` */
+      502: 'Payment failed due to a third party error, please try again later';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-methods': {
     params: Record<string, never>;
@@ -814,6 +1992,26 @@ export interface Operations {
     };
     body: never;
     response: { data: PaymentMethod[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request': {
     params: Record<string, never>;
@@ -829,66 +2027,564 @@ export interface Operations {
       data: PaymentRequest[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment-request': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreatePaymentRequestBody;
     response: { data: PaymentRequest };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `Invalid phone number`, `Application fees need a connected account`, `Application fee must not exceed the amount` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Application fee must not exceed the amount'
+        | 'Application fees need a connected account'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A payment request with transactionId "…" already exists in this environment` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: PaymentRequest };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /payment-request/{transactionId}/refresh-status': {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
-    response: { data: PaymentRequest };
+    response: {
+      data: PaymentRequest;
+      /** One item per pending payment this call asked its bank about */
+      bankingApiResponses: BankingApiResponse[];
+    };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment-request/by-transaction/{transactionId}': {
     params: { transactionId: string };
     query: Record<string, never>;
     body: never;
     response: { data: PaymentRequest | PublicPaymentRequest };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform';
+      /** `Not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /payment/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Payment };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /payment/{id}/simulate-transfer': {
     params: { id: string };
     query: Record<string, never>;
     body: SimulateTransferBody;
-    response: { data: Payment };
+    response: {
+      data: Payment;
+      /** matched: this call completed the payment; unmatched: it failed it; skipped: it already had that status */
+      outcome: 'matched' | 'unmatched' | 'skipped';
+    };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Simulated transfers are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `A request with this idempotency key is in progress`, `Payment is not pending` */
+      409: 'A request with this idempotency key is in progress' | 'Payment is not pending';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payment/{id}/status': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      data: PaymentStatus;
+      id: string;
+      status: 'pending' | 'completed' | 'failed';
+      referenceId: string | null;
+      claimExpiresAt: string | null;
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payout-schedule': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: PayoutSchedule };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'PATCH /payout-schedule': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: UpdatePayoutScheduleBody;
+    response: { data: PayoutSchedule };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payouts': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      status?: 'pending' | 'in_transit' | 'paid' | 'failed';
+    };
+    body: never;
+    response: {
+      data: Payout[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /payouts': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreatePayoutBody;
+    response: { data: Payout };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `Insufficient available balance` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Insufficient available balance'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `Payouts are on hold for this organization` */
+      409: 'A request with this idempotency key is in progress' | 'Payouts are on hold for this organization';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payouts/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Payout };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payout not found` */
+      404: 'Not found' | 'Payout not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /prices': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreatePriceBody;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Price amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Price amount must be a positive number';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /prices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /prices/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdatePriceBody;
     response: { data: Price };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Price amount must be a positive number`, `Amount must not exceed 100000000` */
+      400:
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Price amount must be a positive number';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /prices/{id}/archive': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Price };
+    response: { data: Price; success: true };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /products': {
     params: Record<string, never>;
@@ -904,30 +2600,160 @@ export interface Operations {
       data: ProductWithPrices[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /products': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateProductBody;
     response: { data: Product };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /products/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: ProductWithPrices };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /products/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateProductBody;
     response: { data: Product };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /products/{id}/archive': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
-    response: { data: Product };
+    response: { data: Product; success: true };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Product not found` */
+      404: 'Not found' | 'Product not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /refunds': {
     params: Record<string, never>;
@@ -944,18 +2770,93 @@ export interface Operations {
       data: Refund[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /refunds': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateRefundBody;
     response: { data: Refund };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Refund amount exceeds the amount left to refund` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Refund amount exceeds the amount left to refund';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found`, `Payment not found` */
+      404: 'Not found' | 'Payment not found';
+      /** `A request with this idempotency key is in progress`, `Only completed payments can be refunded` */
+      409: 'A request with this idempotency key is in progress' | 'Only completed payments can be refunded';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /refunds/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Refund };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Refund not found` */
+      404: 'Not found' | 'Refund not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /reports/settlement': {
     params: Record<string, never>;
@@ -967,12 +2868,96 @@ export interface Operations {
     };
     body: never;
     response: { data: SettlementRow[] };
+    errors: {
+      /** `Malformed URL`, `from must not be after to, and the range at most 366 days` */
+      400: 'Malformed URL' | 'from must not be after to, and the range at most 366 days';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /sandbox/billing/run': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: { data: BillingRun };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Billing runs are only available in sandbox` */
+      400:
+        | 'Billing runs are only available in sandbox'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /sandbox/payouts/run': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: { data: PayoutRun };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Payout runs are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Payout runs are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions': {
     params: Record<string, never>;
@@ -982,12 +2967,40 @@ export interface Operations {
       /** Items per page, 1 to 100 */
       limit?: number;
       status?:
-        'trialing' | 'active' | 'past_due' | 'paused' | 'pending_cancellation' | 'cancelled' | 'expired';
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'paused'
+        | 'pending_cancellation'
+        | 'cancelled'
+        | 'expired'
+        | 'incomplete'
+        | 'incomplete_expired';
     };
     body: never;
     response: {
       data: Subscription[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
     };
   };
   'POST /subscriptions': {
@@ -995,42 +3008,251 @@ export interface Operations {
     query: Record<string, never>;
     body: CreateSubscriptionBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account` */
+      400:
+        | 'A subscription with a trial cannot require a first payment'
+        | 'Application fees need a connected account'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Start date is too far in the past'
+        | 'expiresAt must be after startedAt'
+        | 'trialEnd must be after startedAt'
+        | 'trialPeriod or trialEnd is required when trial is true';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found`, `Customer not found`, `Price not found` */
+      404: 'Customer not found' | 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/cancel': {
     params: { id: string };
     query: Record<string, never>;
     body: CancelSubscriptionBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/pause': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `A … subscription cannot be paused` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/{id}/resume': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `A … subscription cannot be resumed` */
+      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /subscriptions/by-external-user': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account`, `Invalid phone number` */
+      400:
+        | 'A subscription with a trial cannot require a first payment'
+        | 'Application fees need a connected account'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Start date is too far in the past'
+        | 'expiresAt must be after startedAt'
+        | 'trialEnd must be after startedAt'
+        | 'trialPeriod or trialEnd is required when trial is true';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found`, `Price not found` */
+      404: 'Not found' | 'Price not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /subscriptions/by-external-user/{externalUserId}': {
     params: { externalUserId: string };
     query: Record<string, never>;
     body: never;
     response: { data: Subscription };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries': {
     params: Record<string, never>;
@@ -1050,9 +3272,13 @@ export interface Operations {
         | 'invoice-created'
         | 'invoice-paid'
         | 'invoice-voided'
+        | 'invoice-upcoming'
+        | 'invoice-overdue'
         | 'checkout-session-completed'
         | 'checkout-session-expired'
         | 'account-updated'
+        | 'payout-created'
+        | 'payout-updated'
         | 'refund-created'
         | 'refund-updated'
         | 'invoice-refunded';
@@ -1063,24 +3289,115 @@ export interface Operations {
       data: WebhookDelivery[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-deliveries/{id}/attempts': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookAttempt[] };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-deliveries/{id}/retry': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Webhook URL must be a public address';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook delivery not found` */
+      404: 'Not found' | 'Webhook delivery not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-endpoints': {
     params: Record<string, never>;
@@ -1095,41 +3412,240 @@ export interface Operations {
       data: WebhookEndpoint[];
       pagination: { page: number; limit: number; total: number; totalPages: number };
     };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints': {
     params: Record<string, never>;
     query: Record<string, never>;
     body: CreateWebhookEndpointBody;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address`, `Webhook URL must be a public address in Production`, `Too many webhook endpoints` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Too many webhook endpoints'
+        | 'Webhook URL must be a public address'
+        | 'Webhook URL must be a public address in Production';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Only platforms can connect accounts` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Only platforms can connect accounts'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'DELETE /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'GET /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'PATCH /webhook-endpoints/{id}': {
     params: { id: string };
     query: Record<string, never>;
     body: UpdateWebhookEndpointBody;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook URL must be a public address`, `Webhook URL must be a public address in Production` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Webhook URL must be a public address'
+        | 'Webhook URL must be a public address in Production';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints/{id}/rotate-secret': {
     params: { id: string };
     query: Record<string, never>;
     body: never;
     response: { data: WebhookEndpoint };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
   'POST /webhook-endpoints/{id}/test': {
     params: { id: string };
     query: Record<string, never>;
     body: SendTestEventBody;
     response: { data: WebhookDelivery };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Webhook endpoint does not receive … events` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | (string & {});
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Webhook endpoint not found` */
+      404: 'Not found' | 'Webhook endpoint not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
   };
 }
