@@ -216,12 +216,16 @@ SELECT platform FROM organizations WHERE id = $1;
 UPDATE organizations SET platform_id = $1 WHERE id = $2;
 
 -- ConnectedAccountsRepository.account
-SELECT o.id, o.name, o.verification_status AS verification, o.created_at AS "createdAt",
+SELECT o.id, o.name, o.verification_status AS verification,
+  o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
+  o.verification_reason AS reason, o.created_at AS "createdAt",
   (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
     ORDER BY u.created_at, u.id LIMIT 1) AS email FROM organizations o WHERE o.id = $1 AND o.platform_id = $2;
 
 -- ConnectedAccountsRepository.accounts
-SELECT o.id, o.name, o.verification_status AS verification, o.created_at AS "createdAt",
+SELECT o.id, o.name, o.verification_status AS verification,
+  o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
+  o.verification_reason AS reason, o.created_at AS "createdAt",
   (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
     ORDER BY u.created_at, u.id LIMIT 1) AS email FROM organizations o WHERE o.platform_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3;
 

@@ -8,7 +8,8 @@ export interface AccountJsonDoc {
   id: string;
   name: string;
   email: string;
-  verification: 'unverified' | 'submitted' | 'verified' | 'rejected';
+  /** The account's verification, as GET /organization shows it */
+  verification: Verification;
   createdAt: string;
 }
 

@@ -13,6 +13,9 @@ export interface ConnectedAccount {
   /** The email of its first owner: the address the platform connected it with. */
   email: string;
   verification: VerificationStatus;
+  submittedAt: Date | null;
+  decidedAt: Date | null;
+  reason: string | null;
   createdAt: Date;
 }
 
@@ -43,7 +46,9 @@ export function platformEnvironmentOf(environmentId: Sql): Sql {
      WHERE ae.id = ${environmentId})`;
 }
 
-const ACCOUNT_COLUMNS = raw(`o.id, o.name, o.verification_status AS verification, o.created_at AS "createdAt",
+const ACCOUNT_COLUMNS = raw(`o.id, o.name, o.verification_status AS verification,
+  o.verification_submitted_at AS "submittedAt", o.verification_decided_at AS "decidedAt",
+  o.verification_reason AS reason, o.created_at AS "createdAt",
   (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
     ORDER BY u.created_at, u.id LIMIT 1) AS email`);
 

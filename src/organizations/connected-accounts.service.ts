@@ -24,7 +24,13 @@ export interface AccountJson {
   id: string;
   name: string;
   email: string;
-  verification: ConnectedAccount['verification'];
+  /** The account's verification for Production, as GET /organization shows it. */
+  verification: {
+    status: ConnectedAccount['verification'];
+    submittedAt: string | null;
+    decidedAt: string | null;
+    reason: string | null;
+  };
   createdAt: string;
 }
 
@@ -33,7 +39,12 @@ export function toAccountJson(a: ConnectedAccount): AccountJson {
     id: a.id,
     name: a.name,
     email: a.email,
-    verification: a.verification,
+    verification: {
+      status: a.verification,
+      submittedAt: a.submittedAt?.toISOString() ?? null,
+      decidedAt: a.decidedAt?.toISOString() ?? null,
+      reason: a.reason,
+    },
     createdAt: a.createdAt.toISOString(),
   };
 }

@@ -17,7 +17,12 @@ export interface ConnectedAccountJson {
   id: string;
   name: string;
   email: string;
-  verification: string;
+  verification: {
+    status: string;
+    submittedAt: string | null;
+    decidedAt: string | null;
+    reason: string | null;
+  };
   createdAt: string;
 }
 

@@ -31,7 +31,7 @@ describe('connected accounts', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Boutique Nour',
       email: email.toLowerCase(),
-      verification: 'unverified',
+      verification: { status: 'unverified', submittedAt: null, decidedAt: null, reason: null },
       createdAt: expect.any(String),
     });
     const id = res.body.data.id as string;
@@ -307,6 +307,20 @@ describe('acting for a connected account (Khoums-Account)', () => {
       platform: false,
       verification: { status: 'unverified' },
     });
+  });
+
+  it('GET /organization/:id answers the connected account with Khoums-Account, the platform without it, and 404 across', async () => {
+    const get = (id: string, acting?: string) => {
+      const req = t.http.get(api(`/organization/${id}`)).set('Authorization', platform.sandbox.secretKey);
+      return acting ? req.set('Khoums-Account', acting) : req;
+    };
+    const asAccount = await get(account.id, account.id);
+    expect(asAccount.status).toBe(200);
+    expect(asAccount.body.data).toMatchObject({ id: account.id, platform: false });
+    const asPlatform = await get(platform.organizationId);
+    expect(asPlatform.body.data).toMatchObject({ id: platform.organizationId, platform: true });
+    expectText(await get(account.id), 404, Messages.organizationNotFound);
+    expectText(await get(platform.organizationId, account.id), 404, Messages.organizationNotFound);
   });
 
   it('403 Account is not connected to this platform: another platform’s account, a sibling organization, an unknown or malformed id, a non-platform’s key', async () => {

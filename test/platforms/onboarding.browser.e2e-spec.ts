@@ -111,7 +111,12 @@ it('sets the password, applies to go live, lands on returnUrl; the used link the
   const seen = await t.http
     .get(`/api/v1/accounts/${account.id}`)
     .set('Authorization', platform.sandbox.secretKey);
-  expect(seen.body.data.verification).toBe('submitted');
+  expect(seen.body.data.verification).toEqual({
+    status: 'submitted',
+    submittedAt: expect.any(String),
+    decidedAt: null,
+    reason: null,
+  });
 
   // Single use: the same link now goes to refreshUrl, in this browser and any other.
   await page.goto(link);

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MaxLength } from 'class-validator';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '../../organizations/account';
+import { VerificationJson } from '../../organizations/account';
 import { Msg, StringField, UrlField, UuidField } from '../../common/validation/fields';
 
 export class CreateAccountDto {
@@ -39,7 +39,11 @@ export class AccountJsonDoc {
   id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() email!: string;
-  @ApiProperty({ enum: VERIFICATION_STATUSES }) verification!: VerificationStatus;
+  @ApiProperty({
+    type: VerificationJson,
+    description: "The account's verification, as GET /organization shows it",
+  })
+  verification!: VerificationJson;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
