@@ -448,6 +448,7 @@ describe('every POST route of the API', () => {
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },
     '/api/v1/subscriptions/by-external-user': { externalUserId: 'any', priceId: randomUUID() },
     '/api/v1/refunds': { paymentId: randomUUID() },
+    '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },
     '/api/v1/accounts/:id/onboarding-link': {
       returnUrl: 'https://platform.example.mr/done',
@@ -484,7 +485,9 @@ describe('every POST route of the API', () => {
   });
 
   it('refuse a key used by another request (400), and an invalid key (400)', async () => {
-    for (const route of postRoutes()) {
+    // The public checkout's routes key in their session's namespace, not the secret key's
+    // (test/moosyl-clients.e2e-spec.ts shows a reused and a replayed key there).
+    for (const route of postRoutes().filter((r) => !r.path.startsWith('/api/v1/checkout-session/public/'))) {
       const path = route.path.replace(/:[A-Za-z]+/g, randomUUID());
       const key = randomUUID();
       const used = RequestKey.of({ environmentId: org.sandbox.environmentId, keyKind: 'secret' }, key, {
