@@ -1,7 +1,7 @@
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { hashPassword } from '../../src/organizations/secrets';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { DASHBOARD_ENV, DashboardBrowser, relLink, unescapeHtml } from '../helpers/dashboard';
+import { DASHBOARD_ENV, DashboardBrowser, invitedMember, relLink, unescapeHtml } from '../helpers/dashboard';
 import { connectAccount, ConnectedAccountJson, newPlatform } from '../helpers/platforms';
 
 /*
@@ -167,4 +167,43 @@ it("reaches only the platform's own accounts: every other id is the 404 page, an
   // The operator removes the platform flag: its accounts' pages go with it.
   await t.query('UPDATE organizations SET platform = false WHERE id = $1', [platform.organizationId]);
   expect((await owner.get(`/dashboard/accounts/${mine.id}/payments`)).status).toBe(404);
+});
+
+it("is the platform's members' to read (a viewer too), signed out goes to sign in, and bad filters or cursors are no 500", async () => {
+  const platform = await newPlatform(t, 'Souk');
+  const a = await connectAccount(t, platform, 'Shop');
+  await pay(platform, 'viewer-sees', 4100, a.id);
+  const path = `/dashboard/accounts/${a.id}/payments`;
+
+  const signedOut = await new DashboardBrowser(t).get(path);
+  expect({ status: signedOut.status, location: signedOut.headers.location }).toEqual({
+    status: 303,
+    location: '/dashboard/login',
+  });
+
+  const owner = new DashboardBrowser(t);
+  await owner.signIn(platform.email, platform.password);
+  const { browser: viewer } = await invitedMember(t, owner, 'viewer');
+  const seen = await viewer.get(path);
+  expect(seen.status).toBe(200);
+  expect(transactionIds(seen.text)).toEqual(['viewer-sees']);
+
+  for (const name of [
+    'q',
+    'status',
+    'method',
+    'from',
+    'to',
+    'amountMin',
+    'amountMax',
+    'transactionId',
+    'phone',
+  ])
+    expect({ name, status: (await owner.get(`${path}?${name}=a%00b`)).status }).toEqual({
+      name,
+      status: 200,
+    });
+  const forged = await owner.get(`${path}?after=forged`);
+  expect(forged.status).toBe(400);
+  expect(forged.text).toContain('Invalid cursor');
 });
