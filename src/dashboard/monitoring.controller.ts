@@ -1,9 +1,7 @@
 import { Get, Param } from '@nestjs/common';
 import { CheckoutSessionsRepository } from '../checkout/checkout-sessions.repository';
 import { formatMru } from '../common/i18n/languages';
-import { normalizePhone } from '../common/validation/rules';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
-import { PAYMENT_STATUSES } from '../payments/payment';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { DashboardError, dashboardError } from './dashboard.errors';
@@ -12,34 +10,10 @@ import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { barChart } from './chart';
 import { fill, formatCount, formatDay, formatRate } from './format';
-import { parseAmount, parseChoice, parseDay, parseText } from './forms';
+import { parseChoice } from './forms';
+import { commonFilters, PAGE_SIZE, paymentsList } from './payments-list';
 import { deliveryRow, pager, paymentRow, requestRow, sessionRow } from './presenters';
 import { ReportsService, WINDOWS } from './reports.service';
-
-const PAGE_SIZE = 25;
-
-/** The filters both lists share, as the form shows them and as the search takes them. */
-function commonFilters(d: DashboardRequest) {
-  const form = {
-    q: parseText(d.query('q')),
-    from: parseDay(d.query('from')) && d.query('from'),
-    to: parseDay(d.query('to')) && d.query('to'),
-    amountMin: parseAmount(d.query('amountMin'))?.toString(),
-    amountMax: parseAmount(d.query('amountMax'))?.toString(),
-    transactionId: parseText(d.query('transactionId')),
-    phone: normalizePhone(d.query('phone') ?? '') ?? undefined,
-  };
-  const search = {
-    q: form.q,
-    from: parseDay(form.from),
-    to: parseDay(form.to, true),
-    amountMin: parseAmount(form.amountMin),
-    amountMax: parseAmount(form.amountMax),
-    transactionId: form.transactionId,
-    phoneNumber: form.phone,
-  };
-  return { form, search };
-}
 
 /** Home (totals and chart), payment requests, payments, a request's whole story, payment methods. */
 @DashboardPages()
@@ -167,33 +141,8 @@ export class DashboardMonitoringController {
 
   @Get('payments')
   async paymentsList(@Dash() d: DashboardRequest): Promise<void> {
-    const { t } = d;
-    const { form, search } = commonFilters(d);
-    const status = parseChoice(d.query('status'), PAYMENT_STATUSES);
-    const methods = await this.payments.methods(d.scope.environmentId);
-    const methodId = parseChoice(
-      d.query('method'),
-      methods.map((m) => m.id),
-    );
-    const page = await this.payments.search(
-      d.scope.environmentId,
-      { ...search, status, paymentMethodId: methodId },
-      { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
-    );
-    const filters = { ...form, status, method: methodId };
-    this.renderer.render(d, 'payments', t.paymentsTitle, {
-      filters,
-      filtered: Object.values(filters).some(Boolean),
-      advanced: Boolean(status || methodId || form.from || form.to || form.amountMin || form.amountMax),
-      statuses: PAYMENT_STATUSES.map((s) => ({
-        value: s,
-        label: t[`paymentStatus_${s}`],
-        selected: s === status,
-      })),
-      methods: methods.map((m) => ({ value: m.id, label: m.name, selected: m.id === methodId })),
-      rows: page.items.map((p) => paymentRow({ t, lang: d.page.lang }, p)),
-      pager: pager(d, '/dashboard/payments', filters, page),
-    });
+    const locals = await paymentsList(d, this.payments, d.scope.environmentId, '/dashboard/payments');
+    this.renderer.render(d, 'payments', d.t.paymentsTitle, locals);
   }
 
   @Get('payment-methods')

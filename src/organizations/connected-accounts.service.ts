@@ -131,6 +131,15 @@ export class ConnectedAccountsService {
     return (await this.repo.accounts(platformId, { page: 1, limit, offset: 0 })).rows;
   }
 
+  /**
+   * The account, when it is connected to `platformId` and that organization is a platform now
+   * (the platform's dashboard); undefined otherwise.
+   */
+  async connectedAccount(platformId: string, accountId: string): Promise<ConnectedAccount | undefined> {
+    if (!(await this.repo.isPlatform(platformId))) return undefined;
+    return this.repo.account(platformId, accountId);
+  }
+
   /** A single-use link, valid one hour, to `/dashboard/onboarding/<token>`: only its hash is stored. */
   async createOnboardingLink(
     tenant: Tenant,

@@ -175,3 +175,60 @@ it('two submissions of one link: one sets the password, the other goes to refres
     ['/dashboard/go-live', '/refresh'].sort(),
   );
 });
+
+it("the platform's accounts and an account's payments: linked, axe-clean and no wider than 360 px, in English and Arabic", async () => {
+  const account = await connectAccount(t, platform, 'Boutique Nour');
+  const sk = platform.sandbox.secretKey;
+  const pk = platform.sandbox.publishableKey;
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', sk)
+    .set('Khoums-Account', account.id)
+    .send({
+      transactionId: 'browser-account-payment',
+      amount: 12500,
+    });
+  const methods = await t.http
+    .get('/api/v1/payment-methods')
+    .set('Authorization', pk)
+    .set('Khoums-Account', account.id);
+  const masrivi = methods.body.data.find((m: { type: string }) => m.type === 'masrivi');
+  const paid = await t.http
+    .post('/api/v1/payment')
+    .set('Authorization', pk)
+    .set('Khoums-Account', account.id)
+    .send({ transactionId: 'browser-account-payment', phoneNumber: '33445566', configurationId: masrivi.id });
+  expect(paid.body.data.status).toBe('completed');
+
+  const context = await b.browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/dashboard/login`);
+  await page.fill('#email', platform.email);
+  await page.fill('#password', platform.password);
+  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]')]);
+
+  const check = async (name: string) => {
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      expect(await seriousViolations(page)).toEqual([]);
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `platforms-${name}-${width}`);
+    }
+  };
+  await page.goto(`${base}/dashboard/accounts`);
+  await check('accounts');
+  await Promise.all([
+    page.waitForURL(`${base}/dashboard/accounts/${account.id}/payments`),
+    page.click(`[data-testid=account][data-id="${account.id}"] [data-testid=account-payments]`),
+  ]);
+  expect(await page.textContent('h1')).toBe('Payments of Boutique Nour');
+  expect(await page.textContent('[data-testid=payments]')).toContain('browser-account-payment');
+  await check('account-payments');
+  await page.goto(`${base}/dashboard/accounts/${account.id}/payments?lang=ar`);
+  expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+  await check('account-payments-ar');
+  await context.close();
+});

@@ -27,6 +27,12 @@ const fr = {
   verification_submitted: 'Demande envoyée',
   verification_verified: 'Vérifié',
   verification_rejected: 'Refusé',
+  accountPayments: 'Paiements',
+  accountPaymentsLink: 'Voir les paiements de {name}',
+  accountPaymentsTitle: 'Paiements de {name}',
+  accountPaymentsIntro:
+    "Les paiements de ce compte connecté dans l'environnement affiché, du plus récent au plus ancien. En lecture seule : le commerçant les gère dans son propre tableau de bord.",
+  backToAccounts: 'Retour aux comptes connectés',
 };
 
 export type OnboardingTexts = typeof fr;
@@ -50,6 +56,12 @@ const ar: OnboardingTexts = {
   verification_submitted: 'الطلب مرسل',
   verification_verified: 'متحقق منه',
   verification_rejected: 'مرفوض',
+  accountPayments: 'المدفوعات',
+  accountPaymentsLink: 'عرض مدفوعات {name}',
+  accountPaymentsTitle: 'مدفوعات {name}',
+  accountPaymentsIntro:
+    'مدفوعات هذا الحساب المرتبط في البيئة المعروضة، من الأحدث إلى الأقدم. للقراءة فقط: يديرها التاجر من لوحة التحكم الخاصة به.',
+  backToAccounts: 'العودة إلى الحسابات المرتبطة',
 };
 
 const en: OnboardingTexts = {
@@ -73,6 +85,12 @@ const en: OnboardingTexts = {
   verification_submitted: 'Application sent',
   verification_verified: 'Verified',
   verification_rejected: 'Rejected',
+  accountPayments: 'Payments',
+  accountPaymentsLink: 'See the payments of {name}',
+  accountPaymentsTitle: 'Payments of {name}',
+  accountPaymentsIntro:
+    'The payments of this connected account in the environment shown, newest first. Read only: the merchant manages them in their own dashboard.',
+  backToAccounts: 'Back to connected accounts',
 };
 
 export const ONBOARDING_TEXTS: Record<Language, OnboardingTexts> = { fr, ar, en };
