@@ -136,6 +136,17 @@ describe('payments recorded by hand', () => {
     expect(after.manualPayments).toHaveLength(1);
   });
 
+  it('records in the key’s own environment only: a Production key gets 404 for a Sandbox invoice and records nothing', async () => {
+    const { org, sk, invoice } = await pendingInvoice();
+    expectText(
+      await record(org.production.secretKey, invoice.id, { amount: 100, method: 'cash' }),
+      404,
+      Messages.invoiceNotFound,
+    );
+    const [after] = await invoicesOf(t, sk, invoice.subscriptionId);
+    expect(after).toMatchObject({ amountPaid: '0.00', manualPayments: [] });
+  });
+
   it('keeps invoices to their organization: another one gets 404 and records nothing', async () => {
     const { invoice, sk } = await pendingInvoice();
     const other = await newTenant(t);

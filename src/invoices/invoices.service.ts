@@ -41,7 +41,8 @@ export class InvoicesService {
     assertAmount(dto.amount);
     return this.db.transaction(async () => {
       const found = await this.repo.byId(tenant.organizationId, id);
-      if (!found) throw invoiceError(InvoiceError.NotFound);
+      // Reading is organization-wide; a payment is recorded only in the key's own environment.
+      if (!found || found.environmentId !== tenant.environmentId) throw invoiceError(InvoiceError.NotFound);
       const invoice = found.paymentRequestId ? await this.repo.lockForManualPayment(found) : undefined;
       if (!invoice || invoice.status !== 'pending') throw invoiceError(InvoiceError.NotPending);
       if (invoice.paymentInProgress) throw paymentError(PaymentError.InProgress);
