@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { testDatabaseUrl } from './helpers/app';
+import { buildDist } from './helpers/build';
 
 /*
  * The operators' commands of docs/going-live.md, run as an operator runs them: the built CLI
@@ -12,9 +13,7 @@ jest.setTimeout(180_000);
 
 let db: Client;
 beforeAll(async () => {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-  });
+  buildDist();
   db = new Client({ connectionString: testDatabaseUrl() });
   await db.connect();
 });

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, ChildProcess } from 'node:child_process';
+import { spawn, ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Messages } from '../src/common/errors/messages';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
@@ -7,6 +7,7 @@ import { ReconciliationService } from '../src/payments/reconciliation.service';
 import { directUrlFor, newTenant, startTestApp, TestApp, testDatabaseUrl } from './helpers/app';
 import { waitFor } from './helpers/poll';
 import { freePort } from '../src/common/net';
+import { buildDist } from './helpers/build';
 
 /**
  * The Production path: the gateway adapter against the bank simulator server, its faults,
@@ -321,11 +322,7 @@ describe('a crash between the bank and the commit', () => {
 
   it('SIGKILL after the bank charged leaves a pending payment that reconciliation completes', async () => {
     const root = join(__dirname, '..');
-    execFileSync(
-      process.execPath,
-      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-      { cwd: root, stdio: 'pipe' },
-    );
+    buildDist();
     const port = await freePort();
     child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
       cwd: root,

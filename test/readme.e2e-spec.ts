@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { webhookBody, webhookHeaders } from '../src/webhooks/signing';
 import { privateDatabase } from './helpers/app';
+import { withBuildLock } from './helpers/build';
 
 /**
  * The README's commands and code, run as a merchant copies them: their text is read from
@@ -33,11 +34,14 @@ describe('Operator commands', () => {
     expect(command).toMatch(/^npm run .*org:create .*--json$/);
     const db = await privateDatabase();
     try {
-      const stdout = execSync(command, {
-        cwd: ROOT,
-        env: shellEnv({ DATABASE_URL: db.url, LOG_LEVEL: 'info' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }).toString();
+      // The command builds dist/ (`npm run cli`), so under the lock the other suites' builds take.
+      const stdout = withBuildLock(() =>
+        execSync(command, {
+          cwd: ROOT,
+          env: shellEnv({ DATABASE_URL: db.url, LOG_LEVEL: 'info' }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      ).toString();
       const created = JSON.parse(stdout) as Record<string, unknown>;
       expect(Object.keys(created).sort()).toEqual([
         'email',

@@ -7,6 +7,7 @@ import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app
 import { catalog, createSubscription, invoicesOf } from './helpers/billing';
 import { expect422, expectText } from './helpers/http';
 import { paidPayment, payRequest } from './helpers/ledger';
+import { buildDist } from './helpers/build';
 
 /**
  * Refunds in the Sandbox (the built-in bank: a payment from a phone ending 9004 completes and its
@@ -292,9 +293,7 @@ function ledgerCheck(): {
 
 describe('npm run cli -- ledger:check --json (after the concurrent refunds above)', () => {
   beforeAll(() => {
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-    });
+    buildDist();
   });
 
   it('finds every payment, refund and balance in agreement, and exits 0', async () => {

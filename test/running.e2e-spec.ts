@@ -7,6 +7,7 @@ import { displayWidth } from '../src/banner';
 import { freePort } from '../src/common/net';
 import { privateDatabase } from './helpers/app';
 import { waitFor } from './helpers/poll';
+import { buildDist } from './helpers/build';
 
 /**
  * What a new user does (README "Run it"): the built service on an embedded PostgreSQL under a
@@ -102,9 +103,7 @@ const alive = (pid: number) => {
 };
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-  });
+  buildDist();
   dataDir = mkdtempSync(join(tmpdir(), 'khoums-run-'));
   chmodSync(dataDir, 0o755);
   port = await freePort();
