@@ -1,0 +1,214 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { LedgerRepository } from '../src/ledger/ledger.repository';
+import { PayoutRun } from '../src/payouts/payout-run';
+import { directUrlFor, privateDatabase, startTestApp, TestApp } from './helpers/app';
+import { balanceOf, earn, payableTenant } from './helpers/payouts';
+import { waitFor } from './helpers/poll';
+
+/*
+ * The payout run across processes, on a database of its own (a run pays every due environment it
+ * finds): two runs at once in processes of their own, one SIGKILLed in the middle of its run; the
+ * other, then the next run, finish. No environment is paid twice, none is forgotten, and the
+ * ledger's check finds nothing.
+ */
+jest.setTimeout(120_000);
+
+const RUN_TS = join(__dirname, 'webhooks/fixtures/run-ts.js');
+const RUNNER = join(__dirname, 'fixtures/payout-runner.ts');
+
+let db: { url: string; drop(): Promise<void> };
+let t: TestApp;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  db = await privateDatabase();
+  t = await startTestApp({ PAYOUT_DELAY_DAYS: '0', PAYOUT_SCHEDULER: 'false' }, db.url);
+});
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  }
+  await t.close();
+  await db.drop();
+});
+
+/** A payout run over every environment in a process of its own: the process, and its result once it ends. */
+function runnerProcess(): { child: ChildProcess; started: Promise<void>; result: Promise<unknown> } {
+  const child = spawn(process.execPath, [RUN_TS, RUNNER], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PAYOUT_DELAY_DAYS: '0',
+      PAYOUT_SCHEDULER: 'false',
+      // Due whatever the hour the suite runs at.
+      PAYOUT_HOUR_UTC: '0',
+      WEBHOOK_WORKER: 'false',
+      RECONCILE_INTERVAL_MS: '0',
+      BILLING_SCHEDULER: 'false',
+      KHOUMS_TEST_DATABASE_URL: db.url,
+      ...(directUrlFor(db.url) ? { DATABASE_DIRECT_URL: directUrlFor(db.url) } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const lines = () => out.split('\n').filter((l) => l.startsWith('{'));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const started = waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`payout runner exited: ${err}`);
+      return lines().length > 0 || undefined;
+    },
+    'the payout runner to start',
+    60_000,
+  ).then(() => undefined);
+  const result = exited.then(([code, signal]) => {
+    if (signal) return signal;
+    if (code !== 0) throw new Error(`payout runner exited with ${code}: ${err}`);
+    return JSON.parse(lines()[1]) as unknown;
+  });
+  return { child, started, result };
+}
+
+/**
+ * `n` organizations with an approved payout account whose Sandbox holds one completed payment of
+ * `amount` (its `payment` transaction, available at once): copies, row for row, of `template`'s
+ * organization, its payout account, its Sandbox, its payment request and payment, and the
+ * payment's transaction.
+ */
+async function seedPayableEnvironments(
+  template: { organizationId: string; environmentId: string; paymentId: string },
+  n: number,
+): Promise<void> {
+  await t.query(
+    `WITH n AS (
+       SELECT i, gen_random_uuid() AS org, gen_random_uuid() AS env, gen_random_uuid() AS req,
+              gen_random_uuid() AS pay FROM generate_series(1, $4::int) i),
+     orgs AS (
+       INSERT INTO organizations
+       SELECT (jsonb_populate_record(NULL::organizations, to_jsonb(o) || jsonb_build_object('id', n.org))).*
+         FROM organizations o, n WHERE o.id = $1),
+     envs AS (
+       INSERT INTO environments
+       SELECT (jsonb_populate_record(NULL::environments,
+                 to_jsonb(e) || jsonb_build_object('id', n.env, 'organization_id', n.org))).*
+         FROM environments e, n WHERE e.id = $2),
+     accounts AS (
+       INSERT INTO payout_accounts
+       SELECT (jsonb_populate_record(NULL::payout_accounts, to_jsonb(a) || jsonb_build_object('organization_id', n.org))).*
+         FROM payout_accounts a, n WHERE a.organization_id = $1),
+     schedules AS (
+       INSERT INTO payout_schedules (environment_id, organization_id) SELECT env, org FROM n),
+     requests AS (
+       INSERT INTO payment_requests
+       SELECT (jsonb_populate_record(NULL::payment_requests,
+                 to_jsonb(r) || jsonb_build_object('id', n.req, 'environment_id', n.env, 'organization_id', n.org))).*
+         FROM payment_requests r, payments p, n WHERE p.id = $3 AND r.id = p.payment_request_id),
+     payments AS (
+       INSERT INTO payments
+       SELECT (jsonb_populate_record(NULL::payments,
+                 to_jsonb(p) || jsonb_build_object('id', n.pay, 'payment_request_id', n.req, 'environment_id', n.env,
+                                                   'organization_id', n.org))).*
+         FROM payments p, n WHERE p.id = $3)
+     INSERT INTO balance_transactions
+     SELECT (jsonb_populate_record(NULL::balance_transactions,
+               to_jsonb(b) || jsonb_build_object('id', gen_random_uuid(), 'source_id', n.pay, 'payment_id', n.pay,
+                                                 'environment_id', n.env, 'organization_id', n.org))).*
+       FROM balance_transactions b, n WHERE b.source_id = $3 AND b.type = 'payment'`,
+    [template.organizationId, template.environmentId, template.paymentId, n],
+  );
+}
+
+/** Per environment with money: its payouts (count, amounts) and its balance. */
+const payoutState = () =>
+  t.query<{ payouts: number; environments: number }>(
+    `SELECT payouts, count(*)::int AS environments FROM (
+       SELECT s.environment_id, (SELECT count(*) FROM payouts p WHERE p.environment_id = s.environment_id)::int AS payouts
+         FROM payout_schedules s
+        WHERE EXISTS (SELECT 1 FROM balance_transactions b WHERE b.environment_id = s.environment_id)) x
+      GROUP BY payouts ORDER BY payouts`,
+  );
+
+describe('the payout run across processes', () => {
+  it('pays every due environment exactly once when one of two runs at once is killed with SIGKILL in the middle of its run', async () => {
+    const n = 1500;
+    const amount = 1700;
+    const template = await payableTenant(t);
+    const [paymentId] = await earn(t, template.sandbox.secretKey, amount);
+    await seedPayableEnvironments(
+      { organizationId: template.organizationId, environmentId: template.sandbox.environmentId, paymentId },
+      n - 1,
+    );
+    expect(await payoutState()).toEqual([{ payouts: 0, environments: n }]);
+
+    const a = runnerProcess();
+    const b = runnerProcess();
+    await Promise.all([a.started, b.started]);
+    const made = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM payouts`))[0].n;
+    await waitFor(
+      async () => {
+        if (a.child.exitCode !== null) throw new Error('the run ended before it was killed');
+        return (await made()) >= n / 5;
+      },
+      'the runs to be under way',
+      60_000,
+    );
+    a.child.kill('SIGKILL');
+    expect(await a.result).toBe('SIGKILL');
+    // Killed while the payouts were still being made.
+    expect(await made()).toBeLessThan(n);
+    const survivor = (await b.result) as { payoutsCreated: number; payoutsUpdated: number };
+    const afterKill = await made();
+    expect(afterKill).toBeLessThanOrEqual(n);
+
+    // Killed mid-run: whole claims were committed, nothing of the one in flight. Every environment
+    // marked paid today has its one payout; the next run (the next tick) pays the others.
+    const [{ considered }] = await t.query<{ considered: number }>(
+      `SELECT count(*)::int AS considered FROM payout_schedules s
+        WHERE last_paid_on IS NOT NULL AND EXISTS (SELECT 1 FROM balance_transactions b WHERE b.environment_id = s.environment_id)`,
+    );
+    expect(considered).toBe(afterKill);
+    expect(survivor.payoutsCreated).toBeGreaterThan(0);
+
+    // The payouts the killed run had leased to send wait for their lease to end (a minute): as if
+    // it had, the next run sends them again (the gateway is asked idempotently on the payout id).
+    await t.query(`UPDATE payouts SET next_attempt_at = now() WHERE status IN ('pending', 'in_transit')`);
+    const next = await t.app.get(PayoutRun).run({ now: new Date() });
+    expect(next.payoutsCreated).toBe(n - afterKill);
+
+    expect(await payoutState()).toEqual([{ payouts: 1, environments: n }]);
+    const statuses = await t.query(
+      `SELECT status, amount::int, count(*)::int AS n FROM payouts GROUP BY status, amount`,
+    );
+    expect(statuses).toEqual([{ status: 'paid', amount, n }]);
+    expect((await balanceOf(t, template.sandbox.secretKey)).available).toBe(0);
+    const [{ left }] = await t.query<{ left: number }>(
+      `SELECT count(*)::int AS left FROM (SELECT environment_id FROM balance_days GROUP BY environment_id
+                                            HAVING sum(net) <> 0) x`,
+    );
+    expect(left).toBe(0);
+
+    // Each payout has its one `payout` transaction of minus its amount, and one event per change.
+    const unbalanced = await t.query(
+      `SELECT p.id FROM payouts p
+         LEFT JOIN balance_transactions b ON b.source_id = p.id AND b.type = 'payout'
+        GROUP BY p.id, p.amount HAVING count(b.id) <> 1 OR sum(b.amount) <> -p.amount`,
+    );
+    expect(unbalanced).toEqual([]);
+    const events = await t.query(
+      `SELECT kind, count(*)::int AS n FROM events WHERE kind IN ('payout-created', 'payout-updated') GROUP BY kind ORDER BY kind`,
+    );
+    expect(events).toEqual([
+      { kind: 'payout-created', n },
+      { kind: 'payout-updated', n },
+    ]);
+    expect((await t.app.get(LedgerRepository).check()).problems).toEqual([]);
+  });
+});
