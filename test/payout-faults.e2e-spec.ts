@@ -8,25 +8,28 @@ import { balanceOf, earn, payableTenant } from './helpers/payouts';
 import { waitFor } from './helpers/poll';
 
 /*
- * The payout run across processes, on a database of its own (a run pays every due environment it
- * finds): two runs at once in processes of their own, one SIGKILLed in the middle of its run; the
- * other, then the next run, finish. No environment is paid twice, none is forgotten, and the
- * ledger's check finds nothing.
+ * The payout run across processes, each test on a database of its own (a run pays every due
+ * environment it finds): runs in processes of their own over many due environments, one
+ * SIGKILLed in the middle of its run, while it makes the payouts or while it sends them; another
+ * run (at the same time, restarted, or the next tick) finishes. No environment is paid twice, none
+ * is forgotten, and the ledger's check finds nothing.
  */
 jest.setTimeout(120_000);
 
 const RUN_TS = join(__dirname, 'webhooks/fixtures/run-ts.js');
 const RUNNER = join(__dirname, 'fixtures/payout-runner.ts');
+const AMOUNT = 1700;
 
 let db: { url: string; drop(): Promise<void> };
 let t: TestApp;
+let template: { organizationId: string; sandbox: { environmentId: string; secretKey: string } };
 const children: ChildProcess[] = [];
-beforeAll(async () => {
+beforeEach(async () => {
   db = await privateDatabase();
   t = await startTestApp({ PAYOUT_DELAY_DAYS: '0', PAYOUT_SCHEDULER: 'false' }, db.url);
 });
-afterAll(async () => {
-  for (const child of children) {
+afterEach(async () => {
+  for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await once(child, 'exit');
@@ -35,6 +38,79 @@ afterAll(async () => {
   await t.close();
   await db.drop();
 });
+
+/** `n` due environments, each with an available balance of AMOUNT and an approved payout account. */
+async function dueEnvironments(n: number): Promise<void> {
+  template = await payableTenant(t);
+  const [paymentId] = await earn(t, template.sandbox.secretKey, AMOUNT);
+  await seedPayableEnvironments(
+    { organizationId: template.organizationId, environmentId: template.sandbox.environmentId, paymentId },
+    n - 1,
+  );
+  expect(await payoutState()).toEqual([{ payouts: 0, environments: n }]);
+}
+
+const count = async (where = 'true') =>
+  (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM payouts WHERE ${where}`))[0].n;
+
+/** Environments considered today (their schedule marked) that have money. */
+const considered = async () =>
+  (
+    await t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM payout_schedules s
+        WHERE last_paid_on IS NOT NULL
+          AND EXISTS (SELECT 1 FROM balance_transactions b WHERE b.environment_id = s.environment_id)`,
+    )
+  )[0].n;
+
+/** Kills the runner once `ready` holds (its run under way), and checks that it died of it. */
+async function killWhen(
+  runner: ReturnType<typeof runnerProcess>,
+  ready: () => Promise<boolean>,
+  what: string,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      if (runner.child.exitCode !== null) throw new Error('the run ended before it was killed');
+      return ready();
+    },
+    what,
+    60_000,
+  );
+  runner.child.kill('SIGKILL');
+  expect(await runner.result).toBe('SIGKILL');
+}
+
+/**
+ * Every one of the `n` environments paid exactly once, its whole balance, `paid`, with its one
+ * `payout` transaction and one event per change, and the ledger's check clean.
+ */
+async function expectPaidOnce(n: number): Promise<void> {
+  expect(await payoutState()).toEqual([{ payouts: 1, environments: n }]);
+  expect(
+    await t.query(`SELECT status, amount::int, count(*)::int AS n FROM payouts GROUP BY status, amount`),
+  ).toEqual([{ status: 'paid', amount: AMOUNT, n }]);
+  expect((await balanceOf(t, template.sandbox.secretKey)).available).toBe(0);
+  expect(
+    await t.query(`SELECT environment_id FROM balance_days GROUP BY environment_id HAVING sum(net) <> 0`),
+  ).toEqual([]);
+  const unbalanced = await t.query(
+    `SELECT p.id FROM payouts p
+       LEFT JOIN balance_transactions b ON b.source_id = p.id AND b.type = 'payout'
+      GROUP BY p.id, p.amount HAVING count(b.id) <> 1 OR sum(b.amount) <> -p.amount`,
+  );
+  expect(unbalanced).toEqual([]);
+  expect(
+    await t.query(
+      `SELECT kind, count(*)::int AS n FROM events WHERE kind IN ('payout-created', 'payout-updated')
+        GROUP BY kind ORDER BY kind`,
+    ),
+  ).toEqual([
+    { kind: 'payout-created', n },
+    { kind: 'payout-updated', n },
+  ]);
+  expect((await t.app.get(LedgerRepository).check()).problems).toEqual([]);
+}
 
 /** A payout run over every environment in a process of its own: the process, and its result once it ends. */
 function runnerProcess(): { child: ChildProcess; started: Promise<void>; result: Promise<unknown> } {
@@ -137,78 +213,71 @@ const payoutState = () =>
   );
 
 describe('the payout run across processes', () => {
+  it('pays every due environment exactly once after the run is killed with SIGKILL while it makes the payouts, and the restarted one finishes', async () => {
+    const n = 1500;
+    await dueEnvironments(n);
+    const killed = runnerProcess();
+    await killed.started;
+    await killWhen(killed, async () => (await count()) >= n / 5, 'the run to be under way');
+
+    // Killed mid-run: whole claims were committed, nothing of the one in flight; every
+    // environment marked considered today has its one payout, the others none.
+    const made = await count();
+    expect(made).toBeLessThan(n);
+    expect(await considered()).toBe(made);
+
+    const restarted = runnerProcess();
+    expect(await restarted.result).toEqual({ payoutsCreated: n - made, payoutsUpdated: n });
+    await expectPaidOnce(n);
+  });
+
   it('pays every due environment exactly once when one of two runs at once is killed with SIGKILL in the middle of its run', async () => {
     const n = 1500;
-    const amount = 1700;
-    const template = await payableTenant(t);
-    const [paymentId] = await earn(t, template.sandbox.secretKey, amount);
-    await seedPayableEnvironments(
-      { organizationId: template.organizationId, environmentId: template.sandbox.environmentId, paymentId },
-      n - 1,
-    );
-    expect(await payoutState()).toEqual([{ payouts: 0, environments: n }]);
-
+    await dueEnvironments(n);
     const a = runnerProcess();
     const b = runnerProcess();
     await Promise.all([a.started, b.started]);
-    const made = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM payouts`))[0].n;
-    await waitFor(
-      async () => {
-        if (a.child.exitCode !== null) throw new Error('the run ended before it was killed');
-        return (await made()) >= n / 5;
-      },
-      'the runs to be under way',
-      60_000,
-    );
-    a.child.kill('SIGKILL');
-    expect(await a.result).toBe('SIGKILL');
-    // Killed while the payouts were still being made.
-    expect(await made()).toBeLessThan(n);
+    await killWhen(a, async () => (await count()) >= n / 5, 'the runs to be under way');
+    expect(await count()).toBeLessThan(n);
     const survivor = (await b.result) as { payoutsCreated: number; payoutsUpdated: number };
-    const afterKill = await made();
-    expect(afterKill).toBeLessThanOrEqual(n);
-
-    // Killed mid-run: whole claims were committed, nothing of the one in flight. Every environment
-    // marked paid today has its one payout; the next run (the next tick) pays the others.
-    const [{ considered }] = await t.query<{ considered: number }>(
-      `SELECT count(*)::int AS considered FROM payout_schedules s
-        WHERE last_paid_on IS NOT NULL AND EXISTS (SELECT 1 FROM balance_transactions b WHERE b.environment_id = s.environment_id)`,
-    );
-    expect(considered).toBe(afterKill);
     expect(survivor.payoutsCreated).toBeGreaterThan(0);
+    const made = await count();
+    expect(await considered()).toBe(made);
 
-    // The payouts the killed run had leased to send wait for their lease to end (a minute): as if
-    // it had, the next run sends them again (the gateway is asked idempotently on the payout id).
-    await t.query(`UPDATE payouts SET next_attempt_at = now() WHERE status IN ('pending', 'in_transit')`);
+    // The next tick pays what the survivor did not claim (rows the killed run still held).
     const next = await t.app.get(PayoutRun).run({ now: new Date() });
-    expect(next.payoutsCreated).toBe(n - afterKill);
+    expect(next.payoutsCreated).toBe(n - made);
+    // The payouts the killed run had leased to send (if it got there) wait for their lease to end:
+    // as if it had, the next run sends them.
+    await t.query(`UPDATE payouts SET next_attempt_at = now() WHERE status IN ('pending', 'in_transit')`);
+    await t.app.get(PayoutRun).run({ now: new Date() });
+    await expectPaidOnce(n);
+  });
 
-    expect(await payoutState()).toEqual([{ payouts: 1, environments: n }]);
-    const statuses = await t.query(
-      `SELECT status, amount::int, count(*)::int AS n FROM payouts GROUP BY status, amount`,
+  it('settles every payout exactly once after the run is killed with SIGKILL while it sends them', async () => {
+    const n = 1000;
+    await dueEnvironments(n);
+    const killed = runnerProcess();
+    await killed.started;
+    await killWhen(
+      killed,
+      async () => (await count(`status = 'paid'`)) >= n / 5 && (await count(`status = 'pending'`)) > 0,
+      'the run to be sending',
     );
-    expect(statuses).toEqual([{ status: 'paid', amount, n }]);
-    expect((await balanceOf(t, template.sandbox.secretKey)).available).toBe(0);
-    const [{ left }] = await t.query<{ left: number }>(
-      `SELECT count(*)::int AS left FROM (SELECT environment_id FROM balance_days GROUP BY environment_id
-                                            HAVING sum(net) <> 0) x`,
-    );
-    expect(left).toBe(0);
+    expect(await count()).toBe(n);
+    const paid = await count(`status = 'paid'`);
+    expect(paid).toBeLessThan(n);
+    // What the killed run had claimed to send stays leased to it; the restarted run sends the rest.
+    const leased = await count(`status = 'pending' AND next_attempt_at > now()`);
+    const restarted = runnerProcess();
+    expect(await restarted.result).toEqual({ payoutsCreated: 0, payoutsUpdated: n - paid - leased });
+    expect(await count(`status = 'pending'`)).toBe(leased);
 
-    // Each payout has its one `payout` transaction of minus its amount, and one event per change.
-    const unbalanced = await t.query(
-      `SELECT p.id FROM payouts p
-         LEFT JOIN balance_transactions b ON b.source_id = p.id AND b.type = 'payout'
-        GROUP BY p.id, p.amount HAVING count(b.id) <> 1 OR sum(b.amount) <> -p.amount`,
-    );
-    expect(unbalanced).toEqual([]);
-    const events = await t.query(
-      `SELECT kind, count(*)::int AS n FROM events WHERE kind IN ('payout-created', 'payout-updated') GROUP BY kind ORDER BY kind`,
-    );
-    expect(events).toEqual([
-      { kind: 'payout-created', n },
-      { kind: 'payout-updated', n },
-    ]);
-    expect((await t.app.get(LedgerRepository).check()).problems).toEqual([]);
+    // Once the dead sender's lease has ended (made so here rather than waited for), the next run
+    // sends those again, the gateway asked on the payout's id: each settled once.
+    await t.query(`UPDATE payouts SET next_attempt_at = now() WHERE status = 'pending'`);
+    expect((await t.app.get(PayoutRun).run({ now: new Date() })).payoutsUpdated).toBe(leased);
+    expect(await count(`attempts > 2`)).toBe(0);
+    await expectPaidOnce(n);
   });
 });
