@@ -112,8 +112,16 @@ async function expectPaidOnce(n: number): Promise<void> {
   expect((await t.app.get(LedgerRepository).check()).problems).toEqual([]);
 }
 
-/** A payout run over every environment in a process of its own: the process, and its result once it ends. */
-function runnerProcess(): { child: ChildProcess; started: Promise<void>; result: Promise<unknown> } {
+/**
+ * A payout run over every environment in a process of its own: the process, once it has started
+ * (`started`), runs when told (`go`); `result` is the run's result, or the signal that killed it.
+ */
+function runnerProcess(): {
+  child: ChildProcess;
+  started: Promise<void>;
+  go: () => void;
+  result: Promise<unknown>;
+} {
   const child = spawn(process.execPath, [RUN_TS, RUNNER], {
     env: {
       ...process.env,
@@ -128,7 +136,7 @@ function runnerProcess(): { child: ChildProcess; started: Promise<void>; result:
       KHOUMS_TEST_DATABASE_URL: db.url,
       ...(directUrlFor(db.url) ? { DATABASE_DIRECT_URL: directUrlFor(db.url) } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
   let out = '';
@@ -150,7 +158,8 @@ function runnerProcess(): { child: ChildProcess; started: Promise<void>; result:
     if (code !== 0) throw new Error(`payout runner exited with ${code}: ${err}`);
     return JSON.parse(lines()[1]) as unknown;
   });
-  return { child, started, result };
+  result.catch(() => undefined); // awaited by the test; a failure before that is not unhandled
+  return { child, started, go: () => child.stdin!.end('run\n'), result };
 }
 
 /**
@@ -216,8 +225,9 @@ describe('the payout run across processes', () => {
   it('pays every due environment exactly once after the run is killed with SIGKILL while it makes the payouts, and the restarted one finishes', async () => {
     const n = 1500;
     await dueEnvironments(n);
-    const killed = runnerProcess();
-    await killed.started;
+    const [killed, restarted] = [runnerProcess(), runnerProcess()];
+    await Promise.all([killed.started, restarted.started]);
+    killed.go();
     await killWhen(killed, async () => (await count()) >= n / 5, 'the run to be under way');
 
     // Killed mid-run: whole claims were committed, nothing of the one in flight; every
@@ -226,7 +236,7 @@ describe('the payout run across processes', () => {
     expect(made).toBeLessThan(n);
     expect(await considered()).toBe(made);
 
-    const restarted = runnerProcess();
+    restarted.go();
     expect(await restarted.result).toEqual({ payoutsCreated: n - made, payoutsUpdated: n });
     await expectPaidOnce(n);
   });
@@ -237,6 +247,8 @@ describe('the payout run across processes', () => {
     const a = runnerProcess();
     const b = runnerProcess();
     await Promise.all([a.started, b.started]);
+    a.go();
+    b.go();
     await killWhen(a, async () => (await count()) >= n / 5, 'the runs to be under way');
     expect(await count()).toBeLessThan(n);
     const survivor = (await b.result) as { payoutsCreated: number; payoutsUpdated: number };
@@ -257,8 +269,9 @@ describe('the payout run across processes', () => {
   it('settles every payout exactly once after the run is killed with SIGKILL while it sends them', async () => {
     const n = 1000;
     await dueEnvironments(n);
-    const killed = runnerProcess();
-    await killed.started;
+    const [killed, restarted] = [runnerProcess(), runnerProcess()];
+    await Promise.all([killed.started, restarted.started]);
+    killed.go();
     await killWhen(
       killed,
       async () => (await count(`status = 'paid'`)) >= n / 5 && (await count(`status = 'pending'`)) > 0,
@@ -269,7 +282,7 @@ describe('the payout run across processes', () => {
     expect(paid).toBeLessThan(n);
     // What the killed run had claimed to send stays leased to it; the restarted run sends the rest.
     const leased = await count(`status = 'pending' AND next_attempt_at > now()`);
-    const restarted = runnerProcess();
+    restarted.go();
     expect(await restarted.result).toEqual({ payoutsCreated: 0, payoutsUpdated: n - paid - leased });
     expect(await count(`status = 'pending'`)).toBe(leased);
 
