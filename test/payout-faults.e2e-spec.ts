@@ -141,8 +141,8 @@ function runnerProcess(): {
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const lines = () => out.split('\n').filter((l) => l.startsWith('{'));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const started = waitFor(
@@ -159,7 +159,7 @@ function runnerProcess(): {
     return JSON.parse(lines()[1]) as unknown;
   });
   result.catch(() => undefined); // awaited by the test; a failure before that is not unhandled
-  return { child, started, go: () => child.stdin!.end('run\n'), result };
+  return { child, started, go: () => child.stdin.end('run\n'), result };
 }
 
 /**
