@@ -211,7 +211,7 @@ async function seedPayableEnvironments(
   );
 }
 
-/** Per environment with money: its payouts (count, amounts) and its balance. */
+/** How many environments with money have 0, 1, 2… payouts. */
 const payoutState = () =>
   t.query<{ payouts: number; environments: number }>(
     `SELECT payouts, count(*)::int AS environments FROM (
