@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../src/database/data-source';
-import { migrations } from '../src/database/migrations';
+import { runMigrations } from '../src/database/data-source';
 import { Ledger1795609844063 } from '../src/database/migrations/1795609844063-Ledger';
-import { testDatabaseUrl } from './helpers/app';
+import { emptyDatabase, migrateUpTo } from './helpers/app';
 
 /*
  * Payments completed before the ledger existed get their `payment` transaction in the migration
@@ -14,28 +12,14 @@ import { testDatabaseUrl } from './helpers/app';
 jest.setTimeout(60_000);
 
 let url: string;
-let admin: Client;
-let database: string;
+let drop: () => Promise<void>;
 beforeAll(async () => {
-  database = `khoums_ledger_${randomUUID().slice(0, 8)}`;
-  admin = new Client({ connectionString: testDatabaseUrl() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const u = new URL(testDatabaseUrl());
-  u.pathname = `/${database}`;
-  url = u.toString();
+  ({ url, drop } = await emptyDatabase());
 });
-afterAll(async () => {
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-});
+afterAll(() => drop());
 
 it('backfills one payment transaction per completed payment, with the fee and availability of today’s rules', async () => {
-  const before = migrations.slice(0, migrations.indexOf(Ledger1795609844063));
-  const ds = new DataSource({ ...dataSourceOptions(url), migrations: before });
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'each' });
-  await ds.destroy();
+  await migrateUpTo(url, Ledger1795609844063);
 
   const db = new Client({ connectionString: url });
   await db.connect();

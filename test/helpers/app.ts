@@ -8,7 +8,9 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app';
 import { AppConfig, loadConfig } from '../../src/config/config';
-import { runMigrations } from '../../src/database/data-source';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrations } from '../../src/database/data-source';
+import { migrations } from '../../src/database/migrations';
 import { Db } from '../../src/database/db';
 import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
@@ -135,6 +137,13 @@ export async function startTestApp(
  * only ones working on it (e.g. background workers racing other suites'). Dropped by `drop()`.
  */
 export async function privateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const db = await emptyDatabase();
+  await runMigrations(directUrlFor(db.url) ?? db.url);
+  return db;
+}
+
+/** A database of its own with no migration run yet (a migration's test), dropped by `drop`. */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const database = `khoums_private_${randomBytes(5).toString('hex')}`;
   const admin = new Client({ connectionString: testDatabaseUrl() });
   await admin.connect();
@@ -143,7 +152,6 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
   const u = new URL(testDatabaseUrl());
   u.pathname = `/${database}`;
   const url = u.toString();
-  await runMigrations(directUrlFor(url) ?? url);
   return {
     url,
     drop: async () => {
@@ -153,6 +161,20 @@ export async function privateDatabase(): Promise<{ url: string; drop(): Promise<
       await c.end();
     },
   };
+}
+
+/** Runs on `url` the migrations listed before `migration`: the schema as it was before it. */
+export async function migrateUpTo(url: string, migration: (typeof migrations)[number]): Promise<void> {
+  const ds = new DataSource({
+    ...dataSourceOptions(url),
+    migrations: migrations.slice(0, migrations.indexOf(migration)),
+  });
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await ds.destroy();
+  }
 }
 
 /** The go-live documents' key of every app the tests start (global-setup sets it for child processes). */
