@@ -586,6 +586,31 @@ describe('public pay', () => {
     );
     expect(n).toBe(1);
   });
+
+  it('an empty, over-long or unprintable Idempotency-Key is 400 on every public route, and nothing runs', async () => {
+    const s = await session();
+    const routes: [string, object][] = [
+      [`/${s.data.id}/pay`, { configurationId: methods.masrivi, phoneNumber: '22229003' }],
+      [`/${s.data.id}/switch-method`, { configurationId: methods.sedad }],
+      [`/${s.data.id}/simulate-transfer`, { paymentId: '00000000-0000-4000-8000-000000000000' }],
+    ];
+    for (const [path, body] of routes) {
+      for (const key of ['', 'k'.repeat(256), 'clé-é']) {
+        expectText(
+          await publicPost(path, body).set('Idempotency-Key', key),
+          400,
+          Messages.idempotencyKeyInvalid,
+        );
+      }
+    }
+    const [{ n }] = await t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM payments p JOIN checkout_sessions s ON s.payment_request_id = p.payment_request_id WHERE s.id = $1`,
+      [s.data.id],
+    );
+    expect(n).toBe(0);
+    // A key of 255 printable characters is accepted.
+    await publicPost(`/${s.data.id}/pay`, routes[0][1]).set('Idempotency-Key', 'k'.repeat(255)).expect(200);
+  });
 });
 
 describe('public switch-method', () => {

@@ -33,6 +33,19 @@ const ApiAnswer =
   };
 
 /**
+ * The request's Idempotency-Key, checked as on every POST (400 when empty, over-long or not
+ * printable). Pay records it in the session's namespace; switch-method and simulate-transfer are
+ * idempotent by themselves (the same choice again, a payment already settled is `skipped`), so a
+ * valid key needs no record there.
+ */
+function idempotencyHeaderOf(req: FastifyRequest): string | undefined {
+  const header = req.headers[IDEMPOTENCY_HEADER];
+  if (header !== undefined && !validIdempotencyKey(header))
+    throw idempotencyError(IdempotencyError.InvalidKey);
+  return header;
+}
+
+/**
  * The public checkout, without a key (the session's id is the capability, as for the hosted page):
  * the view the hosted page polls, and the JSON routes of a merchant's own checkout screen
  * (docs/checkout.md "Build your own checkout screen"). Rate-limited per address like every keyless route.
@@ -82,9 +95,7 @@ export class PublicCheckoutController {
   })
   @ApiAnswer(PublicPayJson)
   pay(@Param() p: CheckoutSessionIdParams, @Body() dto: PublicPayDto, @Req() req: FastifyRequest) {
-    const header = req.headers[IDEMPOTENCY_HEADER];
-    if (header !== undefined && !validIdempotencyKey(header))
-      throw idempotencyError(IdempotencyError.InvalidKey);
+    const header = idempotencyHeaderOf(req);
     const key =
       header === undefined
         ? undefined
@@ -98,9 +109,15 @@ export class PublicCheckoutController {
     CheckoutError.NotOpen,
     PaymentError.MethodNotFound,
     PaymentError.InProgress,
+    IdempotencyError.InvalidKey,
   )
   @ApiAnswer(PublicSessionViewJson)
-  switchMethod(@Param() p: CheckoutSessionIdParams, @Body() dto: SwitchMethodDto) {
+  switchMethod(
+    @Param() p: CheckoutSessionIdParams,
+    @Body() dto: SwitchMethodDto,
+    @Req() req: FastifyRequest,
+  ) {
+    idempotencyHeaderOf(req);
     return this.service.switchMethod(p.id, dto.configurationId);
   }
 
@@ -111,9 +128,15 @@ export class PublicCheckoutController {
     PaymentError.SimulatedTransfersSandboxOnly,
     PaymentError.NotFound,
     PaymentError.NotPending,
+    IdempotencyError.InvalidKey,
   )
   @ApiAnswer(PublicPaymentStatusJson)
-  simulateTransfer(@Param() p: CheckoutSessionIdParams, @Body() dto: PublicSimulateTransferDto) {
+  simulateTransfer(
+    @Param() p: CheckoutSessionIdParams,
+    @Body() dto: PublicSimulateTransferDto,
+    @Req() req: FastifyRequest,
+  ) {
+    idempotencyHeaderOf(req);
     return this.service.simulateTransfer(p.id, dto.paymentId);
   }
 }
