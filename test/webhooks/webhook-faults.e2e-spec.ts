@@ -90,7 +90,10 @@ describe('webhook delivery faults', () => {
     expect(res.status).toBe(200);
     await sigkill(child);
 
-    await instance(); // the restarted service
+    // The restarted service, with a lease far above the attempt's time-out: a machine loaded enough
+    // to stall its event loop past a 3 s lease would have it claim its own delivery again (the lease
+    // is what makes delivery at least once; the retry after it is the next test's subject).
+    await instance({ WEBHOOK_LEASE_MS: '15000' });
     const [{ id: eventId }] = await t.query(
       `SELECT id FROM events WHERE data->>'transactionId' = 'order_killed' AND environment_id = $1`,
       [org.sandbox.environmentId],
