@@ -38,9 +38,6 @@ UPDATE api_keys SET revoked_at = now()
 -- OrganizationsRepository.touchKeys
 UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::uuid[]);
 
--- OrganizationsRepository.emailTaken
-SELECT 1 FROM users WHERE email = $1;
-
 -- OrganizationsRepository.insertOrganization
 INSERT INTO organizations (id, name, verification_status, verification_decided_at, platform)
       VALUES ($1, $2, $3,
@@ -85,7 +82,83 @@ UPDATE organizations
              payouts_held = COALESCE($4::boolean, payouts_held)
        WHERE id = $5;
 
--- OrganizationsRepository.insertApplication
+-- OrganizationsRepository.searchOrganizations
+SELECT id, name, verification_status AS "verificationStatus", platform, created_at AS "createdAt"
+        FROM organizations WHERE name ILIKE $1 AND verification_status = $2
+       ORDER BY created_at DESC, id DESC LIMIT $3;
+
+-- OrganizationsRepository.environments
+SELECT id, kind FROM environments WHERE organization_id = $1 ORDER BY kind;
+
+-- OrganizationsRepository.organizationName
+SELECT name FROM organizations WHERE id = $1;
+
+-- OrganizationsRepository.environment
+SELECT id FROM environments WHERE organization_id = $1 AND kind = $2;
+
+-- OrganizationsRepository.insertEnvironment
+INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, $3);
+
+-- OrganizationsRepository.countOrganizations
+SELECT count(*)::int AS count FROM organizations;
+
+-- UsersRepository.emailTaken
+SELECT 1 FROM users WHERE email = $1;
+
+-- UsersRepository.insertUser
+INSERT INTO users (id, organization_id, email, password_hash, role)
+      VALUES ($1, $2, $3, $4, $5);
+
+-- UsersRepository.userForSignIn
+SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt", password_hash AS "passwordHash" FROM users WHERE email = $1;
+
+-- UsersRepository.passwordHashOf
+SELECT password_hash AS "passwordHash" FROM users WHERE id = $1;
+
+-- UsersRepository.setPasswordHash
+UPDATE users SET password_hash = $1, password_changed_at = now() WHERE id = $2;
+
+-- UsersRepository.users
+SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt" FROM users WHERE organization_id = $1 ORDER BY created_at, id;
+
+-- UsersRepository.lockOwners
+SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE;
+
+-- UsersRepository.setRole
+UPDATE users SET role = $1 WHERE id = $2 AND organization_id = $3
+      RETURNING id, organization_id AS "organizationId", email, role, created_at AS "createdAt";
+
+-- UsersRepository.deleteUser
+DELETE FROM users WHERE id = $1 AND organization_id = $2 RETURNING id, organization_id AS "organizationId", email, role, created_at AS "createdAt";
+
+-- UsersRepository.user
+SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt" FROM users WHERE id = $1 AND organization_id = $2;
+
+-- UsersRepository.insertInvitation
+INSERT INTO dashboard_invitations (id, organization_id, email, role, token_hash, invited_by, created_at, expires_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- UsersRepository.pendingInvitations
+SELECT id, organization_id AS "organizationId", email, role, invited_by AS "invitedBy",
+  created_at AS "createdAt", expires_at AS "expiresAt" FROM dashboard_invitations
+       WHERE organization_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+       ORDER BY created_at DESC, id DESC;
+
+-- UsersRepository.invitationByToken
+SELECT i.id, i.organization_id AS "organizationId", i.email, i.role, i.invited_by AS "invitedBy",
+             i.created_at AS "createdAt", i.expires_at AS "expiresAt", o.name AS "organizationName"
+        FROM dashboard_invitations i JOIN organizations o ON o.id = i.organization_id
+       WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now();
+
+-- UsersRepository.acceptInvitation
+UPDATE dashboard_invitations SET accepted_at = now()
+         WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now();
+
+-- UsersRepository.revokeInvitation
+UPDATE dashboard_invitations SET revoked_at = now()
+         WHERE id = $1 AND organization_id = $2 AND accepted_at IS NULL AND revoked_at IS NULL;
+
+-- VerificationRepository.insertApplication
 INSERT INTO verification_applications (id, organization_id, submitted_by, legal_name, trade_name, legal_form,
              rccm, nif, address, representative_name, representative_phone, representative_id_key,
              representative_id_sealed, payout_bank, payout_holder, payout_iban)
@@ -94,16 +167,16 @@ INSERT INTO verification_applications (id, organization_id, submitted_by, legal_
               $11, $12, $13,
               $14, $15, $16);
 
--- OrganizationsRepository.insertDocument
+-- VerificationRepository.insertDocument
 INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
       VALUES ($1, $2, $3, $4, $5, $6);
 
--- OrganizationsRepository.copyDocument
+-- VerificationRepository.copyDocument
 INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
         SELECT $1, kind, content_type, size, key_id, sealed FROM verification_documents
          WHERE application_id = $2 AND kind = $3;
 
--- OrganizationsRepository.latestApplication
+-- VerificationRepository.latestApplication
 SELECT a.id, a.organization_id AS "organizationId", a.legal_name AS "legalName", a.trade_name AS "tradeName",
              a.legal_form AS "legalForm", a.rccm, a.nif, a.address, a.representative_name AS "representativeName",
              a.representative_phone AS "representativePhone", a.payout_bank AS "payoutBank",
@@ -117,90 +190,17 @@ SELECT a.id, a.organization_id AS "organizationId", a.legal_name AS "legalName",
        WHERE a.organization_id = $1
        ORDER BY a.created_at DESC, a.id DESC LIMIT 1;
 
--- OrganizationsRepository.document
+-- VerificationRepository.document
 SELECT d.content_type AS "contentType", d.size, d.key_id AS "keyId", d.sealed
         FROM verification_documents d
        WHERE d.kind = $1 AND d.application_id = (
              SELECT a.id FROM verification_applications a WHERE a.organization_id = $2
               ORDER BY a.created_at DESC, a.id DESC LIMIT 1);
 
--- OrganizationsRepository.submittedQueue
+-- VerificationRepository.submittedQueue
 SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
        WHERE verification_status = 'submitted'
        ORDER BY verification_submitted_at, id LIMIT $1;
-
--- OrganizationsRepository.searchOrganizations
-SELECT id, name, verification_status AS "verificationStatus", platform, created_at AS "createdAt"
-        FROM organizations WHERE name ILIKE $1 AND verification_status = $2
-       ORDER BY created_at DESC, id DESC LIMIT $3;
-
--- OrganizationsRepository.environments
-SELECT id, kind FROM environments WHERE organization_id = $1 ORDER BY kind;
-
--- OrganizationsRepository.insertUser
-INSERT INTO users (id, organization_id, email, password_hash, role)
-      VALUES ($1, $2, $3, $4, $5);
-
--- OrganizationsRepository.userForSignIn
-SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt", password_hash AS "passwordHash" FROM users WHERE email = $1;
-
--- OrganizationsRepository.passwordHashOf
-SELECT password_hash AS "passwordHash" FROM users WHERE id = $1;
-
--- OrganizationsRepository.setPasswordHash
-UPDATE users SET password_hash = $1, password_changed_at = now() WHERE id = $2;
-
--- OrganizationsRepository.users
-SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt" FROM users WHERE organization_id = $1 ORDER BY created_at, id;
-
--- OrganizationsRepository.lockOwners
-SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE;
-
--- OrganizationsRepository.setRole
-UPDATE users SET role = $1 WHERE id = $2 AND organization_id = $3
-      RETURNING id, organization_id AS "organizationId", email, role, created_at AS "createdAt";
-
--- OrganizationsRepository.deleteUser
-DELETE FROM users WHERE id = $1 AND organization_id = $2 RETURNING id, organization_id AS "organizationId", email, role, created_at AS "createdAt";
-
--- OrganizationsRepository.user
-SELECT id, organization_id AS "organizationId", email, role, created_at AS "createdAt" FROM users WHERE id = $1 AND organization_id = $2;
-
--- OrganizationsRepository.insertInvitation
-INSERT INTO dashboard_invitations (id, organization_id, email, role, token_hash, invited_by, created_at, expires_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
-
--- OrganizationsRepository.pendingInvitations
-SELECT id, organization_id AS "organizationId", email, role, invited_by AS "invitedBy",
-  created_at AS "createdAt", expires_at AS "expiresAt" FROM dashboard_invitations
-       WHERE organization_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-       ORDER BY created_at DESC, id DESC;
-
--- OrganizationsRepository.invitationByToken
-SELECT i.id, i.organization_id AS "organizationId", i.email, i.role, i.invited_by AS "invitedBy",
-             i.created_at AS "createdAt", i.expires_at AS "expiresAt", o.name AS "organizationName"
-        FROM dashboard_invitations i JOIN organizations o ON o.id = i.organization_id
-       WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now();
-
--- OrganizationsRepository.acceptInvitation
-UPDATE dashboard_invitations SET accepted_at = now()
-         WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now();
-
--- OrganizationsRepository.revokeInvitation
-UPDATE dashboard_invitations SET revoked_at = now()
-         WHERE id = $1 AND organization_id = $2 AND accepted_at IS NULL AND revoked_at IS NULL;
-
--- OrganizationsRepository.organizationName
-SELECT name FROM organizations WHERE id = $1;
-
--- OrganizationsRepository.environment
-SELECT id FROM environments WHERE organization_id = $1 AND kind = $2;
-
--- OrganizationsRepository.insertEnvironment
-INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, $3);
-
--- OrganizationsRepository.countOrganizations
-SELECT count(*)::int AS count FROM organizations;
 
 -- ConnectedAccountsRepository.actingEnvironment
 SELECT e.id AS "environmentId", o.verification_status AS verification

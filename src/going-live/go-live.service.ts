@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config';
 import type { Account } from '../organizations/account';
 import { DOCUMENT_KINDS, DocumentKind, DocumentType, StoredApplication } from '../organizations/application';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
+import { VerificationRepository } from '../organizations/verification.repository';
 import { AccountService } from './account.service';
 import type { ApplicationInput } from './application-form';
 import { DocumentCipher } from './document-cipher';
@@ -25,9 +26,15 @@ export class GoLiveService {
   constructor(
     private readonly accounts: AccountService,
     private readonly organizations: OrganizationsRepository,
+    private readonly applications: VerificationRepository,
     private readonly cipher: DocumentCipher,
     private readonly config: AppConfig,
   ) {}
+
+  /** The organizations whose application waits for an operator, oldest first. */
+  submittedQueue(): Promise<{ id: string; name: string; submittedAt: Date }[]> {
+    return this.applications.submittedQueue();
+  }
 
   banks(): string[] {
     return payoutBanks(this.config.PAYOUT_BANKS);
@@ -37,7 +44,7 @@ export class GoLiveService {
   async standing(organizationId: string): Promise<{ account: Account; application?: StoredApplication }> {
     const [account, application] = await Promise.all([
       this.accounts.get(organizationId),
-      this.organizations.latestApplication(organizationId),
+      this.applications.latestApplication(organizationId),
     ]);
     return { account, application };
   }
@@ -47,9 +54,9 @@ export class GoLiveService {
     await this.accounts.change(organizationId, async (before) => {
       if (before.verificationStatus === 'submitted') throw goLiveError(GoLiveError.UnderReview);
       if (before.verificationStatus === 'verified') throw goLiveError(GoLiveError.AlreadyVerified);
-      const earlier = await this.organizations.latestApplication(organizationId);
+      const earlier = await this.applications.latestApplication(organizationId);
       const id = randomUUID();
-      await this.organizations.insertApplication({
+      await this.applications.insertApplication({
         id,
         organizationId,
         submittedBy: userId,
@@ -59,12 +66,12 @@ export class GoLiveService {
       for (const kind of DOCUMENT_KINDS) {
         const document = input.documents[kind];
         if (document) {
-          await this.organizations.insertDocument(id, kind, {
+          await this.applications.insertDocument(id, kind, {
             contentType: document.contentType,
             size: document.data.length,
             ...this.cipher.seal(document.data),
           });
-        } else if (!earlier || !(await this.organizations.copyDocument(earlier.id, id, kind))) {
+        } else if (!earlier || !(await this.applications.copyDocument(earlier.id, id, kind))) {
           throw goLiveError(GoLiveError.DocumentRequired);
         }
       }
@@ -80,7 +87,7 @@ export class GoLiveService {
 
   /** The latest application with its ID number opened (operators only). */
   async openApplication(organizationId: string): Promise<OpenedApplication | undefined> {
-    const application = await this.organizations.latestApplication(organizationId);
+    const application = await this.applications.latestApplication(organizationId);
     if (!application) return undefined;
     return {
       ...application,
@@ -93,7 +100,7 @@ export class GoLiveService {
     organizationId: string,
     kind: DocumentKind,
   ): Promise<{ contentType: DocumentType; data: Buffer }> {
-    const document = await this.organizations.document(organizationId, kind);
+    const document = await this.applications.document(organizationId, kind);
     if (!document) throw goLiveError(GoLiveError.DocumentNotFound);
     return { contentType: document.contentType, data: this.cipher.open(document) };
   }

@@ -9,7 +9,7 @@ import {
   OnboardingLink,
 } from './connected-accounts.repository';
 import { OrganizationError, organizationError } from './organizations.errors';
-import { OrganizationsRepository } from './organizations.repository';
+import { UsersRepository } from './users.repository';
 import { EmailTakenError, OrganizationsService } from './organizations.service';
 import { hashPassword } from './secrets';
 import type { Tenant } from './tenant';
@@ -64,7 +64,7 @@ export class ConnectedAccountsService {
     private readonly db: Db,
     private readonly repo: ConnectedAccountsRepository,
     private readonly organizations: OrganizationsService,
-    private readonly organizationsRepo: OrganizationsRepository,
+    private readonly users: UsersRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -179,7 +179,7 @@ export class ConnectedAccountsService {
     return this.db.transaction(async () => {
       const owner = await this.repo.useOnboardingLink(link.id);
       if (!owner) return undefined;
-      await this.organizationsRepo.setPasswordHash(owner.userId, passwordHash);
+      await this.users.setPasswordHash(owner.userId, passwordHash);
       return { userId: owner.userId };
     });
   }

@@ -4,6 +4,8 @@ import { ConnectedAccountsRepository } from './connected-accounts.repository';
 import { ConnectedAccountsService } from './connected-accounts.service';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
+import { UsersRepository } from './users.repository';
+import { VerificationRepository } from './verification.repository';
 import { OrganizationsService } from './organizations.service';
 import { UsersService } from './users.service';
 
@@ -11,6 +13,8 @@ import { UsersService } from './users.service';
 @Module({
   providers: [
     OrganizationsRepository,
+    UsersRepository,
+    VerificationRepository,
     OrganizationsService,
     ApiKeysService,
     EnvironmentSetup,
@@ -21,6 +25,7 @@ import { UsersService } from './users.service';
   exports: [
     OrganizationsService,
     OrganizationsRepository,
+    VerificationRepository,
     ApiKeysService,
     EnvironmentSetup,
     UsersService,

@@ -2,16 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { and, raw, Sql, sql } from '../database/sql';
 import type { Account, PayoutAccountStatus, VerificationStatus } from './account';
-import type {
-  ApplicationFields,
-  DocumentKind,
-  DocumentType,
-  SealedBytes,
-  StoredApplication,
-  StoredDocument,
-} from './application';
 import type { EnvironmentKind, KeyKind } from './tenant';
-import type { Invitation, Role, User } from './users';
 
 export interface KeyRow {
   id: string;
@@ -38,11 +29,6 @@ export interface ApiKeyInfo {
 
 const KEY_INFO = raw(`id, kind, display, name, created_at AS "createdAt", last_used_at AS "lastUsedAt",
   expires_at AS "expiresAt"`);
-const USER_COLUMNS = raw(`id, organization_id AS "organizationId", email, role, created_at AS "createdAt"`);
-const INVITATION_COLUMNS =
-  raw(`id, organization_id AS "organizationId", email, role, invited_by AS "invitedBy",
-  created_at AS "createdAt", expires_at AS "expiresAt"`);
-
 /** SQL: the organization of an environment (`environmentId`, SQL naming it), for other modules' statements. */
 export function organizationOfEnvironment(environmentId: Sql): Sql {
   return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
@@ -80,7 +66,7 @@ export const USERS_WITH_ENVIRONMENTS = raw(`users u
   JOIN organizations o ON o.id = u.organization_id
   JOIN environments e ON e.organization_id = u.organization_id`);
 
-/** Organizations, their environments, dashboard users and API keys. */
+/** Organizations, their environments and API keys (dashboard users: `UsersRepository`). */
 @Injectable()
 export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
@@ -150,10 +136,6 @@ export class OrganizationsRepository {
 
   async touchKeys(ids: string[]): Promise<void> {
     await this.db.exec(sql`UPDATE api_keys SET last_used_at = now() WHERE id = ANY(${ids}::uuid[])`);
-  }
-
-  async emailTaken(email: string): Promise<boolean> {
-    return (await this.db.one(sql`SELECT 1 FROM users WHERE email = ${email}`)) !== undefined;
   }
 
   async insertOrganization(
@@ -237,97 +219,6 @@ export class OrganizationsRepository {
        WHERE id = ${organizationId}`);
   }
 
-  async insertApplication(application: {
-    id: string;
-    organizationId: string;
-    submittedBy: string | null;
-    fields: ApplicationFields;
-    representativeId: SealedBytes;
-  }): Promise<void> {
-    const f = application.fields;
-    await this.db.exec(sql`
-      INSERT INTO verification_applications (id, organization_id, submitted_by, legal_name, trade_name, legal_form,
-             rccm, nif, address, representative_name, representative_phone, representative_id_key,
-             representative_id_sealed, payout_bank, payout_holder, payout_iban)
-      VALUES (${application.id}, ${application.organizationId}, ${application.submittedBy}, ${f.legalName},
-              ${f.tradeName}, ${f.legalForm}, ${f.rccm}, ${f.nif}, ${f.address}, ${f.representativeName},
-              ${f.representativePhone}, ${application.representativeId.keyId}, ${application.representativeId.sealed},
-              ${f.payoutBank}, ${f.payoutHolder}, ${f.payoutIban})`);
-  }
-
-  async insertDocument(
-    applicationId: string,
-    kind: DocumentKind,
-    document: { contentType: DocumentType; size: number } & SealedBytes,
-  ): Promise<void> {
-    await this.db.exec(sql`
-      INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
-      VALUES (${applicationId}, ${kind}, ${document.contentType}, ${document.size}, ${document.keyId}, ${document.sealed})`);
-  }
-
-  /** Carries a document of an earlier application over to a corrected one (the owner sent no new file). */
-  async copyDocument(
-    fromApplicationId: string,
-    toApplicationId: string,
-    kind: DocumentKind,
-  ): Promise<boolean> {
-    return (
-      (await this.db.exec(sql`
-        INSERT INTO verification_documents (application_id, kind, content_type, size, key_id, sealed)
-        SELECT ${toApplicationId}, kind, content_type, size, key_id, sealed FROM verification_documents
-         WHERE application_id = ${fromApplicationId} AND kind = ${kind}`)) > 0
-    );
-  }
-
-  /** The organization's latest application (the one an operator decides on), without the documents' bytes. */
-  latestApplication(organizationId: string): Promise<StoredApplication | undefined> {
-    return this.db
-      .one<StoredApplication>(
-        sql`
-      SELECT a.id, a.organization_id AS "organizationId", a.legal_name AS "legalName", a.trade_name AS "tradeName",
-             a.legal_form AS "legalForm", a.rccm, a.nif, a.address, a.representative_name AS "representativeName",
-             a.representative_phone AS "representativePhone", a.payout_bank AS "payoutBank",
-             a.payout_holder AS "payoutHolder", a.payout_iban AS "payoutIban", a.created_at AS "createdAt",
-             json_build_object('keyId', a.representative_id_key,
-                               'sealed', encode(a.representative_id_sealed, 'base64')) AS "representativeId",
-             COALESCE((SELECT json_agg(json_build_object('kind', d.kind, 'contentType', d.content_type, 'size', d.size)
-                                       ORDER BY d.kind)
-                         FROM verification_documents d WHERE d.application_id = a.id), '[]') AS documents
-        FROM verification_applications a
-       WHERE a.organization_id = ${organizationId}
-       ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
-      )
-      .then((row) =>
-        row
-          ? {
-              ...row,
-              representativeId: {
-                keyId: row.representativeId.keyId,
-                sealed: Buffer.from(row.representativeId.sealed as unknown as string, 'base64'),
-              },
-            }
-          : undefined,
-      );
-  }
-
-  /** A document of the organization's latest application, sealed. */
-  document(organizationId: string, kind: DocumentKind): Promise<StoredDocument | undefined> {
-    return this.db.one<StoredDocument>(sql`
-      SELECT d.content_type AS "contentType", d.size, d.key_id AS "keyId", d.sealed
-        FROM verification_documents d
-       WHERE d.kind = ${kind} AND d.application_id = (
-             SELECT a.id FROM verification_applications a WHERE a.organization_id = ${organizationId}
-              ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`);
-  }
-
-  /** The organizations whose application waits for an operator, oldest first. */
-  submittedQueue(limit = 200): Promise<{ id: string; name: string; submittedAt: Date }[]> {
-    return this.db.many(sql`
-      SELECT id, name, verification_submitted_at AS "submittedAt" FROM organizations
-       WHERE verification_status = 'submitted'
-       ORDER BY verification_submitted_at, id LIMIT ${limit}`);
-  }
-
   /**
    * Organizations for the operators' list: those whose name contains `q` (or whose id is `q`),
    * of one verification status when given, newest first.
@@ -358,108 +249,6 @@ export class OrganizationsRepository {
   environments(organizationId: string): Promise<{ id: string; kind: EnvironmentKind }[]> {
     return this.db.many(
       sql`SELECT id, kind FROM environments WHERE organization_id = ${organizationId} ORDER BY kind`,
-    );
-  }
-
-  async insertUser(user: {
-    id: string;
-    organizationId: string;
-    email: string;
-    passwordHash: string;
-    role: Role;
-  }): Promise<void> {
-    await this.db.exec(sql`
-      INSERT INTO users (id, organization_id, email, password_hash, role)
-      VALUES (${user.id}, ${user.organizationId}, ${user.email}, ${user.passwordHash}, ${user.role})`);
-  }
-
-  /** A user by email (sign-in), with the password hash to check. */
-  userForSignIn(email: string): Promise<(User & { passwordHash: string }) | undefined> {
-    return this.db.one(
-      sql`SELECT ${USER_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`,
-    );
-  }
-
-  passwordHashOf(userId: string): Promise<{ passwordHash: string } | undefined> {
-    return this.db.one(sql`SELECT password_hash AS "passwordHash" FROM users WHERE id = ${userId}`);
-  }
-
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.db.exec(
-      sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now() WHERE id = ${userId}`,
-    );
-  }
-
-  /** The organization's users, oldest first. */
-  users(organizationId: string): Promise<User[]> {
-    return this.db.many<User>(
-      sql`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = ${organizationId} ORDER BY created_at, id`,
-    );
-  }
-
-  /** Locks the organization's owners (changing who owns it keeps at least one). */
-  lockOwners(organizationId: string): Promise<{ id: string }[]> {
-    return this.db.many(
-      sql`SELECT id FROM users WHERE organization_id = ${organizationId} AND role = 'owner' ORDER BY id FOR UPDATE`,
-    );
-  }
-
-  setRole(organizationId: string, userId: string, role: Role): Promise<User | undefined> {
-    return this.db.one<User>(sql`
-      UPDATE users SET role = ${role} WHERE id = ${userId} AND organization_id = ${organizationId}
-      RETURNING ${USER_COLUMNS}`);
-  }
-
-  deleteUser(organizationId: string, userId: string): Promise<User | undefined> {
-    return this.db.one<User>(
-      sql`DELETE FROM users WHERE id = ${userId} AND organization_id = ${organizationId} RETURNING ${USER_COLUMNS}`,
-    );
-  }
-
-  user(organizationId: string, userId: string): Promise<User | undefined> {
-    return this.db.one<User>(
-      sql`SELECT ${USER_COLUMNS} FROM users WHERE id = ${userId} AND organization_id = ${organizationId}`,
-    );
-  }
-
-  async insertInvitation(i: Invitation, tokenHash: Buffer): Promise<void> {
-    await this.db.exec(sql`
-      INSERT INTO dashboard_invitations (id, organization_id, email, role, token_hash, invited_by, created_at, expires_at)
-      VALUES (${i.id}, ${i.organizationId}, ${i.email}, ${i.role}, ${tokenHash}, ${i.invitedBy}, ${i.createdAt}, ${i.expiresAt})`);
-  }
-
-  /** Invitations not yet accepted, revoked or expired, newest first. */
-  pendingInvitations(organizationId: string): Promise<Invitation[]> {
-    return this.db.many<Invitation>(sql`
-      SELECT ${INVITATION_COLUMNS} FROM dashboard_invitations
-       WHERE organization_id = ${organizationId} AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-       ORDER BY created_at DESC, id DESC`);
-  }
-
-  /** The usable invitation of a link, with its organization's name. */
-  invitationByToken(tokenHash: Buffer): Promise<(Invitation & { organizationName: string }) | undefined> {
-    return this.db.one(sql`
-      SELECT ${raw(`i.id, i.organization_id AS "organizationId", i.email, i.role, i.invited_by AS "invitedBy",
-             i.created_at AS "createdAt", i.expires_at AS "expiresAt", o.name AS "organizationName"`)}
-        FROM dashboard_invitations i JOIN organizations o ON o.id = i.organization_id
-       WHERE i.token_hash = ${tokenHash} AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`);
-  }
-
-  /** Uses the invitation up; false when it was no longer usable (accepted, revoked or expired meanwhile). */
-  async acceptInvitation(id: string): Promise<boolean> {
-    return (
-      (await this.db.exec(sql`
-        UPDATE dashboard_invitations SET accepted_at = now()
-         WHERE id = ${id} AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()`)) > 0
-    );
-  }
-
-  async revokeInvitation(organizationId: string, id: string): Promise<boolean> {
-    return (
-      (await this.db.exec(sql`
-        UPDATE dashboard_invitations SET revoked_at = now()
-         WHERE id = ${id} AND organization_id = ${organizationId} AND accepted_at IS NULL AND revoked_at IS NULL`)) >
-      0
     );
   }
 

@@ -5,6 +5,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ConnectedAccountsRepository } from './connected-accounts.repository';
 import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
+import { UsersRepository } from './users.repository';
 import { generatePassword, hashPassword } from './secrets';
 import type { EnvironmentKind, NewEnvironment } from './tenant';
 
@@ -34,6 +35,7 @@ export class OrganizationsService {
   constructor(
     private readonly db: Db,
     private readonly repo: OrganizationsRepository,
+    private readonly users: UsersRepository,
     private readonly keys: ApiKeysService,
     private readonly setup: EnvironmentSetup,
     private readonly connected: ConnectedAccountsRepository,
@@ -131,11 +133,11 @@ export class OrganizationsService {
     standing: { verification: 'verified' | 'unverified'; platform: boolean },
   ) {
     const email = input.email.trim().toLowerCase();
-    if (await this.repo.emailTaken(email)) throw new EmailTakenError(email);
+    if (await this.users.emailTaken(email)) throw new EmailTakenError(email);
     const organizationId = randomUUID();
     const userId = randomUUID();
     await this.repo.insertOrganization(organizationId, input.name, standing);
-    await this.repo.insertUser({ id: userId, organizationId, email, passwordHash, role: 'owner' });
+    await this.users.insertUser({ id: userId, organizationId, email, passwordHash, role: 'owner' });
     const environments: NewEnvironment[] = [];
     for (const kind of ['sandbox', 'production'] as const) {
       const environment = { id: randomUUID(), organizationId, kind };

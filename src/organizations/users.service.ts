@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { OrganizationError, organizationError } from './organizations.errors';
-import { OrganizationsRepository } from './organizations.repository';
+import { UsersRepository } from './users.repository';
 import { EmailTakenError } from './organizations.service';
 import { hashPassword, verifyPassword } from './secrets';
 import { Invitation, normalizeEmail, passwordProblem, Role, User } from './users';
@@ -36,7 +36,7 @@ export function assertEmail(value: unknown): string {
 export class UsersService {
   constructor(
     private readonly db: Db,
-    private readonly repo: OrganizationsRepository,
+    private readonly repo: UsersRepository,
   ) {}
 
   /** The user with this email and password, or null (never saying which of the two was wrong). */

@@ -23,6 +23,8 @@ import {
 } from '../../src/ledger/ledger.repository';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
+import { UsersRepository } from '../../src/organizations/users.repository';
+import { VerificationRepository } from '../../src/organizations/verification.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
 import {
@@ -114,7 +116,12 @@ type RepositoryClass = new (db: Db, ...rest: any[]) => object;
 
 /** Module folder -> its repositories. */
 const REPOSITORIES: Record<string, RepositoryClass[]> = {
-  organizations: [OrganizationsRepository, ConnectedAccountsRepository],
+  organizations: [
+    OrganizationsRepository,
+    UsersRepository,
+    VerificationRepository,
+    ConnectedAccountsRepository,
+  ],
   database: [ServerSecrets],
   webhooks: [WebhooksRepository],
   idempotency: [IdempotencyRepository],

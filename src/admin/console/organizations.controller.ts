@@ -72,7 +72,7 @@ export class AdminOrganizationsController {
 
   @Get()
   async queue(@Adm() a: AdminRequest): Promise<void> {
-    const rows = await this.organizations.submittedQueue();
+    const rows = await this.goLive.submittedQueue();
     this.renderer.render(a, 'queue', a.t.queueTitle, {
       rows: rows.map((r) => ({
         id: r.id,
