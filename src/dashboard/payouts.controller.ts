@@ -194,14 +194,15 @@ export class DashboardPayoutsController {
         pending: formatMru(balance.pending, v.lang),
       },
       payNow: { ...payNow, help: fill(t.payNowHelp, { amount: formatMru(balance.available, v.lang) }) },
-      schedule: this.schedule(t, schedule, scheduleForm),
+      schedule: this.schedule(v, schedule, scheduleForm),
       rows: list.data.map((p) => payoutRow(v, p)),
       pager: numberedPager(v, '/dashboard/payouts', list),
     });
   }
 
   /** The schedule as it is, and its form (as sent back when it had errors). */
-  private schedule(t: DashboardTexts, s: PayoutScheduleJson, form?: ScheduleForm) {
+  private schedule(v: Viewer, s: PayoutScheduleJson, form?: ScheduleForm) {
+    const { t } = v;
     const interval = form?.interval ?? s.interval;
     const weeklyDay = form?.weeklyDay ?? s.weeklyDay ?? 'monday';
     return {
@@ -209,7 +210,7 @@ export class DashboardPayoutsController {
         s.interval === 'weekly' && s.weeklyDay
           ? `${t.payoutInterval_weekly} (${weekdayLabel(t, s.weeklyDay)})`
           : t[`payoutInterval_${s.interval}`],
-      minimumAmount: s.minimumAmount,
+      minimumAmount: formatMru(s.minimumAmount, v.lang),
       help: fill(t.scheduleHelp, { hour: s.hourUtc }),
       intervals: PAYOUT_INTERVALS.map((i) => ({
         value: i,

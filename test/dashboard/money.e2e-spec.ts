@@ -302,7 +302,7 @@ describe('the payout schedule', () => {
     const { org, browser } = await payableOwner();
     const page = await browser.get('/dashboard/payouts');
     expect(testId(page.text, 'schedule-interval')).toBe(en.payoutInterval_daily);
-    expect(testId(page.text, 'schedule-minimum')).toBe('1000');
+    expect(testId(page.text, 'schedule-minimum')).toBe(mru(1000));
     const res = await browser.post('/dashboard/payout-schedule', {
       interval: 'weekly',
       weeklyDay: 'friday',
