@@ -188,6 +188,26 @@ describe("refunds on a payment request's page", () => {
     expect(await refundsOf(failed.id)).toEqual([]);
   });
 
+  it('shows a refund the bank refused as failed, and gives its amount back to what is left (Sandbox: paid from a phone ending 9004)', async () => {
+    const { org, browser } = await payableOwner();
+    const paid = await paidRequest(t, org.sandbox.secretKey, 1000, '22229004');
+    const paymentId = paid.payment.id as string;
+    await browser.get(`/dashboard/payment-requests/${paid.requestId}`);
+    const res = await browser.post(`/dashboard/payments/${paymentId}/refunds`, { amount: '300' });
+    expect(res.status).toBe(303);
+    const page = await browser.get(res.headers.location);
+    expect(testId(page.text, 'refund-status')).toBe(en.refundStatus_failed);
+    expect(testId(page.text, 'refunded-amount')).toBe(mru(0));
+    expect(testId(page.text, 'left-to-refund')).toBe(mru(1000));
+    expect(count(page.text, 'refund-form')).toBe(1);
+    expect(await refundsOf(paymentId)).toEqual([{ amount: '300', status: 'failed', reason: null }]);
+    const types = await t.query<{ type: string }>(
+      `SELECT b.type FROM balance_transactions b JOIN refunds r ON r.id = b.source_id WHERE r.payment_id = $1 ORDER BY b.created_at, b.type`,
+      [paymentId],
+    );
+    expect(types.map((x) => x.type)).toEqual(['refund', 'refund_failure']);
+  });
+
   it('shows the message in English, marked as such, on a French page', async () => {
     const { org, browser } = await payableOwner();
     const paid = await paidRequest(t, org.sandbox.secretKey, 1000);
