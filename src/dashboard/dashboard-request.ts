@@ -4,7 +4,7 @@ import type { PageRequest } from '../common/http/pages';
 import type { Language } from '../common/i18n/languages';
 import { DASHBOARD_TEXTS, DashboardTexts } from '../common/i18n/dashboard-texts';
 import { isStorableText } from '../common/validation/storable';
-import type { EnvironmentScope } from '../organizations/tenant';
+import type { EnvironmentScope, Tenant } from '../organizations/tenant';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import type { SignedIn } from './sessions.service';
 
@@ -47,6 +47,15 @@ export class DashboardRequest {
   get scope(): EnvironmentScope {
     const u = this.signedIn;
     return { organizationId: u.organizationId, environmentId: u.environmentId, environment: u.environment };
+  }
+
+  /**
+   * The session's environment as the API's services take it: the rights of a secret key of it,
+   * with the organization's verification (Production money waits for `verified`, as with a key).
+   */
+  get tenant(): Tenant {
+    const u = this.signedIn;
+    return { ...this.scope, keyKind: 'secret', keyId: '', verification: u.verificationStatus };
   }
 
   get canEdit(): boolean {

@@ -13,6 +13,10 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
 import { LedgerModule } from '../ledger/ledger.module';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { DashboardPaymentRequestController } from './payment-request.controller';
+import { DashboardPayoutsController } from './payouts.controller';
+import { DashboardSettlementController } from './settlement.controller';
 import { DashboardAccountsController } from './accounts.controller';
 import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
@@ -48,11 +52,15 @@ import { DashboardWebhooksController } from './webhooks.controller';
     GoingLiveModule,
     BillingModule,
     LedgerModule,
+    PayoutsModule,
   ],
   controllers: [
     DashboardBillingSettingsController,
     DashboardAuthController,
     DashboardMonitoringController,
+    DashboardPaymentRequestController,
+    DashboardPayoutsController,
+    DashboardSettlementController,
     DashboardKeysController,
     DashboardWebhooksController,
     DashboardTeamController,

@@ -15,6 +15,8 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard', 'navHome'],
   ['/dashboard/payment-requests', 'navPaymentRequests'],
   ['/dashboard/payments', 'navPayments'],
+  ['/dashboard/payouts', 'navPayouts'],
+  ['/dashboard/reports/settlement', 'navSettlement'],
   ['/dashboard/keys', 'navKeys'],
   ['/dashboard/webhooks', 'navWebhooks'],
   ['/dashboard/webhooks/deliveries', 'navDeliveries'],

@@ -1,3 +1,5 @@
+import type { AppError } from '../common/errors/app-error';
+import type { Language } from '../common/i18n/languages';
 import { MAX_AMOUNT } from '../common/validation/rules';
 import { isStorableText } from '../common/validation/storable';
 
@@ -49,4 +51,15 @@ export function queryString(values: Record<string, string | undefined>): string 
   for (const [key, value] of Object.entries(values)) if (value) params.set(key, value);
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** A message shown on a form; `lang`: set when the message's language is not the page's. */
+export interface FormMessage {
+  text: string;
+  lang?: Language;
+}
+
+/** A rule of the API a form broke: its exact (English) words, marked as English on a page in another language. */
+export function apiFormMessage(pageLang: Language, err: AppError): FormMessage {
+  return { text: err.message, lang: pageLang === 'en' ? undefined : 'en' };
 }

@@ -1,21 +1,19 @@
-import { Get, Param } from '@nestjs/common';
-import { CheckoutSessionsRepository } from '../checkout/checkout-sessions.repository';
+import { Get } from '@nestjs/common';
 import { formatMru } from '../common/i18n/languages';
+import { LedgerService } from '../ledger/ledger.service';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import { PaymentsRepository } from '../payments/payments.repository';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
-import { DashboardPages, idOr404 } from './dashboard-pages';
+import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { barChart } from './chart';
 import { fill, formatCount, formatDay, formatRate } from './format';
 import { parseChoice } from './forms';
 import { commonFilters, PAGE_SIZE, paymentsList } from './payments-list';
-import { deliveryRow, pager, paymentRow, requestRow, sessionRow } from './presenters';
+import { pager, requestRow } from './presenters';
 import { ReportsService, WINDOWS } from './reports.service';
 
-/** Home (totals and chart), payment requests, payments, a request's whole story, payment methods. */
+/** Home (balance, totals and chart), payment requests, payments, payment methods. */
 @DashboardPages()
 export class DashboardMonitoringController {
   constructor(
@@ -23,8 +21,7 @@ export class DashboardMonitoringController {
     private readonly reports: ReportsService,
     private readonly requests: PaymentRequestsRepository,
     private readonly payments: PaymentsRepository,
-    private readonly checkout: CheckoutSessionsRepository,
-    private readonly webhooks: WebhooksRepository,
+    private readonly ledger: LedgerService,
   ) {}
 
   @Get()
@@ -32,9 +29,10 @@ export class DashboardMonitoringController {
     const { t } = d;
     const lang = d.page.lang;
     const scope = d.scope;
-    const [overview, recent] = await Promise.all([
+    const [overview, recent, balance] = await Promise.all([
       this.reports.overview(scope),
       this.requests.search(scope.environmentId, {}, { limit: 5 }),
+      this.ledger.balance(d.tenant),
     ]);
     const mru = (n: number) => formatMru(n, lang);
     const best = overview.days.reduce((a, b) => (b.amount > a.amount ? b : a), overview.days[0]);
@@ -53,6 +51,7 @@ export class DashboardMonitoringController {
       (day) => formatDay(day, lang),
     );
     this.renderer.render(d, 'home', t.overviewTitle, {
+      balance: { available: mru(balance.available), pending: mru(balance.pending) },
       windows: WINDOWS.map((w) => {
         const x = overview.totals[w];
         return {
@@ -110,33 +109,6 @@ export class DashboardMonitoringController {
       rows: page.items.map((pr) => requestRow({ t, lang: d.page.lang }, pr)),
       pager: pager(d, '/dashboard/payment-requests', filters, page),
     });
-  }
-
-  /** The request with its payments, checkout sessions and webhook deliveries. */
-  @Get('payment-requests/:id')
-  async paymentRequest(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const { t } = d;
-    const v = { t, lang: d.page.lang };
-    const environmentId = d.scope.environmentId;
-    const pr = await this.requests.byId(environmentId, idOr404(id));
-    if (!pr) throw dashboardError(DashboardError.NotFound);
-    const [payments, sessions, deliveries] = await Promise.all([
-      this.payments.ofRequest(environmentId, pr.id),
-      this.checkout.ofRequest(environmentId, pr.id),
-      this.webhooks.deliveriesConcerning(environmentId, pr.id),
-    ]);
-    const here = `/dashboard/payment-requests/${pr.id}`;
-    this.renderer.render(
-      d,
-      'payment-request',
-      fill(t.paymentRequestTitle, { transactionId: pr.transactionId }),
-      {
-        request: requestRow(v, pr),
-        payments: payments.map((p) => paymentRow(v, p)),
-        sessions: sessions.map((s) => sessionRow(v, s)),
-        deliveries: deliveries.map((x) => deliveryRow(v, x, here)),
-      },
-    );
   }
 
   @Get('payments')

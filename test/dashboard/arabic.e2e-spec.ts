@@ -93,6 +93,8 @@ async function merchant(language: string) {
     `/dashboard/invoices/${billing.invoiceId}`,
     '/dashboard/team',
     '/dashboard/account',
+    '/dashboard/payouts',
+    '/dashboard/reports/settlement',
   ];
   return { b, org, pages, paymentRequestId, billing, invitationPath: new URL(invitationLink).pathname };
 }

@@ -37,6 +37,10 @@ const PAGES = [
   '/dashboard/invoices/0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001',
   '/dashboard/team',
   '/dashboard/account',
+  '/dashboard/payouts',
+  '/dashboard/payouts/0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001',
+  '/dashboard/reports/settlement',
+  '/dashboard/reports/settlement.csv',
   '/dashboard/no-such-page',
 ];
 
