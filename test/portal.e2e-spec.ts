@@ -10,6 +10,7 @@ import {
   invoicesOf,
 } from './helpers/billing';
 import { expect422, expectText } from './helpers/http';
+import { waitFor } from './helpers/poll';
 
 /*
  * The customer portal over HTTP (the browser spec drives it in Chromium): portal links from the
@@ -409,7 +410,7 @@ describe('signing in by phone', () => {
     const codePage = await askCode(a, m.org.organizationId, '46112233', 'production', 'fr');
     expect(codePage.status).toBe(200);
     expect(sandboxCodeOf(codePage.text)).toBeUndefined();
-    const [sms] = sim.messages();
+    const [sms] = await waitFor(() => sim.messages().length > 0 && sim.messages(), 'the SMS');
     expect(sms).toEqual({
       id: codeIdOf(codePage.text),
       to: '+22246112233',
@@ -439,15 +440,29 @@ describe('signing in by phone', () => {
     const shape = (html: string) => html.replace(/(value|nonce)="[^"]*"/g, '$1=""');
     expect(unknown.status).toBe(known.status);
     expect(shape(unknown.text)).toBe(shape(known.text));
+    await waitFor(() => sim.messages().length > 0, 'the known phone’s SMS');
+    const unknownId = /name="codeId" value="([^"]+)"/.exec(unknown.text)![1];
+    await waitFor(
+      () => t.logs.some((l) => l.includes(unknownId) && l.includes('no customer')),
+      'the unknown phone',
+    );
     expect(sim.messages().map((s) => s.to)).toEqual(['+22246112233']);
+    expect(t.logs.some((l) => l.includes('46998877'))).toBe(false);
   });
 
-  it('says when the SMS could not be sent', async () => {
-    const m = await merchantWithCustomer('production', '46112233');
+  it('answers the same when the gateway refuses the SMS, and logs it with the phone masked', async () => {
+    const m = await merchantWithCustomer('production', '46112244');
     sim.setMode('reject');
-    const res = await askCode(agent(), m.org.organizationId, '46112233', 'production');
-    expect(res.status).toBe(502);
-    expect(res.text).toContain('The SMS could not be sent');
+    const res = await askCode(agent(), m.org.organizationId, '46112244', 'production');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('name="code"');
+    const codeId = codeIdOf(res.text);
+    const line = await waitFor(
+      () => t.logs.find((l) => l.includes(codeId) && l.includes('portal code not sent')),
+      'the failure in the log',
+    );
+    expect(line).toContain('46****44');
+    expect(t.logs.some((l) => l.includes('46112244'))).toBe(false);
   });
 
   it('refuses a form without its CSRF token, an invalid phone and a malformed code', async () => {

@@ -109,8 +109,6 @@ export class PortalPageController implements OnModuleInit {
     switch (result.kind) {
       case 'too-many':
         return showPhoneForm(429, t.tooManyCodes);
-      case 'not-sent':
-        return showPhoneForm(502, t.smsFailed);
       case 'sent':
         return this.renderer.codeForm(page, merchant, environment, 200, {
           codeId: result.codeId,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { BillingSettingsService } from '../billing/billing-settings.service';
@@ -34,8 +34,7 @@ export interface PortalMerchant {
 }
 
 /** What asking for a code came to: `sandboxCode` is the code itself, shown on the page in Sandbox. */
-export type CodeRequest =
-  { kind: 'sent'; codeId: string; sandboxCode?: string } | { kind: 'too-many' } | { kind: 'not-sent' };
+export type CodeRequest = { kind: 'sent'; codeId: string; sandboxCode?: string } | { kind: 'too-many' };
 
 export type CodeCheck =
   { kind: 'signed-in'; token: string; session: PortalSession } | { kind: 'wrong' } | { kind: 'dead' };
@@ -55,8 +54,9 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * (the change and its `subscription-updated` event are the API's).
  */
 @Injectable()
-export class PortalService {
+export class PortalService implements OnApplicationShutdown {
   private readonly logger = new Logger('Portal');
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -111,7 +111,8 @@ export class PortalService {
   /**
    * A new code for the phone, under the phone's lock: refused past CODES_PER_HOUR in the last hour.
    * A phone no customer has gets the same answer (a stored code, never sent), so the form does not
-   * tell who is a customer. In Sandbox nothing leaves: the code comes back for the page to show.
+   * tell who is a customer. In Sandbox nothing leaves: the code comes back for the page to show;
+   * in Production it is sent after the answer (sendCode).
    */
   async requestCode(
     merchant: PortalMerchant,
@@ -120,7 +121,7 @@ export class PortalService {
     smsText: (code: string) => string,
   ): Promise<CodeRequest> {
     const env = await this.organizations.environment(merchant.organizationId, environment);
-    if (!env) return { kind: 'not-sent' };
+    if (!env) throw new Error(`organization ${merchant.organizationId} has no ${environment} environment`);
     const now = new Date();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const codeId = randomUUID();
@@ -141,23 +142,43 @@ export class PortalService {
       return true;
     });
     if (!stored) return { kind: 'too-many' };
-    const to = maskPhone(phone);
     if (environment === 'sandbox') return { kind: 'sent', codeId, sandboxCode: code };
-    const known = (await this.customerRows.idsByPhone(merchant.organizationId, phone)).length > 0;
-    if (!known) {
-      this.logger.log({ organizationId: merchant.organizationId, to }, 'portal code not sent: no customer');
-      return { kind: 'sent', codeId };
-    }
-    const outcome = await this.sms.send({ id: codeId, phone, body: smsText(code) });
-    if (outcome.kind !== 'sent') {
-      this.logger.warn(
-        { organizationId: merchant.organizationId, to, error: outcome.error },
-        'portal code not sent',
-      );
-      return { kind: 'not-sent' };
-    }
-    this.logger.log({ organizationId: merchant.organizationId, to }, 'portal code sent');
+    // Sent after the answer, so that the answer (and its time) is the same for a customer's phone
+    // and any other, whatever the gateway does; a lost code is replaced by asking for another.
+    this.track(this.sendCode(merchant, codeId, phone, smsText(code)));
     return { kind: 'sent', codeId };
+  }
+
+  /** Waits for the codes still being sent (shutdown). */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.sending]);
+  }
+
+  private track(sending: Promise<void>): void {
+    this.sending.add(sending);
+    void sending.finally(() => this.sending.delete(sending));
+  }
+
+  /** Sends the code to a customer's phone; a phone no customer of the merchant has gets nothing. */
+  private async sendCode(
+    merchant: PortalMerchant,
+    codeId: string,
+    phone: string,
+    text: string,
+  ): Promise<void> {
+    const to = maskPhone(phone);
+    const log = { organizationId: merchant.organizationId, codeId, to };
+    try {
+      if ((await this.customerRows.idsByPhone(merchant.organizationId, phone)).length === 0) {
+        this.logger.log(log, 'portal code not sent: no customer has the phone');
+        return;
+      }
+      const outcome = await this.sms.send({ id: codeId, phone, body: text });
+      if (outcome.kind === 'sent') this.logger.log(log, 'portal code sent');
+      else this.logger.warn({ ...log, error: outcome.error }, 'portal code not sent');
+    } catch (err) {
+      this.logger.error({ ...log, err }, 'portal code not sent');
+    }
   }
 
   /**
