@@ -164,6 +164,20 @@ describe('POST /portal-sessions', () => {
     expect(home.text).toContain('name="phone"');
     expect(idsOf(home.text, 'subscription')).toEqual([]);
   });
+
+  it('is deleted once ended, when later sessions are made', async () => {
+    const m = await merchantWithCustomer();
+    await portalLink(m.sk, { customerId: m.customer.id });
+    await t.query(`UPDATE portal_sessions SET expires_at = '2000-01-01' WHERE $1 = ANY(customer_ids)`, [
+      m.customer.id,
+    ]);
+    await portalLink(m.sk, { customerId: m.customer.id });
+    const rows = await t.query('SELECT expires_at FROM portal_sessions WHERE $1 = ANY(customer_ids)', [
+      m.customer.id,
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].expires_at.getTime()).toBeGreaterThan(Date.now());
+  });
 });
 
 describe('what a signed-in customer sees', () => {
@@ -387,6 +401,12 @@ describe('signing in by phone', () => {
       [m.org.sandbox.environmentId],
     );
     expect((await askCode(a, m.org.organizationId, '22123456')).status).toBe(200);
+    // The codes of more than an hour ago, out of the count, are gone.
+    const rows = await t.query('SELECT 1 FROM portal_codes WHERE environment_id = $1 AND phone = $2', [
+      m.org.sandbox.environmentId,
+      '22123456',
+    ]);
+    expect(rows).toHaveLength(1);
   });
 
   it('counts codes asked for at once on any instance: 10 concurrent asks, 3 codes', async () => {

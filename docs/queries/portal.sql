@@ -6,6 +6,10 @@ INSERT INTO portal_sessions (id, token_hash, organization_id, environment_id, cu
       VALUES ($1, $2, $3, $4, $5::uuid[], $6,
               $7, $8, $9);
 
+-- PortalRepository.pruneSessions
+DELETE FROM portal_sessions WHERE id IN (
+        SELECT id FROM portal_sessions WHERE expires_at < $1 ORDER BY expires_at LIMIT $2);
+
 -- PortalRepository.liveSession
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId", (SELECT kind FROM environments WHERE id = s.environment_id) AS environment,
              s.customer_ids AS "customerIds", s.origin, s.return_url AS "returnUrl", s.expires_at AS "expiresAt"
@@ -21,6 +25,9 @@ SELECT pg_advisory_xact_lock(7320, hashtext($1 || ':' || $2));
 -- PortalRepository.codesSince
 SELECT count(*)::int AS n FROM portal_codes
        WHERE environment_id = $1 AND phone = $2 AND created_at > $3;
+
+-- PortalRepository.pruneCodes
+DELETE FROM portal_codes WHERE environment_id = $1 AND phone = $2 AND created_at < $3;
 
 -- PortalRepository.insertCode
 INSERT INTO portal_codes (id, organization_id, environment_id, phone, code_hash, expires_at, created_at)

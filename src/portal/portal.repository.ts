@@ -42,6 +42,13 @@ export class PortalRepository {
               ${s.returnUrl}, ${s.expiresAt}, ${s.createdAt})`);
   }
 
+  /** Deletes up to `limit` sessions that ended before `before` (portal_sessions_expiry_idx). */
+  async pruneSessions(before: Date, limit: number): Promise<number> {
+    return this.db.exec(sql`
+      DELETE FROM portal_sessions WHERE id IN (
+        SELECT id FROM portal_sessions WHERE expires_at < ${before} ORDER BY expires_at LIMIT ${limit})`);
+  }
+
   /** The session of a token, while it lasts. */
   liveSession(tokenHash: string, now: Date): Promise<PortalSession | undefined> {
     return this.db.one<PortalSession>(sql`
@@ -69,6 +76,12 @@ export class PortalRepository {
       SELECT count(*)::int AS n FROM portal_codes
        WHERE environment_id = ${environmentId} AND phone = ${phone} AND created_at > ${since}`);
     return row!.n;
+  }
+
+  /** Deletes the phone's codes made before `before`: they no longer count nor sign in. */
+  async pruneCodes(environmentId: string, phone: string, before: Date): Promise<void> {
+    await this.db.exec(sql`
+      DELETE FROM portal_codes WHERE environment_id = ${environmentId} AND phone = ${phone} AND created_at < ${before}`);
   }
 
   async insertCode(c: PortalCode & { expiresAt: Date; createdAt: Date }): Promise<void> {

@@ -22,6 +22,8 @@ export const PORTAL_SESSION_MS = 60 * 60_000;
 export const CODE_MS = 10 * 60_000;
 export const CODE_TRIES = 5;
 export const CODES_PER_HOUR = 3;
+/** Ended sessions deleted with each new one (more than are made: the table does not grow). */
+const PRUNE_BATCH = 10;
 /** Records of each kind the portal shows (newest first). */
 const LIST_LIMIT = 50;
 
@@ -79,7 +81,7 @@ export class PortalService implements OnApplicationShutdown {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + PORTAL_SESSION_MS);
-    await this.repo.insertSession({
+    await this.insertSession({
       id: randomUUID(),
       tokenHash: hashToken(token),
       organizationId: tenant.organizationId,
@@ -127,7 +129,10 @@ export class PortalService implements OnApplicationShutdown {
     const codeId = randomUUID();
     const stored = await this.db.transaction(async () => {
       await this.repo.lockPhone(env.id, phone);
-      const recent = await this.repo.codesSince(env.id, phone, new Date(now.getTime() - 60 * 60_000));
+      const hourAgo = new Date(now.getTime() - 60 * 60_000);
+      // Older codes are dead (10 minutes) and out of the count: the table keeps an hour per phone.
+      await this.repo.pruneCodes(env.id, phone, hourAgo);
+      const recent = await this.repo.codesSince(env.id, phone, hourAgo);
       if (recent >= CODES_PER_HOUR) return false;
       await this.repo.insertCode({
         id: codeId,
@@ -202,7 +207,7 @@ export class PortalService implements OnApplicationShutdown {
       returnUrl: null,
       expiresAt: new Date(now.getTime() + PORTAL_SESSION_MS),
     };
-    await this.repo.insertSession({ ...session, tokenHash: hashToken(token), createdAt: now });
+    await this.insertSession({ ...session, tokenHash: hashToken(token), createdAt: now });
     return { kind: 'signed-in', token, session: (await this.repo.liveSession(hashToken(token), now))! };
   }
 
@@ -244,6 +249,12 @@ export class PortalService implements OnApplicationShutdown {
     if (!(await this.settings.get(session.environmentId)).portal.allowCancel) return 'not-allowed';
     await this.subscriptions.cancel(session, subscriptionId, true);
     return 'cancelled';
+  }
+
+  /** Stores a new session, and deletes a few ended ones so the table holds about the live ones. */
+  private async insertSession(session: Parameters<PortalRepository['insertSession']>[0]): Promise<void> {
+    await this.repo.insertSession(session);
+    await this.repo.pruneSessions(session.createdAt, PRUNE_BATCH);
   }
 
   private async hashCode(codeId: string, code: string): Promise<string> {
