@@ -24,6 +24,7 @@ export const LAYERS = [
   ['ledger'],
   ['payouts'],
   ['rate-limits'],
+  ['portal'],
   ['dashboard'],
   ['admin'],
   ['health', 'cli'],

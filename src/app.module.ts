@@ -23,6 +23,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { PortalModule } from './portal/portal.module';
 import { PlatformsModule } from './platforms/platforms.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
@@ -66,6 +67,7 @@ export class AppModule {
         InvoicesModule,
         SubscriptionsModule,
         BillingModule,
+        PortalModule,
         DashboardModule,
         GoingLiveModule,
         AdminModule,

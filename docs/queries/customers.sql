@@ -21,6 +21,9 @@ INSERT INTO customers AS c (id, organization_id, external_user_id, phone, create
 SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM customers c WHERE c.id = $1 AND c.organization_id = $2;
 
+-- CustomersRepository.idsByPhone
+SELECT c.id FROM customers c WHERE c.organization_id = $1 AND c.phone = $2;
+
 -- CustomersRepository.byExternalUserId
 SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM customers c

@@ -172,6 +172,13 @@ export interface CreatePayoutBody {
   amount?: number;
 }
 
+export interface CreatePortalSessionBody {
+  /** A customer of the organization */
+  customerId: string;
+  /** Where the portal's "back" link leads (the merchant's site) */
+  returnUrl?: string;
+}
+
 export interface CreatePriceBody {
   /** An active product of the environment */
   productId: string;
@@ -537,6 +544,13 @@ export interface PortalBody {
 export interface Portal {
   /** Customers may cancel at period end in the portal */
   allowCancel: boolean;
+}
+
+export interface PortalSession {
+  /** Signs the customer in to the portal of the key's environment; hand it to this customer only */
+  url: string;
+  /** One hour after creation */
+  expiresAt: string;
 }
 
 export interface Price {
@@ -2439,6 +2453,42 @@ export interface Operations {
       404: 'Not found' | 'Payout not found';
       /** `URI too long` */
       414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /portal-sessions': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreatePortalSessionBody;
+    response: { data: PortalSession };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Customer not found` */
+      404: 'Customer not found' | 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
       /** An input of the wrong type or shape: the validation body, as text/plain. */
       422: ValidationErrorBody;
       /** `Too many requests` */

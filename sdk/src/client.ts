@@ -489,6 +489,16 @@ export class BillingSettings extends Resource {
   }
 }
 
+export class PortalSessions extends Resource {
+  /** A link (valid one hour) that signs the customer in to the key's environment's customer portal. */
+  async create(
+    params: Body<'POST /portal-sessions'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /portal-sessions'>> {
+    return unwrap(await this.t.call('POST /portal-sessions', { body: params }, 'write', options));
+  }
+}
+
 export class WebhookEndpoints extends Resource {
   /** Creates an endpoint; its `secret` is in this answer only (and in rotateSecret's). */
   async create(
@@ -729,6 +739,7 @@ export class Khoums {
   readonly subscriptions: Subscriptions;
   readonly invoices: Invoices;
   readonly billingSettings: BillingSettings;
+  readonly portalSessions: PortalSessions;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly webhookDeliveries: WebhookDeliveries;
   readonly sandbox: Sandbox;
@@ -754,6 +765,7 @@ export class Khoums {
     this.subscriptions = new Subscriptions(t);
     this.invoices = new Invoices(t);
     this.billingSettings = new BillingSettings(t);
+    this.portalSessions = new PortalSessions(t);
     this.webhookEndpoints = new WebhookEndpoints(t);
     this.webhookDeliveries = new WebhookDeliveries(t);
     this.sandbox = new Sandbox(t);

@@ -31,6 +31,14 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingSettlement,
     SandboxBillingGuard,
   ],
-  exports: [BillingRun, ReminderRun, DunningRun, SmsSender, BillingRepository, BillingSettingsService],
+  exports: [
+    BillingRun,
+    ReminderRun,
+    DunningRun,
+    SmsSender,
+    SmsGateway,
+    BillingRepository,
+    BillingSettingsService,
+  ],
 })
 export class BillingModule {}

@@ -65,6 +65,13 @@ export class CustomersRepository {
     );
   }
 
+  /** The ids of the organization's customers with this (normalised) phone (customers_phone_idx). */
+  async idsByPhone(organizationId: string, phone: string): Promise<string[]> {
+    const rows = await this.db.many<{ id: string }>(sql`
+      SELECT c.id FROM customers c WHERE c.organization_id = ${organizationId} AND c.phone = ${phone}`);
+    return rows.map((r) => r.id);
+  }
+
   byExternalUserId(organizationId: string, externalUserId: string): Promise<Customer | undefined> {
     return this.db.one<Customer>(sql`
       SELECT ${CUSTOMER_COLUMNS} FROM customers c

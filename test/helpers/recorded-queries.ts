@@ -38,6 +38,7 @@ import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
 import { PayoutsRepository } from '../../src/payouts/payouts.repository';
 import { PriceProducts } from '../../src/prices/price-products';
+import { PortalRepository } from '../../src/portal/portal.repository';
 import { PricesRepository } from '../../src/prices/prices.repository';
 import { ProductsOfPrices } from '../../src/products/products-of-prices';
 import { ProductsRepository } from '../../src/products/products.repository';
@@ -138,6 +139,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   billing: [BillingRepository],
   ledger: [LedgerRepository],
   payouts: [PayoutsRepository],
+  portal: [PortalRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */

@@ -346,6 +346,11 @@ describe('every method on the real service', () => {
       ({ sk }) =>
         sk.billingSettings.update({ reminders: { beforeDueDays: [5] }, dunning: { afterDaysOverdue: 30 } }),
     ],
+    [
+      'portalSessions.create',
+      ({ sk }) =>
+        sk.portalSessions.create({ customerId: w.customer.id, returnUrl: 'https://shop.example/account' }),
+    ],
     ['subscriptions.cancel', ({ sk }) => sk.subscriptions.cancel(w.subscription.id, { atPeriodEnd: true })],
     ['sandbox.runBilling', ({ sk }) => sk.sandbox.runBilling()],
     [

@@ -1,8 +1,8 @@
 /**
- * Paths whose next segment is a secret (a one-time invitation or onboarding link of the dashboard): the request
+ * Paths whose next segment is a secret (a one-time invitation or onboarding link of the dashboard, a customer portal link): the request
  * log keeps the path and drops the secret, since anyone reading logs could otherwise use the link.
  */
-const SECRET_SEGMENT_AFTER = ['/dashboard/invite/', '/dashboard/onboarding/'];
+const SECRET_SEGMENT_AFTER = ['/dashboard/invite/', '/dashboard/onboarding/', '/portal/link/'];
 
 export function loggableUrl(url: string): string {
   for (const prefix of SECRET_SEGMENT_AFTER) {

@@ -28,6 +28,7 @@ import { Platforms1795609846118 } from './1795609846118-Platforms';
 import { ConnectedFanOut1795615734720 } from './1795615734720-ConnectedFanOut';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
+import { CustomerPortal1795616000000 } from './1795616000000-CustomerPortal';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
 
@@ -64,4 +65,5 @@ export const migrations = [
   Refunds1795610777196,
   WebhookOrganizationCap1795610067057,
   ConnectedFanOut1795615734720,
+  CustomerPortal1795616000000,
 ];
