@@ -324,7 +324,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
  * A POST answered after however long it takes (fetch gives up waiting for the answer's headers
  * after 300 s, less than a run over 1,000,000 takes on a busy machine).
  */
-function postLong(port: number, path: string, key: string): Promise<{ status: number; body: string }> {
+export function postLong(port: number, path: string, key: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path, method: 'POST', headers: { authorization: key, 'content-length': 0 } },

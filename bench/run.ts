@@ -20,6 +20,7 @@ import { metricsScenario } from './metrics';
 import { payScenario } from './pay';
 import { createOrganization, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
+import { remindersScenario } from './reminders';
 import { webhookScenario } from './webhooks';
 
 // The services the bench starts use an external database, where the documents' key is required.
@@ -29,10 +30,11 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,metrics to run some scenarios only
- * (create always runs, as pay's ceiling, unless billing is the only one asked for). `dashboard` is
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,reminders,metrics to run some scenarios
+ * only (create always runs, as pay's ceiling, unless only billing and reminders are asked for). `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
- * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists.
+ * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists;
+ * `reminders` the reminder run over BENCH_REMINDER_SIZES (default 10000,100000) invoices due the same day.
  * BENCH_WEBHOOK_BASELINE=<a checkout of another version, built>: the webhook scenario compares this
  * version's delivery throughput with that one's, in alternating rounds (BENCH_WEBHOOK_ROUNDS each,
  * default 3), each round a fresh worker process of one of them on the same database.
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
     );
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);
-    const billingOnly = only?.length === 1 && only[0] === 'billing';
+    const billingOnly = only !== undefined && only.every((o) => o === 'billing' || o === 'reminders');
     const createCeiling = billingOnly
       ? undefined
       : await againstCeiling(
@@ -145,6 +147,7 @@ async function main(): Promise<void> {
     }
     if (wanted('page')) await hostedPageScenario(khoumsPort, key);
     if (wanted('billing')) await billingScenario(pg.url, children);
+    if (wanted('reminders')) await remindersScenario(pg.url, children);
   } finally {
     await pool?.end();
     for (const c of children) await stop(c);

@@ -110,7 +110,12 @@ describe('subscriptions that require a first payment', () => {
 
   it('answers 400 `A subscription with a trial cannot require a first payment`, creating nothing', async () => {
     const { c, sk } = await setup();
-    for (const body of [{ trial: true, trialPeriod: '1_week' }, { trialPeriod: 7 }]) {
+    const trialEnd = new Date(Date.now() + 10 * 86_400_000).toISOString();
+    for (const body of [
+      { trial: true, trialPeriod: '1_week' },
+      { trialPeriod: 7 },
+      { trial: true, trialEnd },
+    ]) {
       expectText(
         await t.http
           .post('/api/v1/subscriptions')

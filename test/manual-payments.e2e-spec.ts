@@ -2,6 +2,7 @@ import { Messages } from '../src/common/errors/messages';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import { catalog, createSubscription, invoicesOf } from './helpers/billing';
 import { expectText } from './helpers/http';
+import { balanceOf } from './helpers/payouts';
 
 /* POST /invoices/:id/payments: payments recorded by hand, partial then full. */
 let t: TestApp;
@@ -67,6 +68,11 @@ describe('payments recorded by hand', () => {
     // Not money that passed through Khoums: no payment of the request.
     const request = await requestOf(sk, invoice.id);
     expect(await t.query(`SELECT 1 FROM payments WHERE payment_request_id = $1`, [request.id])).toEqual([]);
+    // Nor in the balance: nothing available or pending, no balance transaction.
+    expect(await balanceOf(t, sk)).toMatchObject({ available: 0, pending: 0 });
+    expect(
+      await t.query(`SELECT 1 FROM balance_transactions WHERE environment_id = $1`, [invoice.environmentId]),
+    ).toEqual([]);
   });
 
   it('answers 400 `Amount exceeds the amount due`, 400 for an amount not positive, 422 for a wrong type or method, changing nothing', async () => {

@@ -94,6 +94,33 @@ describe('reminders', () => {
     expect(sent[1].data).not.toHaveProperty('daysUntilDue');
   });
 
+  it('delivers invoice-upcoming and invoice-overdue only to the endpoints that list them', async () => {
+    const { org, due } = await oneInvoice();
+    const endpoint = async (events?: string[]) => {
+      const res = await t.http
+        .post('/api/v1/webhook-endpoints')
+        .set('Authorization', org.sandbox.secretKey)
+        .send({ url: 'https://example.com/hook', ...(events ? { events } : {}) });
+      expect(res.status).toBe(200);
+      return res.body.data.id as string;
+    };
+    const upcoming = await endpoint(['invoice-upcoming']);
+    const overdue = await endpoint(['invoice-overdue', 'invoice-paid']);
+    const defaults = await endpoint();
+    expect(await remind(org, days(due, -3))).toBe(1);
+    expect(await remind(org, days(due, 1))).toBe(1);
+    const deliveries = await t.query<{ kind: string; endpoint: string }>(
+      `SELECT e.kind, d.endpoint_id AS endpoint FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE e.environment_id = $1 AND e.kind IN ('invoice-upcoming', 'invoice-overdue') ORDER BY e.kind`,
+      [env(org)],
+    );
+    expect(deliveries).toEqual([
+      { kind: 'invoice-overdue', endpoint: overdue },
+      { kind: 'invoice-upcoming', endpoint: upcoming },
+    ]);
+    expect(deliveries.map((d) => d.endpoint)).not.toContain(defaults);
+  });
+
   it('sends only the latest of several reminder days passed unsent: one per invoice per run', async () => {
     const { org, due } = await oneInvoice();
     expect(await remind(org, days(due, 5))).toBe(1);

@@ -69,9 +69,10 @@ describe('reminders by SMS', () => {
 
   it('sends an Arabic-speaking customer the Arabic text', async () => {
     const r = await productionReminder({ phone: '46112233', language: 'ar' });
-    await r.send(r.now);
-    expect(sim.messages().map((m) => m.text)).toEqual([r.message.ar]);
+    expect(await r.send(r.now)).toEqual({ sent: 1, failed: 0, retry: 0 });
+    expect(sim.messages()).toEqual([{ id: expect.any(String), to: '+22246112233', text: r.message.ar }]);
     expect(r.message.ar).toMatch(/فاتورة/);
+    expect(await r.log()).toEqual([{ status: 'sent', attempts: 1, lastError: null }]);
   });
 
   it('tries a failed SMS again after the retry delay, not before, and logs it sent on the second attempt', async () => {

@@ -1,4 +1,4 @@
-import { isAppException } from './errors';
+import { appException, isAppException, PaymentWaitError } from './errors';
 import { listPromise, ListPromise } from './pagination';
 import { ClientOptions, RequestOptions, Transport } from './transport';
 import type {
@@ -41,6 +41,18 @@ abstract class Resource {
       query?.page ?? 1,
     );
   }
+}
+
+/** How `paymentRequests.waitForPayment` waits. */
+export interface WaitForPaymentOptions {
+  /** Milliseconds before it gives up with `PaymentWaitError` `timeout`. Default 600 000 (10 minutes). */
+  timeout?: number;
+  /** Stops the wait with an `AppException` `abort_error`. */
+  signal?: AbortSignal;
+  /** The first wait between look-ups, in milliseconds (default 1 000); each next one is twice as long. */
+  interval?: number;
+  /** The longest wait between look-ups, in milliseconds (default 10 000). */
+  maxInterval?: number;
 }
 
 export class PaymentRequests extends Resource {
@@ -117,6 +129,60 @@ export class PaymentRequests extends Resource {
     options?: RequestOptions,
   ): ListPromise<Item<'GET /payment-request'>> {
     return this.paged('GET /payment-request', params, options);
+  }
+
+  /**
+   * Waits until the payment request of `transactionId` is paid (secret key) and returns it. Looks
+   * it up at once, then after 1 s, then twice as long each time up to `maxInterval`. Throws
+   * `PaymentWaitError` with `reason` `timeout` when `timeout` passes first, or `cancelled` when the
+   * request's invoice becomes `void`; an `AppException` `abort_error` when `signal` aborts; and the
+   * look-up's own errors (404 for an unknown transactionId). A failed payment attempt does not end
+   * the wait: the customer may pay again. For fulfilling orders, the webhook is the proof of payment.
+   */
+  async waitForPayment(
+    transactionId: string,
+    options: WaitForPaymentOptions = {},
+  ): Promise<Data<'GET /payment-request/{id}'>> {
+    const { signal } = options;
+    const timeout = options.timeout ?? 600_000;
+    const maxInterval = options.maxInterval ?? 10_000;
+    // One signal for every look-up and wait: the caller's abort, or the time-out.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) stop.abort();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort();
+    }, timeout);
+    let last: unknown;
+    try {
+      for (let delay = options.interval ?? 1000; ; delay = Math.min(delay * 2, maxInterval)) {
+        const request = await this.getByTransactionId(transactionId, { signal: stop.signal });
+        last = request;
+        if (!('status' in request))
+          throw appException('waitForPayment needs a secret key (sk_…)', 'invalid_api_key');
+        if (request.status === 'paid') return request;
+        if (request.invoiceId) {
+          const invoice = await this.t.call(
+            'GET /invoices/{id}',
+            { params: { id: request.invoiceId } },
+            'read',
+            { signal: stop.signal },
+          );
+          if (invoice.data.status === 'void') throw new PaymentWaitError('cancelled', transactionId, request);
+        }
+        await this.t.wait(delay, stop.signal);
+      }
+    } catch (err) {
+      if (timedOut && !signal?.aborted && isAppException(err) && err.isAbortError)
+        throw new PaymentWaitError('timeout', transactionId, last);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Asks the bank about the request's pending payments, then returns the request. */

@@ -135,6 +135,31 @@ function secondsOf(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+/**
+ * Why `paymentRequests.waitForPayment` stopped without a payment: `timeout` (its `timeout` passed
+ * with the request still pending) or `cancelled` (the request's invoice became `void`: it will not
+ * be paid). A failed payment attempt does not end the wait: the customer may pay again.
+ */
+export type PaymentWaitFailure = 'timeout' | 'cancelled';
+
+/** Thrown by `paymentRequests.waitForPayment` when the request will not be (or was not in time) paid. */
+export class PaymentWaitError extends Error {
+  override readonly name = 'PaymentWaitError';
+
+  constructor(
+    readonly reason: PaymentWaitFailure,
+    readonly transactionId: string,
+    /** The payment request as last read. */
+    readonly paymentRequest: unknown,
+  ) {
+    super(
+      reason === 'timeout'
+        ? `Payment request "${transactionId}" was not paid in time`
+        : `Payment request "${transactionId}" will not be paid: its invoice is void`,
+    );
+  }
+}
+
 /** Thrown by the webhook helpers when a delivery's signature, timestamp or body is not valid. */
 export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';

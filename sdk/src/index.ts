@@ -16,9 +16,10 @@ export type {
   Subscriptions,
   WebhookDeliveries,
   WebhookEndpoints,
+  WaitForPaymentOptions,
 } from './client';
-export { isAppException, WebhookSignatureError } from './errors';
-export type { AppException, AppExceptionCode, ValidationErrorBody } from './errors';
+export { isAppException, PaymentWaitError, WebhookSignatureError } from './errors';
+export type { AppException, AppExceptionCode, PaymentWaitFailure, ValidationErrorBody } from './errors';
 export type { ListPromise } from './pagination';
 export type { ClientOptions, RequestOptions } from './transport';
 export { newIdempotencyKey } from './transport';

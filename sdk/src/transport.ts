@@ -109,6 +109,12 @@ const aborted = () => appException('The request was aborted', 'abort_error');
 
 export class Transport {
   private readonly baseUrl: string;
+
+  /** Waits `ms` as the retries do (the client's `sleep`), ending early with `abort_error` on `signal`. */
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
+    return (this.options.sleep ?? defaultSleep)(ms, signal);
+  }
+
   private readonly fetch: typeof fetch;
 
   constructor(

@@ -43,10 +43,38 @@ export class ReminderRun implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * `BILLING_CONCURRENCY` sequences of batches at once, as the billing run does (one batch
+   * alternates between this process and PostgreSQL; the claims make concurrent batches disjoint),
+   * summed. A failing sequence stops the others after their current batch, and the run fails once
+   * none is left writing. Within a caller's transaction (a POST with an Idempotency-Key), one
+   * sequence: a second would claim, on the same connection, the rows the first has locked.
+   */
   private async batches(now: Date, environmentId: string | undefined): Promise<number> {
+    const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
+    const run = { failed: false };
+    const sequences = Array.from({ length: concurrency }, () =>
+      this.sequence(now, environmentId, run).catch((err: unknown) => {
+        run.failed = true;
+        throw err;
+      }),
+    );
+    let sent = 0;
+    for (const s of await Promise.allSettled(sequences)) {
+      if (s.status === 'rejected') throw s.reason;
+      sent += s.value;
+    }
+    return sent;
+  }
+
+  private async sequence(
+    now: Date,
+    environmentId: string | undefined,
+    run: { failed: boolean },
+  ): Promise<number> {
     const size = this.config.BILLING_BATCH_SIZE;
     let sent = 0;
-    while (!this.stopping) {
+    while (!this.stopping && !run.failed) {
       const batch = await this.batch(now, size, environmentId);
       sent += batch.sent;
       if (batch.claimed < size) break;

@@ -345,8 +345,8 @@ export class AppConfig {
   SMS_RETRY_DELAY_MS = 30_000;
 
   /**
-   * Batches one billing run bills at once (each holds a pooled connection while it writes). Keep it
-   * well below DB_POOL_SIZE: the API shares the pool.
+   * Batches one billing run bills, and one reminder run reminds, at once (each holds a pooled
+   * connection while it writes). Keep it well below DB_POOL_SIZE: the API shares the pool.
    */
   @Transform(toInt)
   @IsInt()

@@ -1,21 +1,69 @@
 import { Get, Param } from '@nestjs/common';
-import { isUUID } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { isUUID, validateSync } from 'class-validator';
+import { AppError } from '../common/errors/app-error';
+import { Post } from '../common/http/routes';
 import { AppConfig } from '../config/config';
 import { CustomersRepository } from '../customers/customers.repository';
-import { INVOICE_STATUSES } from '../invoices/invoice';
+import { RecordManualPaymentDto } from '../invoices/dto/invoice.dto';
+import { INVOICE_STATUSES, MANUAL_PAYMENT_METHODS } from '../invoices/invoice';
+import { InvoiceError } from '../invoices/invoices.errors';
 import { InvoicesRepository } from '../invoices/invoices.repository';
+import { InvoicesService } from '../invoices/invoices.service';
+import { PaymentError } from '../payments/payments.errors';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
-import { Dash, DashboardRequest } from './dashboard-request';
+import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatDate } from './format';
 import { BillingRepository } from '../billing/billing.repository';
 import { maskPhone } from '../billing/sms-text';
 import { toInvoiceJson } from '../invoices/invoice';
-import { parseChoice, parseText } from './forms';
+import { parseAmount, parseChoice, parseText } from './forms';
 import { invoiceRow, pager } from './presenters';
 
 const PAGE_SIZE = 25;
+
+/** The manual payment form as typed, and what was wrong with it (a text per field, or the API's message). */
+interface PaymentForm {
+  amount: string;
+  method: string;
+  reference: string;
+  paidAt: string;
+  errors: Record<string, string>;
+  /** The API's own message when the invoice refused the payment (409, or 400 over the amount due). */
+  refused?: string;
+}
+
+const EMPTY_PAYMENT_FORM: PaymentForm = { amount: '', method: 'cash', reference: '', paidAt: '', errors: {} };
+
+/**
+ * The form read into the API's body and checked with the API's own DTO (its limits are not
+ * restated here): a whole amount, a method, an optional reference and an optional date-time
+ * (`datetime-local`, read as UTC like the API's date-times without a zone).
+ */
+function paymentForm(d: DashboardRequest): PaymentForm & { dto?: RecordManualPaymentDto } {
+  const form: PaymentForm = {
+    amount: d.field('amount').trim(),
+    method: d.field('method'),
+    reference: d.field('reference').trim(),
+    paidAt: d.field('paidAt').trim(),
+    errors: {},
+  };
+  const amount = parseAmount(form.amount);
+  const dto = plainToInstance(RecordManualPaymentDto, {
+    amount: amount ?? form.amount,
+    method: form.method,
+    ...(form.reference && { reference: form.reference }),
+    ...(form.paidAt && { paidAt: form.paidAt }),
+  });
+  const failed = new Set(validateSync(dto).map((e) => e.property));
+  if (failed.has('amount') || amount === undefined || amount < 1) form.errors.amount = d.t.invalidAmount;
+  if (failed.has('method')) form.errors.method = d.t.chooseManualPaymentMethod;
+  if (failed.has('reference')) form.errors.reference = d.t.invalidManualPaymentReference;
+  if (failed.has('paidAt')) form.errors.paidAt = d.t.invalidManualPaymentDate;
+  return Object.keys(form.errors).length > 0 ? form : { ...form, dto };
+}
 
 /**
  * The session's environment's invoices (each lives in its subscription's environment, as its
@@ -29,6 +77,7 @@ export class DashboardInvoicesController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly invoices: InvoicesRepository,
+    private readonly invoicesService: InvoicesService,
     private readonly customers: CustomersRepository,
     private readonly billing: BillingRepository,
     config: AppConfig,
@@ -74,7 +123,32 @@ export class DashboardInvoicesController {
 
   @Get(':id')
   async invoice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
-    const invoice = await this.invoices.detail(d.scope.environmentId, idOr404(id));
+    await this.renderInvoice(d, idOr404(id), EMPTY_PAYMENT_FORM);
+  }
+
+  /**
+   * A payment made by hand (docs/billing.md "Payments recorded by hand"), through the invoices
+   * service like POST /invoices/:id/payments. Owners only: it marks money as received.
+   */
+  @DashboardAccess('owner')
+  @Post(':id/payments')
+  async recordPayment(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
+    const invoiceId = idOr404(id);
+    const form = paymentForm(d);
+    if (!form.dto) return this.renderInvoice(d, invoiceId, form);
+    try {
+      await this.invoicesService.recordManualPayment(d.scope, invoiceId, form.dto);
+    } catch (err) {
+      if (AppError.is(err, InvoiceError.NotFound)) throw dashboardError(DashboardError.NotFound);
+      if (AppError.is(err, InvoiceError.AmountExceedsDue, InvoiceError.NotPending, PaymentError.InProgress))
+        return this.renderInvoice(d, invoiceId, { ...form, refused: err.message });
+      throw err;
+    }
+    d.page.redirect(`/dashboard/invoices/${invoiceId}?notice=manualPaymentRecorded`);
+  }
+
+  private async renderInvoice(d: DashboardRequest, id: string, form: PaymentForm): Promise<void> {
+    const invoice = await this.invoices.detail(d.scope.environmentId, id);
     if (!invoice) throw dashboardError(DashboardError.NotFound);
     const sms = await this.billing.smsOfInvoice(d.scope.environmentId, invoice.id);
     const json = toInvoiceJson(invoice, this.publicUrl);
@@ -88,6 +162,19 @@ export class DashboardInvoicesController {
         reference: m.reference ?? '',
         paidAt: formatDate(new Date(m.paidAt), d.lang),
       })),
+      refused: form.refused,
+      // Only owners record payments, and only while the invoice is pending.
+      paymentForm:
+        d.isOwner && json.status === 'pending'
+          ? {
+              ...form,
+              methods: MANUAL_PAYMENT_METHODS.map((m) => ({
+                value: m,
+                label: d.t[`manualPaymentMethod_${m}`],
+                selected: m === form.method,
+              })),
+            }
+          : undefined,
       // The invoice's SMS (docs/sms-gateway.md): the number masked, as in the logs.
       sms: sms.map((m) => ({
         id: m.id,

@@ -1,6 +1,7 @@
 import { csvFile, mapBatches } from '../common/http/csv';
 import { Injectable, StreamableFile } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
+import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import type { ListInvoicesQuery, RecordManualPaymentDto } from './dto/invoice.dto';
@@ -35,9 +36,14 @@ export class InvoicesService {
   /**
    * Records a payment made by hand (docs/billing.md "Payments recorded by hand"): under the
    * request's lock, then the invoice's, so it cannot cross a payment with the bank or a voiding.
-   * The money did not pass through Khoums: no payment, nothing in the balance.
+   * The money did not pass through Khoums: no payment, nothing in the balance. The API (a key's
+   * tenant) and the dashboard (a signed-in owner's scope) both record through here.
    */
-  recordManualPayment(tenant: Tenant, id: string, dto: RecordManualPaymentDto): Promise<InvoiceJson> {
+  recordManualPayment(
+    tenant: EnvironmentScope,
+    id: string,
+    dto: RecordManualPaymentDto,
+  ): Promise<InvoiceJson> {
     assertAmount(dto.amount);
     return this.db.transaction(async () => {
       const found = await this.repo.byId(tenant.organizationId, id);

@@ -190,6 +190,10 @@ describe('every method on the real service', () => {
     ['payments.list', ({ sk }) => sk.payments.list({ transactionId: w.request.transactionId })],
     ['payments.simulateTransfer', ({ sk }) => sk.payments.simulateTransfer(w.payment.id)],
     [
+      'paymentRequests.waitForPayment',
+      ({ sk }) => sk.paymentRequests.waitForPayment(w.request.transactionId, { timeout: 10_000 }),
+    ],
+    [
       'checkoutSessions.create',
       async ({ sk }) => {
         const { data } = await sk.checkoutSessions.create({

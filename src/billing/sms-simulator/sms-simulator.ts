@@ -23,7 +23,11 @@ export interface SmsSimulator {
   messages(): SimulatedSms[];
   /** Requests that reached the gateway, replays and refused ones included. */
   requests(): number;
+  /** Requests per message id (a replay after a lost answer counts again). */
+  requestsById(): Map<string, number>;
   setMode(mode: SmsSimulatorMode): void;
+  /** Milliseconds every new message waits before its answer (0 by default): a slow gateway. */
+  setDelay(ms: number): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -56,6 +60,8 @@ export async function startSmsSimulator(
 ): Promise<SmsSimulator> {
   let mode: SmsSimulatorMode = 'normal';
   let requests = 0;
+  let delayMs = 0;
+  const requestsById = new Map<string, number>();
   const accepted = new Map<string, SimulatedSms>();
   const failedOnce = new Set<string>();
   const hanging = new Set<ServerResponse>();
@@ -82,6 +88,8 @@ export async function startSmsSimulator(
         body.text.length === 0
       )
         return send(res, 400, { error: 'invalid message' });
+      requestsById.set(body.id, (requestsById.get(body.id) ?? 0) + 1);
+      if (delayMs > 0 && !accepted.has(body.id)) await new Promise((r) => setTimeout(r, delayMs));
       const known = accepted.get(body.id);
       if (known) return send(res, 200, { id: known.id, status: 'accepted' });
       switch (mode) {
@@ -114,10 +122,14 @@ export async function startSmsSimulator(
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     messages: () => [...accepted.values()],
     requests: () => requests,
+    requestsById: () => new Map(requestsById),
     setMode: (m) => (mode = m),
+    setDelay: (ms) => (delayMs = ms),
     reset: () => {
       mode = 'normal';
       requests = 0;
+      delayMs = 0;
+      requestsById.clear();
       accepted.clear();
       failedOnce.clear();
     },

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { freePort } from '../src/common/net';
+import { createPool } from '../src/database/database.module';
+import { postLong } from './billing';
+import { cpuMs } from './measure';
+import { createOrganization, startProcess } from './processes';
+
+/**
+ * Reminders: runs of the reminder run over BENCH_REMINDER_SIZES (default 10,000 then 100,000)
+ * pending invoices all due the same day (two days ahead, so each gets its `invoice-upcoming` with
+ * the three ready-made texts), through POST /sandbox/billing/run (its billing and dunning find
+ * nothing to do), on a Khoums instance of its own. Invoices reminded per second, the time per
+ * invoice of the largest size over the smallest's (1 when the time grows linearly), the CPU per
+ * invoice (the service, PostgreSQL) and the load average. The invoices are made by the billing run
+ * itself, then moved to the same due date.
+ */
+export async function remindersScenario(url: string, children: ChildProcess[]): Promise<void> {
+  const sizes = (process.env.BENCH_REMINDER_SIZES ?? '10000,100000').split(',').map(Number);
+  const org = createOrganization(url, 'Bench Reminders', 'reminders-bench@khoums.local');
+  const env = org.sandbox.environmentId;
+  const key = org.sandbox.secretKey;
+  const ds = createPool(url, 2);
+  const {
+    rows: [{ id: productId }],
+  } = await ds.query(
+    `INSERT INTO products (id, organization_id, environment_id, name) VALUES (gen_random_uuid(), $1, $2, 'Abonnement') RETURNING id`,
+    [org.organizationId, env],
+  );
+  const {
+    rows: [{ id: priceId }],
+  } = await ds.query(
+    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES (gen_random_uuid(), $1, $2, 1500, 'monthly') RETURNING id`,
+    [org.organizationId, productId],
+  );
+  const port = await freePort();
+  const khoums = await startProcess(
+    'dist/src/main.js',
+    {
+      DATABASE_URL: url,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      DEMO_ORG: 'false',
+      BILLING_SCHEDULER: 'false',
+      WEBHOOK_WORKER: 'false',
+      RECONCILE_INTERVAL_MS: '0',
+      RATE_LIMIT_PER_KEY: '0',
+      RATE_LIMIT_PER_IP: '0',
+    },
+    'Khoums is listening',
+  );
+  children.push(khoums);
+  const run = async () => {
+    const res = await postLong(port, '/api/v1/sandbox/billing/run', key);
+    if (res.status !== 200) throw new Error(`billing run: ${res.status} ${res.body}`);
+  };
+  const reminded = async () =>
+    (
+      await ds.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM events WHERE environment_id = $1 AND kind = 'invoice-upcoming'`,
+        [env],
+      )
+    ).rows[0].n;
+  const pgPids = async () =>
+    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
+
+  /** `n` customers with a phone, each with a monthly subscription billed now: `n` pending invoices due the same day. */
+  const seed = async (n: number, label: string) => {
+    await ds.query(
+      `INSERT INTO customers (id, organization_id, external_user_id, phone)
+       SELECT gen_random_uuid(), $1, $2 || '-' || i, '2' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
+      [org.organizationId, label, n],
+    );
+    await ds.query(
+      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                  billing_anchor, billing_interval, next_period, next_billing_date)
+       SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
+              now() - interval '1 hour'
+         FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
+      [org.organizationId, env, priceId, label],
+    );
+    await run(); // bills them: invoices due in a month, nothing to remind yet
+    const { rowCount } = await ds.query(
+      `UPDATE invoices SET due_date = date_trunc('day', now()) + interval '2 days 12 hours', reminder_at = now() - interval '1 minute'
+        WHERE environment_id = $1 AND status = 'pending' AND reminder_step IS NULL`,
+      [env],
+    );
+    if (rowCount !== n) throw new Error(`seeding ${n} invoices: ${rowCount}`);
+    await ds.query('VACUUM ANALYZE invoices, customers, subscriptions');
+  };
+
+  const runs: { n: number; seconds: number; khoumsUs: number; postgresUs: number; load: string }[] = [];
+  for (const n of sizes) {
+    await seed(n, `rem${n}`);
+    const before = await reminded();
+    const pgBefore = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+    const khoumsBefore = cpuMs(khoums.pid!);
+    const t0 = process.hrtime.bigint();
+    await run();
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const sent = (await reminded()) - before;
+    if (sent !== n) throw new Error(`reminder run over ${n}: ${sent} reminders`);
+    let postgresMs = 0;
+    for (const p of await pgPids()) postgresMs += cpuMs(p) - (pgBefore.get(p) ?? 0);
+    runs.push({
+      n,
+      seconds,
+      khoumsUs: ((cpuMs(khoums.pid!) - khoumsBefore) * 1000) / n,
+      postgresUs: (postgresMs * 1000) / n,
+      load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    });
+  }
+  await ds.end();
+
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  const perInvoice = (r: (typeof runs)[number]) => r.seconds / r.n;
+  const ratio = perInvoice(last) / perInvoice(first);
+  const rate = last.n / last.seconds;
+  const met = rate >= 2000 && ratio <= 1.5;
+  process.stdout.write(
+    `Reminder run (POST /sandbox/billing/run, pending invoices due the same day, one invoice-upcoming event with fr/ar/en texts each)\n` +
+      runs
+        .map(
+          (r) =>
+            `  ${String(r.n).padStart(7)} invoices  ${r.seconds.toFixed(2).padStart(7)} s   ${(r.n / r.seconds).toFixed(0).padStart(6)} invoices/s` +
+            `   ${((r.seconds / r.n) * 1e6).toFixed(0)} µs/invoice   CPU/invoice: khoums ${r.khoumsUs.toFixed(0)} µs, postgres ${r.postgresUs.toFixed(0)} µs   load ${r.load}`,
+        )
+        .join('\n') +
+      `\n  time per invoice ${last.n}/${first.n} = ${ratio.toFixed(2)}` +
+      `   (target >= 2000 invoices/s at ${last.n}, time linear (ratio <= 1.5): ${met ? 'met' : 'NOT met'})\n\n`,
+  );
+}
