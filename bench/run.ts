@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     }
     if (wanted('page')) await hostedPageScenario(khoumsPort, key);
     if (wanted('billing')) await billingScenario(pg.url, children);
-    if (wanted('balance')) await balanceScenario(khoumsPort, pg.url, pool);
+    if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('payouts')) await payoutRunScenario(pg.url, pool, khoumsEnv, children);
   } finally {
