@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
@@ -27,6 +28,33 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 let ledgerOrg: CreatedOrganization | undefined;
+
+/** The user + system CPU (ms) of this process's children that have exited and been reaped (/proc). */
+function reapedChildrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+}
+
+/**
+ * CPU (ms) PostgreSQL has used: the postmaster's, its exited backends' (reaped by it) and its
+ * live processes'.
+ */
+function postgresCpuMs(postmaster: number): number {
+  const stat = readFileSync(`/proc/${postmaster}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let ms = ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
+  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const s = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const g = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      if (Number(g[1]) === postmaster) ms += cpuMs(Number(e));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return ms;
+}
 
 /**
  * An organization whose Production environment holds LEDGER_ROWS `payment` transactions over the
@@ -222,6 +250,12 @@ export async function payoutRunScenario(
   );
   children.push(sim);
   const simUrl = `http://127.0.0.1:${simPort}`;
+  const {
+    rows: [{ dir }],
+  } = await pool.query<{ dir: string }>('SELECT current_setting($1) AS dir', ['data_directory']);
+  const postmaster = Number(readFileSync(`${dir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  const pgBefore = postgresCpuMs(postmaster);
+  const childrenBefore = reapedChildrenCpuMs();
   const t1 = Date.now();
   const runner = spawn(process.execPath, ['dist/bench/payout-runner.js'], {
     cwd: ROOT,
@@ -242,6 +276,9 @@ export async function payoutRunScenario(
   runner.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const [code] = (await once(runner, 'exit')) as [number | null];
   const processSeconds = (Date.now() - t1) / 1000;
+  const runnerCpu = (reapedChildrenCpuMs() - childrenBefore) / 1000;
+  const pgCpu = (postgresCpuMs(postmaster) - pgBefore) / 1000;
+  const simCpu = cpuMs(sim.pid!) / 1000;
   if (code !== 0) throw new Error(`payout runner exited ${code}: ${out}`);
   const run = JSON.parse(out.trim().split('\n').pop()!) as {
     payoutsCreated: number;
@@ -268,6 +305,8 @@ export async function payoutRunScenario(
     `  run ${seconds.toFixed(1)} s (its process ${processSeconds.toFixed(1)} s, start-up included):` +
       ` ${run.payoutsCreated} payouts made, ${run.payoutsUpdated} settled; ${paid.once}/${n} environments paid exactly once` +
       ` (${paid.paid} paid, ${bank.transfers} transfers at the bank)` +
-      `   (target <= 60 s on 2 cores, each once: ${seconds <= 60 && eachOnce ? 'met' : 'NOT met'}); ${cpus().length} cores, ${load()}\n\n`,
+      `   (target <= 60 s on 2 cores, each once: ${seconds <= 60 && eachOnce ? 'met' : 'NOT met'}); ${cpus().length} cores, ${load()}\n` +
+      `  CPU: the run's process ${runnerCpu.toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s, the bank simulator ${simCpu.toFixed(1)} s:` +
+      ` ${((runnerCpu + pgCpu + simCpu) / 2).toFixed(1)} s of 2 cores (what the run needs of a machine of its own)\n\n`,
   );
 }
