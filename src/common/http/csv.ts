@@ -49,9 +49,6 @@ export function csvLine<T>(columns: readonly CsvColumn<T>[], row: T): string {
   return `${columns.map((c) => csvField(c.value(row))).join(',')}\r\n`;
 }
 
-/** Rows per piece of text an export writes (a few KB each). */
-const CSV_PIECE_ROWS = 50;
-
 /**
  * The CSV answer of a list: the header line, then each batch's lines as the batch arrives. A batch
  * is read only when the client has taken the previous one (the stream's back-pressure).
@@ -63,15 +60,7 @@ export function csvFile<T>(
 ): StreamableFile {
   async function* lines(): AsyncGenerator<string> {
     yield `${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
-    // In pieces of CSV_PIECE_ROWS rows: a whole batch's text (over 100 KB) would be one large
-    // object, which V8 puts straight in the old generation and frees only at a full collection, so
-    // every export would swell the service's memory by its own size before it is collected.
-    for await (const batch of batches)
-      for (let i = 0; i < batch.length; i += CSV_PIECE_ROWS)
-        yield batch
-          .slice(i, i + CSV_PIECE_ROWS)
-          .map((row) => csvLine(columns, row))
-          .join('');
+    for await (const batch of batches) yield batch.map((row) => csvLine(columns, row)).join('');
   }
   return new StreamableFile(Readable.from(lines()), {
     type: 'text/csv; charset=utf-8',
