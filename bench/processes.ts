@@ -40,13 +40,31 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The operator's command: a new organization and its keys, as for a merchant. */
-export function createOrganization(url: string, name: string, email: string): CreatedOrganization {
+/**
+ * The operator's command: a new organization and its keys, as for a merchant (the CLI of this
+ * checkout, or of another built one under `root`, which migrates the database as that version does).
+ */
+export function createOrganization(
+  url: string,
+  name: string,
+  email: string,
+  root = ROOT,
+  extra: string[] = [],
+): CreatedOrganization {
   return JSON.parse(
     execFileSync(
       process.execPath,
-      [join(__dirname, '../src/cli/main.js'), 'org:create', '--name', name, '--email', email, '--json'],
-      { env: { ...process.env, DATABASE_URL: url } },
+      [
+        join(root, 'dist/src/cli/main.js'),
+        'org:create',
+        '--name',
+        name,
+        '--email',
+        email,
+        '--json',
+        ...extra,
+      ],
+      { cwd: root, env: { ...process.env, DATABASE_URL: url } },
     ).toString(),
   ) as CreatedOrganization;
 }

@@ -17,7 +17,8 @@ import { hostedPageScenario } from './hosted-page';
 import { idempotencyKeyScenario } from './idempotency-key';
 import { CONNECTIONS, fmt, SECONDS } from './measure';
 import { metricsScenario } from './metrics';
-import { payScenario } from './pay';
+import { balanceScenario, exportScenario, payoutRunScenario } from './money';
+import { comparePayThroughput, payScenario } from './pay';
 import { createOrganization, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { remindersScenario } from './reminders';
@@ -30,14 +31,20 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,reminders,metrics to run some scenarios
- * only (create always runs, as pay's ceiling, unless only billing and reminders are asked for). `dashboard` is
+ * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,reminders,metrics,balance,export,payouts
+ * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders or
+ * the ledger's balance, export and payouts are asked for). `balance`, `export` and `payouts` are the
+ * ledger at scale (bench/money.ts): GET /balance over 1,000,000 balance transactions, their CSV export
+ * with the service's memory watched, one payout run over 10,000 due environments. `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists;
  * `reminders` the reminder run over BENCH_REMINDER_SIZES (default 10000,100000) invoices due the same day.
  * BENCH_WEBHOOK_BASELINE=<a checkout of another version, built>: the webhook scenario compares this
  * version's delivery throughput with that one's, in alternating rounds (BENCH_WEBHOOK_ROUNDS each,
  * default 3), each round a fresh worker process of one of them on the same database.
+ * BENCH_PAY_BASELINE=<a built checkout of the code before the ledger>: pay with its ledger entry
+ * against that version's pay, in alternating rounds (BENCH_PAY_ROUNDS each, default 3), each
+ * version's service on a database of its own on the same PostgreSQL (bench/pay.ts).
  *
  * The Khoums measured against the ceilings runs with its rate limits off: each scenario is driven
  * from one API key and one address, far above the limits' defaults. The `limiter` scenario measures
@@ -82,6 +89,8 @@ async function main(): Promise<void> {
       LOG_FORMAT: 'json',
       DEMO_ORG: 'false',
       BILLING_SCHEDULER: 'false',
+      // The payouts scenario runs the payout job itself, once.
+      PAYOUT_SCHEDULER: 'false',
       // The webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // Comparing two versions' webhook workers: each round starts its own.
@@ -105,8 +114,9 @@ async function main(): Promise<void> {
     );
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);
-    const billingOnly = only !== undefined && only.every((o) => o === 'billing' || o === 'reminders');
-    const createCeiling = billingOnly
+    const noCeiling =
+      only?.every((o) => ['billing', 'reminders', 'balance', 'export', 'payouts'].includes(o)) ?? false;
+    const createCeiling = noCeiling
       ? undefined
       : await againstCeiling(
           'POST /payment-request',
@@ -136,6 +146,13 @@ async function main(): Promise<void> {
       );
     }
     if (wanted('pay') && createCeiling) await payScenario(khoumsPort, barePort, pg.url, org, createCeiling);
+    if (wanted('pay') && process.env.BENCH_PAY_BASELINE)
+      await comparePayThroughput(
+        { port: khoumsPort, pid: khoums.pid!, url: pg.url, org },
+        process.env.BENCH_PAY_BASELINE,
+        { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
+        children,
+      );
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
     if (wanted('dashboard')) {
       const ds = createPool(pg.url, 2);
@@ -148,6 +165,9 @@ async function main(): Promise<void> {
     if (wanted('page')) await hostedPageScenario(khoumsPort, key);
     if (wanted('billing')) await billingScenario(pg.url, children);
     if (wanted('reminders')) await remindersScenario(pg.url, children);
+    if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
+    if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
+    if (wanted('payouts')) await payoutRunScenario(pg.url, pool, khoumsEnv, children);
   } finally {
     await pool?.end();
     for (const c of children) await stop(c);

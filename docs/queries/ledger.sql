@@ -171,6 +171,14 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
                         sum(amount) FILTER (WHERE type = 'application_fee_received') AS credit
                    FROM balance_transactions WHERE type IN ('application_fee', 'application_fee_received')
                   GROUP BY source_id),
+      payout_tx AS (SELECT source_id, type, amount, environment_id, payout_id, available_on
+                      FROM balance_transactions WHERE type IN ('payout', 'payout_failure')),
+      payout_linked AS (SELECT payout_id, count(*) AS n, sum(net) AS net,
+                               count(DISTINCT environment_id) AS environments,
+                               min(environment_id::text)::uuid AS environment_id, max(available_on) AS latest
+                          FROM balance_transactions
+                         WHERE payout_id IS NOT NULL AND type NOT IN ('payout', 'payout_failure')
+                         GROUP BY payout_id),
       totals AS (
         SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
                COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
@@ -228,6 +236,37 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
         UNION ALL
         SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
           FROM totals WHERE balance <> net
+        UNION ALL 
+    SELECT p.environment_id, 'payout_transactions_differ', p.id,
+           'payout of ' || p.amount || ' (' || p.status || '): debited ' || COALESCE(x.debit, 0) || ' in ' ||
+           COALESCE(x.debits, 0) || ', credited back ' || COALESCE(x.credit, 0) || ' in ' || COALESCE(x.credits, 0)
+      FROM payouts p
+      LEFT JOIN (SELECT source_id, count(*) FILTER (WHERE type = 'payout') AS debits,
+                        sum(amount) FILTER (WHERE type = 'payout') AS debit,
+                        count(*) FILTER (WHERE type = 'payout_failure') AS credits,
+                        sum(amount) FILTER (WHERE type = 'payout_failure') AS credit,
+                        count(DISTINCT environment_id) AS environments,
+                        min(environment_id::text)::uuid AS environment_id,
+                        count(*) FILTER (WHERE payout_id IS DISTINCT FROM source_id) AS unlinked
+                   FROM payout_tx GROUP BY source_id) x ON x.source_id = p.id
+     WHERE COALESCE(x.debits, 0) <> 1 OR x.debit <> -p.amount
+        OR x.environments <> 1 OR x.environment_id <> p.environment_id OR x.unlinked <> 0
+        OR COALESCE(x.credits, 0) <> (CASE WHEN p.status = 'failed' THEN 1 ELSE 0 END)
+        OR (p.status = 'failed' AND x.credit <> p.amount)
+    UNION ALL
+    SELECT t.environment_id, 'payout_transaction_without_payout', t.source_id,
+           'a ' || t.type || ' transaction of ' || t.amount || ' whose payout does not exist'
+      FROM payout_tx t WHERE NOT EXISTS (SELECT 1 FROM payouts p WHERE p.id = t.source_id)
+    UNION ALL
+    SELECT COALESCE(p.environment_id, l.environment_id), 'payout_links_differ', l.payout_id,
+           CASE WHEN p.id IS NULL THEN l.n || ' transactions linked to a payout that does not exist'
+                ELSE l.n || ' transactions of net ' || l.net || ' linked to a payout of ' || p.amount ||
+                     ' (' || p.status || ')' END
+      FROM payout_linked l
+      LEFT JOIN payouts p ON p.id = l.payout_id
+      LEFT JOIN payout_tx d ON d.source_id = l.payout_id AND d.type = 'payout'
+     WHERE p.id IS NULL OR l.environments <> 1 OR l.environment_id <> p.environment_id
+        OR p.status = 'failed' OR l.latest > d.available_on
       )
       SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
                 FROM problems) AS problems,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { LedgerChecks } from './ledger-checks';
 import { LedgerController } from './ledger.controller';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
@@ -13,7 +14,7 @@ import { RefundsService } from './refunds.service';
 @Module({
   imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
   controllers: [LedgerController, RefundsController],
-  providers: [LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
-  exports: [LedgerRepository, LedgerService, RefundsService],
+  providers: [LedgerChecks, LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
+  exports: [LedgerChecks, LedgerRepository, LedgerService, RefundsService],
 })
 export class LedgerModule {}

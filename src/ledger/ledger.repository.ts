@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { keysetBatches } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, raw, Sql, sql } from '../database/sql';
+import { and, join, raw, Sql, sql } from '../database/sql';
 import { platformEnvironmentOf } from '../organizations/connected-accounts.repository';
 import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
 import { COMPLETED_PAYMENTS, paymentMethodOf } from '../payments/payments.repository';
@@ -16,6 +16,7 @@ import {
   BalanceTransactionType,
   toBalanceTransactionJson,
 } from './balance-transaction';
+import { LedgerChecks } from './ledger-checks';
 import { Refund, RefundStatus, toRefundJson } from './refund';
 
 /** How a refund ends, as the bank said. */
@@ -124,7 +125,10 @@ export function applicationFeeCtes(ctx: SettlementContext, terms: LedgerTerms): 
 /** Balance transactions (append-only) and the balance of each environment. */
 @Injectable()
 export class LedgerRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly checks: LedgerChecks,
+  ) {}
 
   /**
    * The balance: sums of `net` available now and not yet. Whole days before today come from
@@ -430,8 +434,9 @@ export class LedgerRepository {
    * pending and succeeded refunds; a completed payment whose request has an application fee has
    * one `application_fee` of minus the fee and one `application_fee_received` of the fee (none
    * only when its account has no platform), and no other payment has one (docs/platforms.md);
-   * each environment's balance (`balance_days`) equals the sum of its transactions' `net`. Returns
-   * the problems and each environment's totals.
+   * each environment's balance (`balance_days`) equals the sum of its transactions' `net`; and
+   * whatever the checks registered with `LedgerChecks` find (the payouts'), in the same statement.
+   * Returns the problems and each environment's totals.
    */
   async check(): Promise<{ problems: LedgerProblem[]; totals: LedgerTotals[] }> {
     const row = await this.db.one<{ problems: LedgerProblem[] | null; totals: LedgerTotals[] | null }>(sql`
@@ -448,6 +453,14 @@ export class LedgerRepository {
                         sum(amount) FILTER (WHERE type = 'application_fee_received') AS credit
                    FROM balance_transactions WHERE type IN ('application_fee', 'application_fee_received')
                   GROUP BY source_id),
+      payout_tx AS (SELECT source_id, type, amount, environment_id, payout_id, available_on
+                      FROM balance_transactions WHERE type IN ('payout', 'payout_failure')),
+      payout_linked AS (SELECT payout_id, count(*) AS n, sum(net) AS net,
+                               count(DISTINCT environment_id) AS environments,
+                               min(environment_id::text)::uuid AS environment_id, max(available_on) AS latest
+                          FROM balance_transactions
+                         WHERE payout_id IS NOT NULL AND type NOT IN ('payout', 'payout_failure')
+                         GROUP BY payout_id),
       totals AS (
         SELECT COALESCE(t.environment_id, d.environment_id) AS environment_id, COALESCE(t.n, 0) AS transactions,
                COALESCE(t.net, 0) AS net, COALESCE(d.net, 0) AS balance
@@ -502,6 +515,15 @@ export class LedgerRepository {
         UNION ALL
         SELECT environment_id, 'balance_differs', NULL, 'balance ' || balance || ', transactions ' || net
           FROM totals WHERE balance <> net
+        ${join(
+          this.checks
+            .all()
+            .map(
+              (check) =>
+                sql`UNION ALL ${check({ payoutTransactions: 'payout_tx', linked: 'payout_linked' })}`,
+            ),
+          raw(' '),
+        )}
       )
       SELECT (SELECT json_agg(json_build_object('environmentId', environment_id, 'kind', kind, 'id', id, 'detail', detail))
                 FROM problems) AS problems,

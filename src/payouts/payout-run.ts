@@ -8,9 +8,17 @@ import { PAYOUT_LEASE_MS, PayoutsService } from './payouts.service';
 
 /** Environments one transaction of the run claims and pays. */
 const CLAIM_BATCH = 100;
+/**
+ * Claims a run makes at once, each in its own transaction (so on its own pooled connection):
+ * making a payout is a few short statements, each waiting on a round trip, so one sequence of
+ * claims leaves the database mostly idle. Their claims are disjoint (SKIP LOCKED).
+ */
+const CLAIM_SEQUENCES = 4;
 /** Payouts one claim leases to be sent; they are sent `SEND_CONCURRENCY` at a time. */
 const SEND_BATCH = 50;
 const SEND_CONCURRENCY = 8;
+/** Leases a run sends at once (their payouts are disjoint: each claim leases its own). */
+const SEND_SEQUENCES = 2;
 
 /** What a payout run did (the Sandbox route's `data`). */
 export class PayoutRunJson {
@@ -27,7 +35,8 @@ export class PayoutRunJson {
  * The payout run (docs/payouts.md "The payout job"), in two steps:
  *
  * 1. From PAYOUT_HOUR_UTC, every environment due today (daily, or weekly on its day) and not yet
- *    considered today is claimed, batch after batch, each batch one transaction that marks its
+ *    considered today is claimed, batch after batch (CLAIM_SEQUENCES sequences of batches at once,
+ *    their claims disjoint), each batch one transaction that marks its
  *    environments considered (FOR UPDATE SKIP LOCKED on their schedule rows) and makes their
  *    payouts: runs on any number of instances claim disjoint environments, and a run killed
  *    mid-batch leaves nothing of it, so each environment is paid once a day.
@@ -72,6 +81,15 @@ export class PayoutRun implements BeforeApplicationShutdown {
   }
 
   private async makePayouts(now: Date, environmentId: string | undefined): Promise<number> {
+    const sequences = environmentId !== undefined || this.db.inTransaction ? 1 : CLAIM_SEQUENCES;
+    const made = await Promise.all(
+      Array.from({ length: sequences }, () => this.makePayoutsInSequence(now, environmentId)),
+    );
+    return made.reduce((a, b) => a + b, 0);
+  }
+
+  /** Claims after claims until one comes back short: the payouts made. */
+  private async makePayoutsInSequence(now: Date, environmentId: string | undefined): Promise<number> {
     const { day, weekday } = utcDayOf(now);
     let created = 0;
     while (!this.stopping) {
@@ -94,6 +112,15 @@ export class PayoutRun implements BeforeApplicationShutdown {
   }
 
   private async sendPayouts(environmentId: string | undefined): Promise<number> {
+    const sequences = environmentId !== undefined || this.db.inTransaction ? 1 : SEND_SEQUENCES;
+    const updated = await Promise.all(
+      Array.from({ length: sequences }, () => this.sendPayoutsInSequence(environmentId)),
+    );
+    return updated.reduce((a, b) => a + b, 0);
+  }
+
+  /** Leases after leases until one comes back short: the payouts whose status changed. */
+  private async sendPayoutsInSequence(environmentId: string | undefined): Promise<number> {
     let updated = 0;
     while (!this.stopping) {
       const claimed = await this.repo.claimUnsettled(SEND_BATCH, PAYOUT_LEASE_MS, environmentId);

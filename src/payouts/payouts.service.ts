@@ -8,6 +8,7 @@ import { assertAmount } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
+import { LedgerChecks } from '../ledger/ledger-checks';
 import { LedgerRepository, payoutIdOfPayment } from '../ledger/ledger.repository';
 import { PaymentPayouts } from '../payments/payment-payouts';
 import { EnvironmentSetup } from '../organizations/environment-setup';
@@ -17,7 +18,7 @@ import type { CreatePayoutDto, ListPayoutsQuery, UpdatePayoutScheduleDto } from 
 import { Payout, PAYOUT_CSV_COLUMNS, PayoutJson, toPayoutJson } from './payout';
 import { PayoutScheduleJson, toPayoutScheduleJson } from './payout-schedule';
 import { PayoutError, payoutError } from './payouts.errors';
-import { PayoutOutcome, PayoutsRepository, PayoutToSend } from './payouts.repository';
+import { PayoutOutcome, payoutLedgerCheck, PayoutsRepository, PayoutToSend } from './payouts.repository';
 import { TransfersService } from './transfers';
 
 /** How long a sender holds a payout it is sending before another instance may send it again. */
@@ -48,9 +49,11 @@ export class PayoutsService implements OnModuleInit {
     private readonly paymentPayouts: PaymentPayouts,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly ledgerChecks: LedgerChecks,
   ) {}
 
   onModuleInit(): void {
+    this.ledgerChecks.register('payouts', payoutLedgerCheck);
     this.environmentSetup.register('payout-schedule', (environment) => this.repo.insertSchedule(environment));
     this.paymentPayouts.register(payoutIdOfPayment);
   }

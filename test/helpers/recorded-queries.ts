@@ -21,6 +21,7 @@ import {
   paymentTransactionCtes,
   payoutIdOfPayment,
 } from '../../src/ledger/ledger.repository';
+import { LedgerChecks } from '../../src/ledger/ledger-checks';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import { UsersRepository } from '../../src/organizations/users.repository';
@@ -36,7 +37,7 @@ import {
 import type { Payment } from '../../src/payments/payment';
 import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
-import { PayoutsRepository } from '../../src/payouts/payouts.repository';
+import { payoutLedgerCheck, PayoutsRepository } from '../../src/payouts/payouts.repository';
 import { PriceProducts } from '../../src/prices/price-products';
 import { PortalRepository } from '../../src/portal/portal.repository';
 import { PricesRepository } from '../../src/prices/prices.repository';
@@ -153,6 +154,11 @@ function construct(Repository: RepositoryClass, db: Db): object {
     const subscriptions = new InvoiceSubscriptions();
     new SubscriptionsOfInvoices(subscriptions).onModuleInit();
     return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  if (Repository === LedgerRepository) {
+    const checks = new LedgerChecks();
+    checks.register('payouts', payoutLedgerCheck);
+    return new LedgerRepository(db, checks);
   }
   if (Repository === PaymentsRepository) {
     const payouts = new PaymentPayouts();
