@@ -30,6 +30,7 @@ import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
+import { BillingWriteKeys1795616400000 } from './1795616400000-BillingWriteKeys';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -64,4 +65,5 @@ export const migrations = [
   Refunds1795610777196,
   WebhookOrganizationCap1795610067057,
   ConnectedFanOut1795615734720,
+  BillingWriteKeys1795616400000,
 ];
