@@ -31,6 +31,7 @@ import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { CustomerPortal1795616000000 } from './1795616000000-CustomerPortal';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
+import { BillingWriteKeys1795616400000 } from './1795616400000-BillingWriteKeys';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -66,4 +67,5 @@ export const migrations = [
   WebhookOrganizationCap1795610067057,
   ConnectedFanOut1795615734720,
   CustomerPortal1795616000000,
+  BillingWriteKeys1795616400000,
 ];
