@@ -450,6 +450,7 @@ describe('every POST route of the API', () => {
     '/api/v1/refunds': { paymentId: randomUUID() },
     '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },
+    '/api/v1/portal-sessions': { customerId: randomUUID() },
     '/api/v1/accounts/:id/onboarding-link': {
       returnUrl: 'https://platform.example.mr/done',
       refreshUrl: 'https://platform.example.mr/again',
