@@ -44,7 +44,7 @@ export async function serviceProcess(
         return line ? (JSON.parse(line) as { port: number }).port : undefined;
       },
       'the service process to listen',
-      60_000,
+      120_000, // a loaded 2-core machine (a whole suite beside other work) has taken over 60 s
     );
     return { child, port, stop, stderr: () => err };
   } catch (e) {
