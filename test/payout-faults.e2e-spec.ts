@@ -14,7 +14,7 @@ import { waitFor } from './helpers/poll';
  * run (at the same time, restarted, or the next tick) finishes. No environment is paid twice, none
  * is forgotten, and the ledger's check finds nothing.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 const RUN_TS = join(__dirname, 'webhooks/fixtures/run-ts.js');
 const RUNNER = join(__dirname, 'fixtures/payout-runner.ts');
@@ -151,7 +151,7 @@ function runnerProcess(): {
       return lines().length > 0 || undefined;
     },
     'the payout runner to start',
-    60_000,
+    120_000, // two runners start at once; a loaded 2-core machine has taken over 60 s
   ).then(() => undefined);
   const result = exited.then(([code, signal]) => {
     if (signal) return signal;
