@@ -255,7 +255,7 @@ describe('the build', () => {
 
   it('the ES module and CommonJS builds load in Node and export the client, its default and the helpers', () => {
     const names =
-      'Khoums,WebhookSignatureError,constructEvent,default,isAppException,newIdempotencyKey,verifyWebhook,verifyWebhookSignature,webhooks';
+      'Khoums,PaymentWaitError,WebhookSignatureError,constructEvent,default,isAppException,newIdempotencyKey,verifyWebhook,verifyWebhookSignature,webhooks';
     const esm = execFileSync(
       process.execPath,
       [
