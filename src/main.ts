@@ -2,6 +2,7 @@
 import { telemetry } from './telemetry';
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app';
 import { StartUpBanner, startUpBanner } from './banner';
 import { stdoutLogFormat } from './common/logging/logger';
@@ -10,6 +11,14 @@ import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
 import { DocumentCipher } from './going-live/document-cipher';
 import { OrganizationsService } from './organizations/organizations.service';
+
+// No allocation-site pretenuring: a list's CSV export reads its rows a batch at a time, and a
+// batch's rows live until the batch is written, long enough for V8 to decide that the row objects
+// `pg` makes are long-lived and allocate them straight in the old generation. Every row of the
+// export then became old-generation garbage, and the old generation grew to about four times what
+// is live before a full collection freed it (the service's memory rose from 150 MB to over 300 MB
+// while 1,000,000 rows streamed, then fell). Without it, the rows die young, in the scavenges.
+setFlagsFromString('--no-allocation-site-pretenuring');
 
 async function main(): Promise<void> {
   let config: AppConfig;
