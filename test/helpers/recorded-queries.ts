@@ -15,12 +15,7 @@ import { IdempotencyRepository } from '../../src/idempotency/idempotency.reposit
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
-import {
-  applicationFeeCtes,
-  LedgerRepository,
-  paymentTransactionCtes,
-  payoutIdOfPayment,
-} from '../../src/ledger/ledger.repository';
+import { LedgerRepository, ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.repository';
 import { LedgerChecks } from '../../src/ledger/ledger-checks';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
@@ -246,7 +241,7 @@ function payStatements(): Recorded[] {
     {
       name: 'ledger',
       ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) =>
-        sql`${paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}, ${applicationFeeCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}`,
+        ledgerSettlementCte(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
     },
   ];
   const one = (name: string, statement: Sql): Recorded => ({
