@@ -10,7 +10,7 @@ import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
 import { encodeCursor } from '../../src/database/keyset';
 import { ServerSecrets } from '../../src/database/server-secrets.repository';
-import { Sql, sql } from '../../src/database/sql';
+import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
