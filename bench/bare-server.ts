@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 import { billingSettlementCtes } from '../src/billing/billing-settlement';
 import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
-import { paymentTransactionCtes } from '../src/ledger/ledger.repository';
+import { ledgerSettlementCte } from '../src/ledger/ledger.repository';
 import {
   LookUpRow,
   lookUpStatement,
@@ -38,7 +38,7 @@ const EXTENSIONS = [
   { name: 'billing', ctes: (ctx: SettlementContext) => billingSettlementCtes(ctx, 'http://localhost') },
   {
     name: 'ledger',
-    ctes: (ctx: SettlementContext) => paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
+    ctes: (ctx: SettlementContext) => ledgerSettlementCte(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
   },
 ];
 

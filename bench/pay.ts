@@ -164,6 +164,8 @@ export async function comparePayThroughput(
           (s) =>
             `  ${s.name.padEnd(16)} mean ${mean(s.runs.map((r) => r.rps)).toFixed(0)} req/s   rounds ${s.runs.map((r) => r.rps.toFixed(0)).join(', ')}` +
             `   p99 ${s.runs.map((r) => r.p99).join(', ')} ms   CPU/payment ${cpu(s).toFixed(0)} µs` +
+            ` (khoums ${mean(s.runs.map((r) => r.khoumsUs)).toFixed(0)}, postgres ${mean(s.runs.map((r) => r.postgresUs)).toFixed(0)};` +
+            ` rounds ${s.runs.map((r) => (r.khoumsUs + r.postgresUs).toFixed(0)).join(', ')})` +
             (s.runs.some((r) => r.errors || r.non2xx)
               ? `   (errors ${s.runs.reduce((n, r) => n + r.errors, 0)}, non-2xx ${s.runs.reduce((n, r) => n + r.non2xx, 0)})`
               : ''),

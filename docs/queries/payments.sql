@@ -155,33 +155,24 @@ WITH req AS (
       FROM billing_voided_after_failure i), ledger_payment AS (
       INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
                                         environment_id, organization_id, created_at)
-      SELECT gen_random_uuid(), 'payment', s.amount, f.fee, s.amount - f.fee, s.id, s.id,
-             s.completed_at + make_interval(days => $45::int), s.environment_id,
-             o.organization_id, s.completed_at
-        FROM settled s
-       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
-      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
-       CROSS JOIN LATERAL (SELECT (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000 AS fee) f
-       WHERE s.status = 'completed'
-      RETURNING id
-    ), ledger_application_fee AS (
-      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                        environment_id, organization_id, created_at)
-      SELECT gen_random_uuid(), x.type, x.amount, 0, x.amount, s.id, s.id,
-             s.completed_at + make_interval(days => $47::int), x.environment_id,
+      SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
+             s.completed_at + make_interval(days => $45::int), x.environment_id,
              x.organization_id, s.completed_at
         FROM settled s
-       CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = s.payment_request_id)::bigint AS fee) f
        CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
       JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
-       CROSS JOIN LATERAL (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
+       CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = s.payment_request_id)::bigint AS fee) a
+        LEFT JOIN LATERAL (SELECT * FROM (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
       JOIN organizations ao ON ao.id = ae.organization_id
       JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
-     WHERE ae.id = s.environment_id) p
-       CROSS JOIN LATERAL (VALUES ('application_fee', -f.fee, s.environment_id, o.organization_id),
-                                  ('application_fee_received', f.fee, p.environment_id, p.organization_id))
-             AS x(type, amount, environment_id, organization_id)
-       WHERE s.status = 'completed' AND f.fee > 0
+     WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
+       CROSS JOIN LATERAL (VALUES
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000,
+                s.environment_id, o.organization_id),
+               ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
+               ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
+             AS x(type, amount, fee, environment_id, organization_id)
+       WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
       RETURNING id
     )
        SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;

@@ -1,14 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { SettlementExtensions } from '../payments/settlement';
-import { sql } from '../database/sql';
-import { applicationFeeCtes, LedgerTerms, paymentTransactionCtes } from './ledger.repository';
+import { LedgerTerms, ledgerSettlementCte } from './ledger.repository';
 
 export function ledgerTermsOf(config: AppConfig): LedgerTerms {
   return { defaultFeeBps: config.DEFAULT_FEE_BPS, payoutDelayDays: config.PAYOUT_DELAY_DAYS };
 }
 
-/** A payment completed by any route writes its `payment` balance transaction in the statement that settles it. */
+/**
+ * A payment completed by any route writes its `payment` balance transaction (and its application
+ * fee's) in the statement that settles it.
+ */
 @Injectable()
 export class LedgerSettlement implements OnModuleInit {
   constructor(
@@ -20,7 +22,7 @@ export class LedgerSettlement implements OnModuleInit {
     const terms = ledgerTermsOf(this.config);
     this.extensions.register({
       name: 'ledger',
-      ctes: (ctx) => sql`${paymentTransactionCtes(ctx, terms)}, ${applicationFeeCtes(ctx, terms)}`,
+      ctes: (ctx) => ledgerSettlementCte(ctx, terms),
     });
   }
 }

@@ -10,17 +10,12 @@ import { DashboardRepository } from '../../src/dashboard/dashboard.repository';
 import type { Db } from '../../src/database/db';
 import { encodeCursor } from '../../src/database/keyset';
 import { ServerSecrets } from '../../src/database/server-secrets.repository';
-import { Sql, sql } from '../../src/database/sql';
+import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
-import {
-  applicationFeeCtes,
-  LedgerRepository,
-  paymentTransactionCtes,
-  payoutIdOfPayment,
-} from '../../src/ledger/ledger.repository';
+import { LedgerRepository, ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.repository';
 import { LedgerChecks } from '../../src/ledger/ledger-checks';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
@@ -246,7 +241,7 @@ function payStatements(): Recorded[] {
     {
       name: 'ledger',
       ctes: (ctx: Parameters<typeof completeOpenSessionCtes>[0]) =>
-        sql`${paymentTransactionCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}, ${applicationFeeCtes(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 })}`,
+        ledgerSettlementCte(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
     },
   ];
   const one = (name: string, statement: Sql): Recorded => ({
