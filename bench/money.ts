@@ -87,7 +87,7 @@ async function ledgerOrganization(url: string, pool: Pool): Promise<CreatedOrgan
     await client.query(`SET session_replication_role = DEFAULT`);
     await client.query(
       `INSERT INTO balance_days (environment_id, day, slot, net)
-       SELECT environment_id, (available_on AT TIME ZONE 'UTC')::date, abs(hashtext(id::text)) % 8, sum(net)
+       SELECT environment_id, (available_on AT TIME ZONE 'UTC')::date, abs(hashtext(id::text)) % 16, sum(net)
          FROM balance_transactions WHERE environment_id = $1 GROUP BY 1, 2, 3
        ON CONFLICT (environment_id, day, slot) DO UPDATE SET net = balance_days.net + EXCLUDED.net`,
       [env],

@@ -1,6 +1,14 @@
 import { OrganizationsRepository } from '../src/organizations/organizations.repository';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp, validationBody } from './helpers/app';
+import { Client } from 'pg';
+import {
+  directUrlFor,
+  newTenant,
+  startTestApp,
+  TestApp,
+  testDatabaseUrl,
+  validationBody,
+} from './helpers/app';
 import { paidPayment } from './helpers/ledger';
 
 /**
@@ -128,8 +136,8 @@ describe('GET /balance', () => {
 });
 
 /**
- * Moves a transaction's availability (a test's stand-in for days passing), keeping balance_days
- * in step as the trigger would have: `toTodayStart` puts it at the start of today (UTC) plus the
+ * Moves a transaction's availability (a test's stand-in for days passing), keeping balance_days'
+ * sums in step (its old day loses its net from one of its slots, any slot sums the same): `toTodayStart` puts it at the start of today (UTC) plus the
  * interval.
  */
 async function moveAvailability(id: string, interval: string, toTodayStart = false): Promise<void> {
@@ -145,10 +153,12 @@ async function moveAvailability(id: string, interval: string, toTodayStart = fal
        ), take AS (
          UPDATE balance_days d SET net = d.net - old.net FROM old
           WHERE d.environment_id = old.environment_id AND d.day = (old.available_on AT TIME ZONE 'UTC')::date
-            AND d.slot = abs(hashtext(old.id::text)) % 8
+            AND d.slot = (SELECT min(d2.slot) FROM balance_days d2
+                           WHERE d2.environment_id = old.environment_id
+                             AND d2.day = (old.available_on AT TIME ZONE 'UTC')::date)
        )
        INSERT INTO balance_days (environment_id, day, slot, net)
-       SELECT environment_id, (available_on AT TIME ZONE 'UTC')::date, abs(hashtext(id::text)) % 8, net FROM moved
+       SELECT environment_id, (available_on AT TIME ZONE 'UTC')::date, 0, net FROM moved
        ON CONFLICT (environment_id, day, slot) DO UPDATE SET net = balance_days.net + EXCLUDED.net`,
       [id, interval, toTodayStart],
     );
@@ -278,5 +288,47 @@ describe('GET /reports/settlement', () => {
       .expect(422);
     expect(validationBody(missing)).toMatchObject({ on: 'query' });
     await report(org.sandbox.publishableKey, '2025-01-01', '2025-01-02').expect(403);
+  });
+});
+
+describe('balance days', () => {
+  it("adds each transaction to its connection's slot of the day (pid modulo 16): one connection's transactions never share a row with another's but where their pids agree", async () => {
+    const o = await newTenant(t);
+    const insert = (c: Client, net: number) =>
+      c.query(
+        `INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, available_on, environment_id, organization_id)
+         VALUES (gen_random_uuid(), 'payment', $1, 0, $1, gen_random_uuid(), '2030-01-02T10:00:00Z', $2, $3)`,
+        [net, o.sandbox.environmentId, o.organizationId],
+      );
+    // The server itself (behind a pooler, a statement's backend is not the connection's).
+    const url = directUrlFor(testDatabaseUrl()) ?? testDatabaseUrl();
+    const clients = [new Client(url), new Client(url)];
+    try {
+      const pids: number[] = [];
+      for (const c of clients) {
+        await c.connect();
+        pids.push((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+      }
+      await insert(clients[0], 100);
+      await insert(clients[0], 20);
+      await insert(clients[1], 3);
+      const rows = await t.query<{ slot: number; net: string }>(
+        `SELECT slot, net::text FROM balance_days WHERE environment_id = $1 AND day = '2030-01-02' ORDER BY slot`,
+        [o.sandbox.environmentId],
+      );
+      const expected = new Map<number, number>();
+      for (const [i, net] of [
+        [0, 120],
+        [1, 3],
+      ])
+        expected.set(pids[i] % 16, (expected.get(pids[i] % 16) ?? 0) + net);
+      expect(rows).toEqual(
+        [...expected].sort(([a], [b]) => a - b).map(([slot, net]) => ({ slot, net: String(net) })),
+      );
+      const res = await t.http.get('/api/v1/balance').set('Authorization', o.sandbox.secretKey).expect(200);
+      expect(res.body.data).toEqual({ available: 0, pending: 123, currency: 'MRU' });
+    } finally {
+      for (const c of clients) await c.end();
+    }
   });
 });
