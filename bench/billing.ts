@@ -10,6 +10,7 @@ import { Db } from '../src/database/db';
 import { createPool } from '../src/database/database.module';
 import { encodeCursor } from '../src/database/keyset';
 import type { Sql } from '../src/database/sql';
+import { InvoiceReminders } from '../src/invoices/invoice-reminders';
 import { InvoiceSubscriptions } from '../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../src/invoices/invoices.repository';
 import { SubscriptionsOfInvoices } from '../src/subscriptions/subscriptions-of-invoices';
@@ -127,7 +128,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
       await seed(n, label);
       if (n === sizes[sizes.length - 1] && concurrency === concurrencies[0])
         await explain(`The billing run: claiming a batch (${n} due)`, (db) =>
-          new SubscriptionsRepository(db, config).claimDue(new Date(), 500, env),
+          new SubscriptionsRepository(db, config, new InvoiceReminders()).claimDue(new Date(), 500, env),
         );
       const instance = instances.get(concurrency)!;
       const pids = await pgPids();
@@ -236,15 +237,27 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   const page = { page: 1, limit: 20, offset: 0 };
   const deep = { page: 2500, limit: 20, offset: 49_980 };
   const plans: [string, (db: Db) => Promise<unknown>][] = [
-    ['GET /subscriptions', (db) => new SubscriptionsRepository(db, config).list(env, {}, page)],
-    ['GET /subscriptions?page=2500', (db) => new SubscriptionsRepository(db, config).list(env, {}, deep)],
+    [
+      'GET /subscriptions',
+      (db) => new SubscriptionsRepository(db, config, new InvoiceReminders()).list(env, {}, page),
+    ],
+    [
+      'GET /subscriptions?page=2500',
+      (db) => new SubscriptionsRepository(db, config, new InvoiceReminders()).list(env, {}, deep),
+    ],
     [
       'GET /subscriptions?status=active',
-      (db) => new SubscriptionsRepository(db, config).list(env, { status: 'active' }, page),
+      (db) =>
+        new SubscriptionsRepository(db, config, new InvoiceReminders()).list(env, { status: 'active' }, page),
     ],
     [
       'GET /subscriptions?status=past_due',
-      (db) => new SubscriptionsRepository(db, config).list(env, { status: 'past_due' }, page),
+      (db) =>
+        new SubscriptionsRepository(db, config, new InvoiceReminders()).list(
+          env,
+          { status: 'past_due' },
+          page,
+        ),
     ],
     [
       'GET /invoices',
@@ -303,12 +316,21 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     ],
     [
       'dashboard /subscriptions?status=active',
-      (db) => new SubscriptionsRepository(db, config).search(env, { status: 'active' }, keyset),
+      (db) =>
+        new SubscriptionsRepository(db, config, new InvoiceReminders()).search(
+          env,
+          { status: 'active' },
+          keyset,
+        ),
     ],
     [
       'dashboard /subscriptions, half way down',
       (db) =>
-        new SubscriptionsRepository(db, config).search(env, {}, { ...keyset, after: subscriptionCursor }),
+        new SubscriptionsRepository(db, config, new InvoiceReminders()).search(
+          env,
+          {},
+          { ...keyset, after: subscriptionCursor },
+        ),
     ],
     [
       'dashboard /customers?q=<phone>',

@@ -203,6 +203,93 @@ describe('reminders', () => {
   });
 });
 
+describe('the first reminder time, written with the invoice', () => {
+  /** Monthly (or weekly) subscriptions of the environment started at `anchor`, nothing billed yet: due now. */
+  async function seedDue(org: CreatedOrganization, interval: 'monthly' | 'weekly', anchor: Date) {
+    const c = await catalog(t, org, { interval, amount: 900 });
+    await t.query(
+      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                  billing_anchor, billing_interval, next_period, next_billing_date, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, 'active', $5, $5, $6, 0, $5, now(), now())`,
+      [org.organizationId, env(org), c.customer.id, c.price.id, anchor, interval],
+    );
+  }
+  /** The environment's invoices, with whether a later statement rewrote them (their request was inserted with them). */
+  const invoiceRows = (environmentId: string) =>
+    t.query<{ dueDate: Date; reminderAt: Date; reminderStep: number | null; rewritten: boolean }>(
+      `SELECT i.due_date AS "dueDate", i.reminder_at AS "reminderAt", i.reminder_step AS "reminderStep",
+              i.xmin <> r.xmin AS rewritten
+         FROM invoices i JOIN payment_requests r ON r.id = i.payment_request_id
+        WHERE i.environment_id = $1 ORDER BY i.due_date`,
+      [environmentId],
+    );
+  const patchSettings = async (org: CreatedOrganization, body: object) => {
+    const res = await t.http
+      .patch('/api/v1/billing-settings')
+      .set('Authorization', org.sandbox.secretKey)
+      .send(body);
+    expect(res.status).toBe(200);
+  };
+
+  it('a billed monthly invoice waits, untouched by the run that billed it, for its first reminder day; one due within the days before is reminded in that run', async () => {
+    const org = await newTenant(t);
+    await seedDue(org, 'monthly', new Date(Date.now() - 3_600_000));
+    await seedDue(org, 'weekly', new Date(Date.now() - 6 * DAY));
+    const before = Date.now();
+    const res = await t.http.post('/api/v1/sandbox/billing/run').set('Authorization', org.sandbox.secretKey);
+    expect(res.status).toBe(200);
+    expect(res.body.data.invoicesCreated).toBe(2);
+    const [soon, monthly] = await invoiceRows(env(org));
+    // Due in a month: its first reminder is 3 days before, and the run did not claim it.
+    expect(monthly.dueDate.getTime()).toBeGreaterThan(before + 27 * DAY);
+    expect(monthly.reminderAt.getTime()).toBe(monthly.dueDate.getTime() - 3 * DAY);
+    expect(monthly.reminderAt.getTime()).toBeGreaterThan(Date.now());
+    expect(monthly).toMatchObject({ reminderStep: null, rewritten: false });
+    // Due in a day: its reminder 3 days before is reached, and sent in the same run.
+    expect(soon.dueDate.getTime()).toBeLessThan(Date.now() + 2 * DAY);
+    expect(soon.reminderStep).toBe(-7);
+    expect((await reminders(env(org))).map((e) => [e.kind, e.data.daysUntilDue])).toEqual([
+      ['invoice-upcoming', 3],
+    ]);
+    // Looked at first on its reminder day, and sent its reminder then.
+    await remind(org, new Date(monthly.reminderAt.getTime() - 1));
+    expect((await invoiceRows(env(org)))[1]).toMatchObject({ reminderStep: null, rewritten: false });
+    await remind(org, monthly.reminderAt);
+    expect((await invoiceRows(env(org)))[1]).toMatchObject({ reminderStep: -7, rewritten: true });
+  });
+
+  it('is the earliest of the environment’s reminder days: the most days before, else the fewest after, else at once', async () => {
+    /** Days from the due date of the first reminder time of an invoice billed with these reminder days (null: -infinity). */
+    const at = async (settings: object) => {
+      const org = await newTenant(t);
+      await patchSettings(org, { reminders: settings });
+      const c = await catalog(t, org);
+      const sub = await createSubscription(t, org.sandbox.secretKey, {
+        customerId: c.customer.id,
+        priceId: c.price.id,
+      });
+      const [invoice] = await invoicesOf(t, org.sandbox.secretKey, sub.id);
+      const [row] = await t.query<{ days: number | null }>(
+        `SELECT CASE WHEN reminder_at <> '-infinity' THEN extract(epoch FROM reminder_at - due_date)::float8 / 86400 END
+                AS days FROM invoices WHERE id = $1`,
+        [invoice.id],
+      );
+      return row.days;
+    };
+    expect(await at({ beforeDueDays: [1, 60, 10], afterDueDays: [0] })).toBe(-60);
+    expect(await at({ beforeDueDays: [], afterDueDays: [7, 2] })).toBe(2);
+    expect(await at({ beforeDueDays: [], afterDueDays: [] })).toBeNull();
+  });
+
+  it('follows a change to more days before: the invoice is sent its reminder on the new, earlier day', async () => {
+    const { org, due } = await oneInvoice();
+    await patchSettings(org, { reminders: { beforeDueDays: [20] } });
+    expect(await remind(org, days(due, -21))).toBe(0);
+    expect(await remind(org, days(due, -20))).toBe(1);
+    expect((await reminders(env(org))).map((e) => e.data.daysUntilDue)).toEqual([20]);
+  });
+});
+
 describe('reminders across instances', () => {
   /** `n` weekly subscriptions billed 10 days and an hour into their cycle: each one invoice 3 days overdue. */
   async function overdueInvoices(n: number) {

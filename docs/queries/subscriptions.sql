@@ -120,9 +120,22 @@ WITH new_invoices AS (
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
           phone_number text, application_fee integer, created_at timestamptz)
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
+                                   reminder_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
+           period_start, period_end, due_date, payment_request_id, created_at, created_at,
+           coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $2::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $3::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $4) AS "smsEnabled",
+                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+                     coalesce(b.dunning_action, $5) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $6) AS "portalAllowCancel"
+                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
+                              LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
+                                       UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
+                      '-infinity'::timestamptz)
+      FROM (SELECT * FROM new_invoices) n
     ON CONFLICT (subscription_id, period_start) DO NOTHING
     RETURNING id
       ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
@@ -132,13 +145,13 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+        SELECT * FROM jsonb_to_recordset($7::jsonb) AS e(
           id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
           WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
       ), changes AS (
-        SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
+        SELECT * FROM jsonb_to_recordset($8::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
           cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
@@ -149,23 +162,23 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($9::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($5::uuid[]))
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($10::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
-      UPDATE invoices i SET status = 'void', voided_at = $6, updated_at = $7
+      UPDATE invoices i SET status = 'void', voided_at = $11, updated_at = $12
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
       RETURNING i.*
     ), voided_requests AS (
-      UPDATE payment_requests pr SET voided_at = $8, updated_at = $9
+      UPDATE payment_requests pr SET voided_at = $13, updated_at = $14
        WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
     ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $10, jsonb_build_object(
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $15, jsonb_build_object(
     'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $11::text || i.id,
+    'checkoutUrl', $16::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -173,7 +186,7 @@ WITH new_invoices AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $12
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $17
       FROM voided i)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
@@ -184,9 +197,22 @@ WITH new_invoices AS (
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
           phone_number text, application_fee integer, created_at timestamptz)
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
+                                   reminder_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM new_invoices
+           period_start, period_end, due_date, payment_request_id, created_at, created_at,
+           coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $2::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $3::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $4) AS "smsEnabled",
+                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
+                     coalesce(b.dunning_action, $5) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $6) AS "portalAllowCancel"
+                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
+                              LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
+                                       UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
+                      '-infinity'::timestamptz)
+      FROM (SELECT * FROM new_invoices) n
     ON CONFLICT (subscription_id, period_start) DO NOTHING
     RETURNING id
       ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
@@ -196,13 +222,13 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+        SELECT * FROM jsonb_to_recordset($7::jsonb) AS e(
           id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
           WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
       ), changes AS (
-        SELECT * FROM jsonb_to_recordset($3::jsonb) AS u(
+        SELECT * FROM jsonb_to_recordset($8::jsonb) AS u(
           id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
           current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
           cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
@@ -213,9 +239,9 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($4::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($9::uuid[])
         RETURNING s.id
-      )$5
+      )$10
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.search

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
@@ -14,9 +15,10 @@ import { SmsSender } from './sms-sender';
 import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
+import { RemindersOfInvoices } from './reminders-of-invoices';
 
 @Module({
-  imports: [SubscriptionsModule, PaymentsModule],
+  imports: [SubscriptionsModule, PaymentsModule, InvoicesModule],
   controllers: [BillingController, BillingSettingsController],
   providers: [
     BillingRepository,
@@ -30,6 +32,7 @@ import { SandboxBillingGuard } from './sandbox-billing.guard';
     BillingScheduler,
     BillingSettlement,
     SandboxBillingGuard,
+    RemindersOfInvoices,
   ],
   exports: [
     BillingRun,

@@ -51,6 +51,21 @@ export function settingsOf(environmentId: Sql): Sql {
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = ${environmentId})`;
 }
 
+/**
+ * SQL: the time of the first reminder day of an invoice of the environment `environmentId` due at
+ * `dueDate` (SQL naming them, qualified): the due date less the largest days before it, or with
+ * none, plus the smallest days after it, in days of 86,400 s as `reminderDays` counts them (so the
+ * reminder run, claiming it then, finds that day reached); `'-infinity'` (the next run looks at it)
+ * with no reminder day or no due date.
+ */
+export function firstReminderAtOf(environmentId: Sql, dueDate: Sql): Sql {
+  return sql`coalesce((SELECT ${dueDate} + make_interval(secs => 86400 * min(d.days))
+                         FROM ${settingsOf(environmentId)} s,
+                              LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
+                                       UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
+                      '-infinity'::timestamptz)`;
+}
+
 /** A claimed invoice with its environment's reminder settings. */
 export type ReminderRow = ReminderInvoiceRow & {
   beforeDueDays: number[];

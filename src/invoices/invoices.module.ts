@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
+import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 import { InvoicePageController } from './invoice-page.controller';
 import { InvoicePageRenderer } from './invoice-page.renderer';
@@ -17,7 +18,8 @@ import { InvoicesService } from './invoices.service';
     InvoicePageService,
     InvoicePageRenderer,
     InvoiceSubscriptions,
+    InvoiceReminders,
   ],
-  exports: [InvoicesService, InvoicesRepository, InvoiceSubscriptions],
+  exports: [InvoicesService, InvoicesRepository, InvoiceSubscriptions, InvoiceReminders],
 })
 export class InvoicesModule {}

@@ -30,6 +30,7 @@ import type { SettlementContext } from '../payments/settlement';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
 import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus, ManualPaymentMethod } from './invoice';
+import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
@@ -79,13 +80,17 @@ const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id`;
  * environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date,
  * payment_request_id, created_at), returning the ids of those inserted. A period already
  * invoiced inserts nothing (unique subscription and period start), so a retried batch bills no
- * period twice.
+ * period twice. Each invoice's `reminder_at` is its first reminder time (`reminders`), so the
+ * reminder run leaves it alone until then.
  */
-export function insertInvoicesFrom(source: Sql): Sql {
+export function insertInvoicesFrom(source: Sql, reminders: InvoiceReminders): Sql {
   return sql`INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at)
+                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
+                                   reminder_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at FROM ${source}
+           period_start, period_end, due_date, payment_request_id, created_at, created_at,
+           ${reminders.firstReminderAt(raw('n.environment_id'), raw('n.due_date'))}
+      FROM (SELECT * FROM ${source}) n
     ON CONFLICT (subscription_id, period_start) DO NOTHING
     RETURNING id`;
 }

@@ -13,6 +13,7 @@ import {
   overdueSubscriptionsOf,
   voidPendingCtes,
 } from '../invoices/invoices.repository';
+import { InvoiceReminders } from '../invoices/invoice-reminders';
 import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
 import type { PriceInterval } from '../prices/price';
 import { priceRows } from '../prices/prices.repository';
@@ -168,6 +169,7 @@ export class SubscriptionsRepository {
   constructor(
     private readonly db: Db,
     config: AppConfig,
+    private readonly reminders: InvoiceReminders,
   ) {
     this.publicUrl = config.publicUrl;
   }
@@ -357,7 +359,7 @@ export class SubscriptionsRepository {
           id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
           period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
           phone_number text, application_fee integer, created_at timestamptz)
-      ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`)}
+      ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`, this.reminders)}
       ), requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at

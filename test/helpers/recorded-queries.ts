@@ -1,5 +1,6 @@
 import { billingSettlementCtes } from '../../src/billing/billing-settlement';
 import { BillingRepository } from '../../src/billing/billing.repository';
+import { RemindersOfInvoices } from '../../src/billing/reminders-of-invoices';
 import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
 import { AuditLogRepository } from '../../src/admin/audit-log.repository';
 import { OperatorsRepository } from '../../src/admin/operators.repository';
@@ -13,6 +14,7 @@ import { ServerSecrets } from '../../src/database/server-secrets.repository';
 import { Sql } from '../../src/database/sql';
 import { IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
 import { RequestKey } from '../../src/idempotency/request-key';
+import { InvoiceReminders } from '../../src/invoices/invoice-reminders';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
 import { LedgerRepository, ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.repository';
@@ -149,6 +151,11 @@ function construct(Repository: RepositoryClass, db: Db): object {
     const subscriptions = new InvoiceSubscriptions();
     new SubscriptionsOfInvoices(subscriptions).onModuleInit();
     return new InvoicesRepository(db, CONFIG, subscriptions);
+  }
+  if (Repository === SubscriptionsRepository) {
+    const reminders = new InvoiceReminders();
+    new RemindersOfInvoices(reminders).onModuleInit();
+    return new SubscriptionsRepository(db, CONFIG, reminders);
   }
   if (Repository === LedgerRepository) {
     const checks = new LedgerChecks();
