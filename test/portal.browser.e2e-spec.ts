@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { newTenant, startTestApp, TestApp } from './helpers/app';
 import {
@@ -8,7 +7,7 @@ import {
   createSubscription,
   invoicesOf,
 } from './helpers/billing';
-import { launchBrowser, screenshot, TestBrowser } from './helpers/browser';
+import { launchBrowser, screenshot, TestBrowser, seriousViolations } from './helpers/browser';
 
 /*
  * A customer uses the portal in real Chromium at 360 px, in French, Arabic and English: signs in
@@ -17,7 +16,6 @@ import { launchBrowser, screenshot, TestBrowser } from './helpers/browser';
  * checked with axe-core (no serious or critical violation), holds no script and fits the screen.
  * Screenshots go to test-artifacts/.
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 15_000 };
 let t: TestApp;
 let b: TestBrowser;
@@ -32,24 +30,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<AxeViolation[]>(
-    `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`,
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A portal page: accessible, scriptless, no wider than the 360 px screen; saved. */
 async function check(page: Page, name: string): Promise<void> {

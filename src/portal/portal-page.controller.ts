@@ -92,11 +92,10 @@ export class PortalPageController implements OnModuleInit {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
-    const merchant = await this.merchant(page, organizationId);
-    if (!merchant) return;
+    const opened = await this.open(organizationId, req, reply);
+    if (!opened) return;
+    const { page, merchant, form } = opened;
     const t = portalTexts(page);
-    const form = (req.body ?? {}) as Form;
     const environment = environmentOf(form.environment);
     const typed = field(form, 'phone');
     const showPhoneForm = (status: number, error: string) =>
@@ -124,11 +123,10 @@ export class PortalPageController implements OnModuleInit {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
-    const merchant = await this.merchant(page, organizationId);
-    if (!merchant) return;
+    const opened = await this.open(organizationId, req, reply);
+    if (!opened) return;
+    const { page, merchant, form } = opened;
     const t = portalTexts(page);
-    const form = (req.body ?? {}) as Form;
     const environment = environmentOf(form.environment);
     const codeId = field(form, 'codeId');
     const showCodeForm = (status: number, error: string) =>
@@ -157,13 +155,12 @@ export class PortalPageController implements OnModuleInit {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
-    const merchant = await this.merchant(page, organizationId);
-    if (!merchant) return;
+    const opened = await this.open(organizationId, req, reply);
+    if (!opened) return;
+    const { page, merchant, form } = opened;
     const session = await this.signedIn(page, merchant);
     if (!session) return page.redirect(portalPath(organizationId));
     const t = portalTexts(page);
-    const form = (req.body ?? {}) as Form;
     const showOverview = async (status: number, text: string) =>
       this.renderer.overview(page, merchant, session, await this.service.overview(session), status, {
         text,
@@ -187,12 +184,11 @@ export class PortalPageController implements OnModuleInit {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
-    const merchant = await this.merchant(page, organizationId);
-    if (!merchant) return;
+    const opened = await this.open(organizationId, req, reply);
+    if (!opened) return;
+    const { page, merchant, form } = opened;
     const session = await this.signedIn(page, merchant);
     if (!session) return page.redirect(portalPath(organizationId));
-    const form = (req.body ?? {}) as Form;
     if (!page.csrfValid(sessionScope(session), form._csrf)) {
       return this.renderer.overview(page, merchant, session, await this.service.overview(session), 403, {
         text: portalTexts(page).securityCheck,
@@ -217,6 +213,17 @@ export class PortalPageController implements OnModuleInit {
   private async signedIn(page: PageRequest, merchant: PortalMerchant): Promise<PortalSession | undefined> {
     const session = await this.service.session(page.cookies[PORTAL_COOKIE]);
     return session?.organizationId === merchant.organizationId ? session : undefined;
+  }
+
+  /** A portal request of the merchant `organizationId` with its form, or undefined once its 404 page is rendered. */
+  private async open(
+    organizationId: string,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ page: PageRequest; merchant: PortalMerchant; form: Form } | undefined> {
+    const page = new PageRequest(this.surface, req, reply);
+    const merchant = await this.merchant(page, organizationId);
+    return merchant && { page, merchant, form: (req.body ?? {}) as Form };
   }
 
   /** The organization, or a rendered 404 page (also for ids that are not UUIDs). */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { APPLICATION, ID_NUMBER, newOperator, PDF, PNG } from '../helpers/admin';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -15,7 +15,6 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
  * checked in Arabic (right to left) and French. `UPDATE_SCREENSHOTS=1` also writes
  * docs/screenshots/go-live.png and admin-queue.png (a normal run leaves the tree as it was).
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
 jest.setTimeout(240_000);
 
@@ -33,16 +32,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<
-    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-  >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The page passes axe at both widths with nothing wider than the screen, and is saved at both. */
 async function check(page: Page, name: string, forDocs?: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { startTestApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, TestBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, TestBrowser, seriousViolations } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -12,7 +12,6 @@ import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
  * menu on the right, amounts and ids kept left to right. `UPDATE_SCREENSHOTS=1` also writes the
  * screenshots docs/dashboard.md shows into docs/screenshots/ (a normal run leaves the tree as it was).
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
 /** The pages docs/dashboard.md shows in Arabic, by the name `visit` gives them. */
 const FOR_DOCS = ['home', 'payment-requests', 'keys', 'payment-request'];
@@ -33,17 +32,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-/** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<
-    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-  >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Opens `path`, checks it in Arabic at both widths and saves it at both. */
 async function visit(page: Page, path: string, name: string): Promise<void> {

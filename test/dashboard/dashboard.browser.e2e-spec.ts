@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS, DashboardTexts } from '../../src/common/i18n/dashboard-texts';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { startWorkerApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 import { waitFor } from '../helpers/poll';
 import { Receiver, WORKER_ENV } from '../webhooks/receiver';
@@ -14,7 +14,6 @@ import { Receiver, WORKER_ENV } from '../webhooks/receiver';
  * API, find the payment request, replay its webhook, switch to Production. Every page visited is
  * checked with axe-core (no serious or critical violation) and screenshotted at 360 and 1280 px.
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
 
 let t: TestApp;
@@ -40,24 +39,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<AxeViolation[]>(
-    `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`,
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Copies a screenshot to docs/screenshots/ (the README's) when asked to: a test run leaves the tree as it was. */
 function keepForReadme(artifact: string, name: string): void {

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { Messages } from '../../src/common/errors/messages';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
+import { launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -10,7 +9,6 @@ import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
  * axe-core (no serious or critical violation) at 360 and 1280 px, with and without the API's
  * refusal shown, nothing wider than a 360 px screen; a payment recorded through it is listed.
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 jest.setTimeout(120_000);
 
 let t: TestApp;
@@ -27,16 +25,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<
-    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-  >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** axe and no sideways scrolling at both widths; a screenshot of each. */
 async function check(page: Page, name: string): Promise<void> {

@@ -5,7 +5,7 @@ import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { formatMru, Language } from '../../src/common/i18n/languages';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { formatCount } from '../../src/dashboard/format';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { paidRequest } from '../helpers/money';
 import { approvedAccount } from '../helpers/payouts';
@@ -18,7 +18,6 @@ import { approvedAccount } from '../helpers/payouts';
  * wider than a 360 px screen. `UPDATE_SCREENSHOTS=1` also writes the screenshots docs/dashboard.md
  * shows into docs/screenshots/.
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
 /** The screenshots docs/dashboard.md shows (at 360 px), as `<lang>-<name>`. */
 const FOR_DOCS = [
@@ -45,17 +44,6 @@ afterAll(async () => {
   await b?.close();
   await t?.close();
 });
-
-/** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<
-    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-  >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The page in `lang` (right to left in Arabic), clean under axe and no wider than the screen, at both widths. */
 async function check(page: Page, lang: Language, name: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -71,4 +71,20 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     hits,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical violations on the page, one line each (rule, impact, help, where),
+ * evaluated through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate<
+    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
+  >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -1,8 +1,13 @@
-import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { startTestApp, TestApp } from '../helpers/app';
-import { launchBrowser, MerchantSite, screenshot, startMerchantSite, TestBrowser } from '../helpers/browser';
+import {
+  launchBrowser,
+  MerchantSite,
+  screenshot,
+  startMerchantSite,
+  TestBrowser,
+  seriousViolations,
+} from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { connectAccount, newPlatform } from '../helpers/platforms';
 
@@ -11,7 +16,6 @@ import { connectAccount, newPlatform } from '../helpers/platforms';
  * applies to go live in the dashboard, and lands on the platform's returnUrl; the link then works
  * no more (refreshUrl), nor does an expired one.
  */
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let t: TestApp;
 let b: TestBrowser;
@@ -44,14 +48,6 @@ async function onboardingLink(accountId: string): Promise<string> {
     });
   expect(res.status).toBe(200);
   return `${base}${new URL(res.body.data.url).pathname}`;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<{ id: string; impact: string | null }[]>(
-    `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`,
-  );
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
 
 it('sets the password, applies to go live, lands on returnUrl; the used link then goes to refreshUrl', async () => {
