@@ -337,9 +337,13 @@ describe('a crash between the bank and the commit', () => {
         BANK_TIMEOUT_MS: '60000',
         BANK_MASRIVI_URL: sim.url,
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const base = `http://127.0.0.1:${port}`;
+    // Up to 120 s: on a loaded machine behind PgBouncer a start once took over 60 s; what the
+    // service wrote to stderr comes with the time-out.
     await waitFor(
       () =>
         fetch(`${base}/health`).then(
@@ -347,8 +351,10 @@ describe('a crash between the bank and the commit', () => {
           () => false,
         ),
       'the service to start',
-      60_000,
-    );
+      120_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; its stderr: ${stderr.slice(-2000)}`);
+    });
 
     // The bank charges at once but answers late: the service is killed while it waits.
     sim.setMode('slow', 60_000);
@@ -381,5 +387,5 @@ describe('a crash between the bank and the commit', () => {
     expect(await paymentsOf(pr.id)).toEqual([{ id: pending.id, status: 'completed' }]);
     expect(await requestStatus(pr.id)).toBe('paid');
     expect(sim.stats().chargeRequests).toBe(1);
-  }, 120_000);
+  }, 240_000);
 });
