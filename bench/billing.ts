@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
+import type { Pool } from 'pg';
 import { freePort } from '../src/common/net';
 import { loadConfig } from '../src/config/config';
 import { CustomersRepository } from '../src/customers/customers.repository';
@@ -30,24 +31,30 @@ import { createOrganization, startProcess } from './processes';
  * with the environment holding over 100,000 subscriptions and invoices, and the plans PostgreSQL
  * chose for them (docs/billing.md).
  */
+/** A product and its monthly price of 1,500 MRU in the environment, for the billing benches' subscriptions. */
+export async function monthlyPrice(ds: Pool, organizationId: string, environmentId: string): Promise<string> {
+  const {
+    rows: [{ id: productId }],
+  } = await ds.query(
+    `INSERT INTO products (id, organization_id, environment_id, name) VALUES (gen_random_uuid(), $1, $2, 'Abonnement') RETURNING id`,
+    [organizationId, environmentId],
+  );
+  const {
+    rows: [{ id: priceId }],
+  } = await ds.query(
+    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES (gen_random_uuid(), $1, $2, 1500, 'monthly') RETURNING id`,
+    [organizationId, productId],
+  );
+  return priceId as string;
+}
+
 export async function billingScenario(url: string, children: ChildProcess[]): Promise<void> {
   const sizes = (process.env.BENCH_BILLING_SIZES ?? '10000,100000').split(',').map(Number);
   const org = createOrganization(url, 'Bench Billing', 'billing-bench@khoums.local');
   const env = org.sandbox.environmentId;
   const key = org.sandbox.secretKey;
   const ds = createPool(url, 2);
-  const {
-    rows: [{ id: productId }],
-  } = await ds.query(
-    `INSERT INTO products (id, organization_id, environment_id, name) VALUES (gen_random_uuid(), $1, $2, 'Abonnement') RETURNING id`,
-    [org.organizationId, env],
-  );
-  const {
-    rows: [{ id: priceId }],
-  } = await ds.query(
-    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES (gen_random_uuid(), $1, $2, 1500, 'monthly') RETURNING id`,
-    [org.organizationId, productId],
-  );
+  const priceId = await monthlyPrice(ds, org.organizationId, env);
   /** `n` customers, each with a monthly subscription whose first period started an hour ago, unbilled. */
   const seed = async (n: number, label: string) => {
     await ds.query(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
-import { postLong } from './billing';
+import { monthlyPrice, postLong } from './billing';
 import { cpuMs } from './measure';
 import { createOrganization, startProcess } from './processes';
 
@@ -21,18 +21,7 @@ export async function remindersScenario(url: string, children: ChildProcess[]): 
   const env = org.sandbox.environmentId;
   const key = org.sandbox.secretKey;
   const ds = createPool(url, 2);
-  const {
-    rows: [{ id: productId }],
-  } = await ds.query(
-    `INSERT INTO products (id, organization_id, environment_id, name) VALUES (gen_random_uuid(), $1, $2, 'Abonnement') RETURNING id`,
-    [org.organizationId, env],
-  );
-  const {
-    rows: [{ id: priceId }],
-  } = await ds.query(
-    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES (gen_random_uuid(), $1, $2, 1500, 'monthly') RETURNING id`,
-    [org.organizationId, productId],
-  );
+  const priceId = await monthlyPrice(ds, org.organizationId, env);
   const port = await freePort();
   const khoums = await startProcess(
     'dist/src/main.js',
