@@ -115,22 +115,19 @@ SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM in
 
 -- SubscriptionsRepository.write
 WITH new_invoices AS (
-        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
-          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, application_fee integer, created_at timestamptz)
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::timestamptz[]), unnest($8::timestamptz[]), unnest($9::timestamptz[]), unnest($10::uuid[]), unnest($11::text[]), unnest($12::integer[]), unnest($13::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
                                    period_start, period_end, due_date, payment_request_id, created_at, updated_at,
                                    reminder_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
            period_start, period_end, due_date, payment_request_id, created_at, created_at,
            coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $2::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $3::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $4) AS "smsEnabled",
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $14::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $15::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $16) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $5) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $6) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $17) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $18) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
@@ -145,16 +142,12 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM jsonb_to_recordset($7::jsonb) AS e(
-          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($19::uuid[]), unnest($20::uuid[]), unnest($21::uuid[]), unnest($22::text[]), json_array_elements($23::json), unnest($24::timestamptz[]), unnest($25::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
           WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
       ), changes AS (
-        SELECT * FROM jsonb_to_recordset($8::jsonb) AS u(
-          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
-          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
+        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($26::uuid[]), unnest($27::text[]), unnest($28::timestamptz[]), unnest($29::text[]), unnest($30::integer[]), unnest($31::timestamptz[]), unnest($32::timestamptz[]), unnest($33::timestamptz[]), unnest($34::timestamptz[]), unnest($35::timestamptz[]), unnest($36::timestamptz[]), unnest($37::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
@@ -162,23 +155,23 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($9::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($38::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($10::uuid[]))
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($39::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
-      UPDATE invoices i SET status = 'void', voided_at = $11, updated_at = $12
+      UPDATE invoices i SET status = 'void', voided_at = $40, updated_at = $41
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
       RETURNING i.*
     ), voided_requests AS (
-      UPDATE payment_requests pr SET voided_at = $13, updated_at = $14
+      UPDATE payment_requests pr SET voided_at = $42, updated_at = $43
        WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
     ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $15, jsonb_build_object(
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $44, jsonb_build_object(
     'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $16::text || i.id,
+    'checkoutUrl', $45::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -186,28 +179,25 @@ WITH new_invoices AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $17
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $46
       FROM voided i)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.writeStatement
 WITH new_invoices AS (
-        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
-          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, application_fee integer, created_at timestamptz)
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::timestamptz[]), unnest($8::timestamptz[]), unnest($9::timestamptz[]), unnest($10::uuid[]), unnest($11::text[]), unnest($12::integer[]), unnest($13::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
       ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
                                    period_start, period_end, due_date, payment_request_id, created_at, updated_at,
                                    reminder_at)
     SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
            period_start, period_end, due_date, payment_request_id, created_at, created_at,
            coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $2::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $3::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $4) AS "smsEnabled",
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $14::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $15::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $16) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $5) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $6) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $17) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $18) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
@@ -222,16 +212,12 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id)) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM jsonb_to_recordset($7::jsonb) AS e(
-          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($19::uuid[]), unnest($20::uuid[]), unnest($21::uuid[]), unnest($22::text[]), json_array_elements($23::json), unnest($24::timestamptz[]), unnest($25::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
           WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
       ), changes AS (
-        SELECT * FROM jsonb_to_recordset($8::jsonb) AS u(
-          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
-          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
+        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($26::uuid[]), unnest($27::text[]), unnest($28::timestamptz[]), unnest($29::text[]), unnest($30::integer[]), unnest($31::timestamptz[]), unnest($32::timestamptz[]), unnest($33::timestamptz[]), unnest($34::timestamptz[]), unnest($35::timestamptz[]), unnest($36::timestamptz[]), unnest($37::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
@@ -239,9 +225,9 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($9::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($38::uuid[])
         RETURNING s.id
-      )$10
+      )$39
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.search

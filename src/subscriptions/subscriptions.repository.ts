@@ -4,7 +4,7 @@ import { AppConfig } from '../config/config';
 import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
-import { and, empty, raw, Sql, sql } from '../database/sql';
+import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
 import {
   hasOverdueInvoice,
   insertInvoicesFrom,
@@ -94,6 +94,63 @@ export interface NewEventRow {
   created_at: Date;
   invoice_id: string | null;
 }
+
+const NEW_INVOICE_COLUMNS: { [K in keyof NewInvoiceRow]: ColumnType } = {
+  id: 'uuid',
+  organization_id: 'uuid',
+  environment_id: 'uuid',
+  customer_id: 'uuid',
+  subscription_id: 'uuid',
+  amount: 'integer',
+  period_start: 'timestamptz',
+  period_end: 'timestamptz',
+  due_date: 'timestamptz',
+  payment_request_id: 'uuid',
+  phone_number: 'text',
+  application_fee: 'integer',
+  created_at: 'timestamptz',
+};
+
+const NEW_EVENT_COLUMNS: { [K in keyof NewEventRow]: ColumnType } = {
+  id: 'uuid',
+  organization_id: 'uuid',
+  environment_id: 'uuid',
+  kind: 'text',
+  data: 'jsonb',
+  created_at: 'timestamptz',
+  invoice_id: 'uuid',
+};
+
+/** A subscription's new state, as the write statement sets it. */
+interface SubscriptionChange {
+  id: string;
+  status: string;
+  billing_anchor: Date;
+  billing_interval: string;
+  next_period: number;
+  current_period_start: Date | null;
+  current_period_end: Date | null;
+  next_billing_date: Date | null;
+  cancelled_at: Date | null;
+  paused_at: Date | null;
+  first_payment_due_by: Date | null;
+  updated_at: Date;
+}
+
+const SUBSCRIPTION_CHANGE_COLUMNS: { [K in keyof SubscriptionChange]: ColumnType } = {
+  id: 'uuid',
+  status: 'text',
+  billing_anchor: 'timestamptz',
+  billing_interval: 'text',
+  next_period: 'integer',
+  current_period_start: 'timestamptz',
+  current_period_end: 'timestamptz',
+  next_billing_date: 'timestamptz',
+  cancelled_at: 'timestamptz',
+  paused_at: 'timestamptz',
+  first_payment_due_by: 'timestamptz',
+  updated_at: 'timestamptz',
+};
 
 /** What one statement writes for a batch of renewals or a change made through the API. */
 export interface SubscriptionsWrite {
@@ -324,7 +381,7 @@ export class SubscriptionsRepository {
    * Invoices this statement creates are not seen by its voiding: void in a later statement.
    */
   async write(w: SubscriptionsWrite): Promise<{ invoices: number; subscriptions: number }> {
-    const updates = w.updates.map((s) => ({
+    const updates = w.updates.map((s): SubscriptionChange => ({
       id: s.id,
       status: s.status,
       billing_anchor: s.billingAnchor,
@@ -350,30 +407,23 @@ export class SubscriptionsRepository {
 
   private async writeStatement(
     w: SubscriptionsWrite,
-    updates: object[],
+    updates: SubscriptionChange[],
     voiding: Sql,
   ): Promise<{ invoices: number; subscriptions: number }> {
     const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
       WITH new_invoices AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.invoices)}::jsonb) AS x(
-          id uuid, organization_id uuid, environment_id uuid, customer_id uuid, subscription_id uuid, amount integer,
-          period_start timestamptz, period_end timestamptz, due_date timestamptz, payment_request_id uuid,
-          phone_number text, application_fee integer, created_at timestamptz)
+        SELECT * FROM ${rowsFrom('x', w.invoices, NEW_INVOICE_COLUMNS)}
       ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`, this.reminders)}
       ), requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id)) r`)}
       ), new_events AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
-          id uuid, organization_id uuid, environment_id uuid, kind text, data jsonb, created_at timestamptz, invoice_id uuid)
+        SELECT * FROM ${rowsFrom('e', w.events, NEW_EVENT_COLUMNS)}
       ), events_created AS (${insertEventsFrom(sql`new_events e
           WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)`)}
       ), changes AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(
-          id uuid, status text, billing_anchor timestamptz, billing_interval text, next_period integer,
-          current_period_start timestamptz, current_period_end timestamptz, next_billing_date timestamptz,
-          cancelled_at timestamptz, paused_at timestamptz, first_payment_due_by timestamptz, updated_at timestamptz)
+        SELECT * FROM ${rowsFrom('u', updates, SUBSCRIPTION_CHANGE_COLUMNS)}
       ), updated AS (
         UPDATE subscriptions s
            SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
