@@ -29,6 +29,7 @@ import { ConnectedFanOut1795615734720 } from './1795615734720-ConnectedFanOut';
 import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { BalanceDaySlots1795617000000 } from './1795617000000-BalanceDaySlots';
+import { StatementKeys1795618000000 } from './1795618000000-StatementKeys';
 import { CustomerPortal1795616000000 } from './1795616000000-CustomerPortal';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
@@ -70,4 +71,5 @@ export const migrations = [
   CustomerPortal1795616000000,
   BillingWriteKeys1795616400000,
   BalanceDaySlots1795617000000,
+  StatementKeys1795618000000,
 ];

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { runMigrations } from '../src/database/data-source';
+import { emptyDatabase } from './helpers/app';
+import { waitFor } from './helpers/poll';
+
+/*
+ * Events and invoices check their owners once per statement instead of a foreign key per row
+ * (docs/billing.md "Performance", migration StatementKeys): the same rows are refused, in a
+ * statement of many rows as of one, the owners cannot be changed afterwards, deleting an owner
+ * deletes them, and an environment deleted while an event is being written either waits for it
+ * and deletes it, or makes it fail.
+ */
+jest.setTimeout(60_000);
+
+let url: string;
+let drop: () => Promise<void>;
+let db: Client;
+beforeAll(async () => {
+  ({ url, drop } = await emptyDatabase());
+  await runMigrations(url);
+  db = new Client({ connectionString: url });
+  await db.connect();
+});
+afterAll(async () => {
+  await db.end();
+  await drop();
+});
+
+interface Tenant {
+  id: string;
+  environmentId: string;
+  customerId: string;
+  subscriptionId: string;
+}
+
+async function tenant(c: Client = db): Promise<Tenant> {
+  const id = randomUUID();
+  await c.query(`INSERT INTO organizations (id, name) VALUES ($1, 'Shop')`, [id]);
+  const environmentId = randomUUID();
+  await c.query(`INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, 'sandbox')`, [
+    environmentId,
+    id,
+  ]);
+  const customerId = randomUUID();
+  await c.query(
+    `INSERT INTO customers (id, organization_id, external_user_id, phone) VALUES ($1, $2, 'u1', '22123456')`,
+    [customerId, id],
+  );
+  const productId = randomUUID();
+  await c.query(
+    `INSERT INTO products (id, organization_id, environment_id, name) VALUES ($1, $2, $3, 'Plan')`,
+    [productId, id, environmentId],
+  );
+  const priceId = randomUUID();
+  await c.query(
+    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES ($1, $2, $3, 1500, 'monthly')`,
+    [priceId, id, productId],
+  );
+  const subscriptionId = randomUUID();
+  await c.query(
+    `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                billing_anchor, billing_interval, next_period, next_billing_date)
+     VALUES ($1, $2, $3, $4, $5, 'active', now(), now(), 'monthly', 1, now() + interval '1 month')`,
+    [subscriptionId, id, environmentId, customerId, priceId],
+  );
+  return { id, environmentId, customerId, subscriptionId };
+}
+
+/** One statement inserting an event per pair of (organization, environment). */
+const events = (pairs: [string, string][], c: Client = db) =>
+  c.query(
+    `INSERT INTO events (id, organization_id, environment_id, kind, data)
+     SELECT gen_random_uuid(), o, e, 'invoice-created', '{}' FROM unnest($1::uuid[], $2::uuid[]) AS x(o, e)`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+
+let month = 0;
+/** One statement inserting an invoice per row, each of its own month. */
+const invoices = (rows: Tenant[]) =>
+  db.query(
+    `INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
+                           period_start, period_end, due_date)
+     SELECT gen_random_uuid(), o, e, c, s, 1500, p, p + interval '1 month', p + interval '1 month'
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[]) AS x(o, e, c, s, p)`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.environmentId),
+      rows.map((r) => r.customerId),
+      rows.map((r) => r.subscriptionId),
+      rows.map(() => new Date(Date.UTC(2026, month++, 1))),
+    ],
+  );
+
+const count = async (table: 'events' | 'invoices', organizationId: string) =>
+  (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [organizationId]))
+    .rows[0].n as number;
+
+it('refuses a statement of events when one is not its environment’s organization’s, or has no environment', async () => {
+  const a = await tenant();
+  const b = await tenant();
+  await events([
+    [a.id, a.environmentId],
+    [b.id, b.environmentId],
+    [a.id, a.environmentId],
+  ]);
+  await expect(
+    events([
+      [a.id, a.environmentId],
+      [b.id, a.environmentId],
+    ]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(events([[a.id, randomUUID()]])).rejects.toMatchObject({ code: '23503' });
+  expect([await count('events', a.id), await count('events', b.id)]).toEqual([2, 1]);
+});
+
+it('refuses a statement of invoices when one’s customer, environment or organization is not its subscription’s', async () => {
+  const a = await tenant();
+  const b = await tenant();
+  await invoices([a, b]);
+  await expect(invoices([a, { ...a, customerId: b.customerId }])).rejects.toMatchObject({ code: '23503' });
+  await expect(invoices([{ ...a, environmentId: b.environmentId }])).rejects.toMatchObject({ code: '23503' });
+  await expect(invoices([{ ...a, id: b.id }])).rejects.toMatchObject({ code: '23503' });
+  await expect(invoices([{ ...a, subscriptionId: randomUUID() }])).rejects.toMatchObject({ code: '23503' });
+  expect([await count('invoices', a.id), await count('invoices', b.id)]).toEqual([1, 1]);
+});
+
+it('refuses to change the owners of an event, an invoice, a subscription or an environment', async () => {
+  const a = await tenant();
+  const b = await tenant();
+  await events([[a.id, a.environmentId]]);
+  await invoices([a]);
+  await expect(
+    db.query(`UPDATE events SET organization_id = $1, environment_id = $2 WHERE organization_id = $3`, [
+      b.id,
+      b.environmentId,
+      a.id,
+    ]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    db.query(`UPDATE invoices SET customer_id = $1 WHERE organization_id = $2`, [b.customerId, a.id]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    db.query(`UPDATE subscriptions SET customer_id = $1 WHERE id = $2`, [b.customerId, a.subscriptionId]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    db.query(`UPDATE environments SET organization_id = $1 WHERE id = $2`, [b.id, a.environmentId]),
+  ).rejects.toMatchObject({ code: '23503' });
+  // Setting a column to the value it has changes nothing, and other columns change freely.
+  await db.query(
+    `UPDATE events SET organization_id = organization_id, kind = 'invoice-paid' WHERE organization_id = $1`,
+    [a.id],
+  );
+  await db.query(`UPDATE invoices SET status = 'void', voided_at = now() WHERE organization_id = $1`, [a.id]);
+});
+
+it('deletes the events and invoices of a deleted environment, customer or organization, and nothing else', async () => {
+  const a = await tenant();
+  const b = await tenant();
+  const c = await tenant();
+  for (const t of [a, b, c]) {
+    await events([[t.id, t.environmentId]]);
+    await invoices([t]);
+  }
+  await db.query(`DELETE FROM environments WHERE id = $1`, [a.environmentId]);
+  expect([await count('events', a.id), await count('invoices', a.id)]).toEqual([0, 0]);
+  await db.query(`DELETE FROM customers WHERE id = $1`, [b.customerId]);
+  expect([await count('events', b.id), await count('invoices', b.id)]).toEqual([1, 0]);
+  await db.query(`DELETE FROM organizations WHERE id = $1`, [b.id]);
+  expect(await count('events', b.id)).toBe(0);
+  expect([await count('events', c.id), await count('invoices', c.id)]).toEqual([1, 1]);
+});
+
+/** Until `client`'s statement waits for a lock. */
+const waitingForLock = (client: Client, what: string) =>
+  waitFor(
+    async () =>
+      (
+        await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [
+          (client as unknown as { processID: number }).processID,
+        ])
+      ).rowCount === 1,
+    what,
+  );
+
+it('an environment deleted while its event is being written waits for it and deletes it, or makes it fail', async () => {
+  const writer = new Client({ connectionString: url });
+  const deleter = new Client({ connectionString: url });
+  await writer.connect();
+  await deleter.connect();
+  try {
+    // The event first: the delete waits for the writer's commit, then deletes the event too.
+    const a = await tenant();
+    await writer.query('BEGIN');
+    await events([[a.id, a.environmentId]], writer);
+    const deleting = deleter.query(`DELETE FROM environments WHERE id = $1`, [a.environmentId]);
+    await waitingForLock(deleter, 'the delete to wait for the event’s transaction');
+    await writer.query('COMMIT');
+    await deleting;
+    expect(await count('events', a.id)).toBe(0);
+
+    // The delete first: the event waits for the delete's commit, then is refused.
+    const b = await tenant();
+    await deleter.query('BEGIN');
+    await deleter.query(`DELETE FROM environments WHERE id = $1`, [b.environmentId]);
+    const writing = events([[b.id, b.environmentId]], writer);
+    await waitingForLock(writer, 'the event to wait for the delete’s transaction');
+    await deleter.query('COMMIT');
+    await expect(writing).rejects.toMatchObject({ code: '23503' });
+    expect(await count('events', b.id)).toBe(0);
+  } finally {
+    await writer.end();
+    await deleter.end();
+  }
+});
