@@ -46,6 +46,11 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * against that version's pay, in alternating rounds (BENCH_PAY_ROUNDS each, default 3), each
  * version's service on a database of its own on the same PostgreSQL (bench/pay.ts).
  *
+ * The embedded PostgreSQL runs with the settings `npm start` gives it (`writeLoadSettings`:
+ * docs/operations.md's for the write load, sized to this machine), printed at the top;
+ * BENCH_PG_SETTINGS=name=value,… changes some (`shared_buffers=128MB,max_wal_size=1GB`: PostgreSQL's
+ * own defaults).
+ *
  * The Khoums measured against the ceilings runs with its rate limits off: each scenario is driven
  * from one API key and one address, far above the limits' defaults. The `limiter` scenario measures
  * the limiter at its default settings, with the load spread over keys so none is limited.
@@ -62,6 +67,12 @@ async function main(): Promise<void> {
     port: await freePort(),
     database: 'khoums_bench',
     ephemeral: true,
+    settings: Object.fromEntries(
+      (process.env.BENCH_PG_SETTINGS ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((setting) => setting.split('=', 2) as [string, string]),
+    ),
   });
   const children: ChildProcess[] = [];
   let pool: Pool | undefined;
@@ -78,7 +89,6 @@ async function main(): Promise<void> {
         [org.sandbox.environmentId, id],
       );
     }
-    await ds.end();
 
     const khoumsPort = await freePort();
     const barePort = await freePort();
@@ -109,8 +119,16 @@ async function main(): Promise<void> {
     );
     children.push(bare);
 
+    const settings = (
+      await ds.query<{ name: string; setting: string }>(
+        `SELECT name, current_setting(name) AS setting FROM unnest(ARRAY['server_version', 'shared_buffers',
+         'max_wal_size', 'checkpoint_timeout']) name`,
+      )
+    ).rows;
+    await ds.end();
     process.stdout.write(
-      `\nKhoums bench: ${CONNECTIONS} connections, ${SECONDS} s per scenario, fresh embedded PostgreSQL\n\n`,
+      `\nKhoums bench: ${CONNECTIONS} connections, ${SECONDS} s per scenario, fresh embedded PostgreSQL ` +
+        `(${settings.map((s) => `${s.name} ${s.setting}`).join(', ')})\n\n`,
     );
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);

@@ -14,7 +14,11 @@ import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../src/common/net';
-import { postgresBinaries, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import {
+  postgresBinaries,
+  startEmbeddedPostgres,
+  writeLoadSettings,
+} from '../src/database/embedded-postgres';
 
 /**
  * `npm ci && npm start` as root in a directory the `postgres` user cannot enter (a clone under
@@ -62,6 +66,24 @@ async function selectOne(url: string): Promise<unknown> {
   }
 }
 
+/** The settings `writeLoadSettings` gives, and work_mem, as the server runs with them. */
+async function serverSettings(url: string): Promise<Record<string, string>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string>>(
+      `SELECT CASE WHEN pg_size_bytes(current_setting('shared_buffers')) = pg_size_bytes($1)
+                   THEN $1 ELSE current_setting('shared_buffers') END AS shared_buffers,
+              current_setting('max_wal_size') AS max_wal_size,
+              current_setting('checkpoint_timeout') AS checkpoint_timeout, current_setting('work_mem') AS work_mem`,
+      [writeLoadSettings().shared_buffers],
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
 /** The executable of the running server, from its pid file. */
 function serverExecutable(dataDir: string): string {
   const pid = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -90,10 +112,17 @@ it(
       reachableDir: reachable,
     };
 
-    const first = await startEmbeddedPostgres(options);
+    const first = await startEmbeddedPostgres({ ...options, settings: { work_mem: '32MB' } });
     let executable: string;
     try {
       expect(await selectOne(first.url)).toEqual({ two: 2 });
+      // The write load's settings, sized to this machine, and those the caller adds.
+      expect(await serverSettings(first.url)).toEqual({
+        shared_buffers: writeLoadSettings().shared_buffers,
+        max_wal_size: '16GB',
+        checkpoint_timeout: '15min',
+        work_mem: '32MB',
+      });
       executable = serverExecutable(dataDir);
     } finally {
       await first.stop();

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { chmod, cp, lstat, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { arch, platform, tmpdir } from 'node:os';
+import { arch, platform, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Client } from 'pg';
 
@@ -39,6 +39,8 @@ export interface EmbeddedPostgresOptions {
    * /root) goes here: the cluster, and a copy of the binaries. Default: /var/tmp.
    */
   reachableDir?: string;
+  /** Server settings given at start (`-c name=value`), over `writeLoadSettings()`. */
+  settings?: Record<string, string>;
 }
 
 export interface RunningPostgres {
@@ -75,6 +77,31 @@ function postgresPackage(packageRoot?: string): PostgresPackage {
 }
 
 type Owner = { uid?: number; gid?: number };
+
+const MB = 1024 * 1024;
+
+/**
+ * The server's settings for Khoums's write load (docs/operations.md, "PostgreSQL settings for the
+ * write load"), sized to `memoryBytes` (this machine's memory, or its cgroup's limit when lower).
+ * PostgreSQL's defaults are for a machine of 2005: 128 MB of buffers, so a billing run over
+ * 1,000,000 subscriptions spent a fifth of PostgreSQL's time writing out and reading back the
+ * pages of its indexes; and a checkpoint forced every 1 GB of WAL, after which the first change to
+ * each page writes the whole page again (docs/billing.md, "Performance").
+ * - `shared_buffers`: a quarter of the memory, between 128 MB and 8 GB (memory a page does not
+ *   use is not taken: the buffers fill as the data grows);
+ * - `max_wal_size` 16 GB and `checkpoint_timeout` 15 min: checkpoints by time, not forced by a
+ *   billing run (WAL on disk up to that size; a crash recovers in a minute or two).
+ */
+export function writeLoadSettings(memoryBytes = machineMemory()): Record<string, string> {
+  const buffers = Math.min(8192, Math.max(128, Math.floor(memoryBytes / 4 / MB)));
+  return { shared_buffers: `${buffers}MB`, max_wal_size: '16GB', checkpoint_timeout: '15min' };
+}
+
+/** This machine's memory, or the limit of the cgroup the process runs in when that is lower. */
+function machineMemory(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  return limit > 0 && limit < totalmem() ? limit : totalmem();
+}
 
 /** World-traversable and, unlike /tmp, not emptied at boot. */
 const REACHABLE_DIR = '/var/tmp';
@@ -351,6 +378,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       'unix_socket_directories=',
       '-c',
       'max_connections=300',
+      ...Object.entries({ ...writeLoadSettings(), ...options.settings }).flatMap(([name, value]) => [
+        '-c',
+        `${name}=${value}`,
+      ]),
     ],
     { ...owner, detached: true, stdio: ['ignore', logFd, logFd] },
   );
