@@ -24,7 +24,7 @@ import { createOrganization, startProcess } from './processes';
 /**
  * Billing: runs over BENCH_BILLING_SIZES (10,000 then 100,000) due subscriptions, each of its own
  * customer, through POST /sandbox/billing/run, at each BILLING_CONCURRENCY of
- * BENCH_BILLING_CONCURRENCY (default 2; `1,2` compares), each on a Khoums instance of its own
+ * BENCH_BILLING_CONCURRENCY (default: the service's default; `2,3` compares), each on a Khoums instance of its own
  * (fresh, so its memory is the runs'), the concurrencies of a size one after the other. Invoices per
  * second, CPU per invoice (the service, PostgreSQL), the instance's peak RSS, time(largest)/time(first).
  * Then pruning the events those runs wrote, as the retention job does, in events/s; the list pages
@@ -73,7 +73,9 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     await ds.query('VACUUM ANALYZE customers, subscriptions');
   };
 
-  const concurrencies = (process.env.BENCH_BILLING_CONCURRENCY ?? '2').split(',').map(Number);
+  const concurrencies = (process.env.BENCH_BILLING_CONCURRENCY ?? String(loadConfig({}).BILLING_CONCURRENCY))
+    .split(',')
+    .map(Number);
   const instances = new Map<number, { port: number; pid: number }>();
   for (const concurrency of concurrencies) {
     const port = await freePort();

@@ -226,7 +226,7 @@ describe('billing', () => {
     );
     for (const s of subs) await timeTravel(t, s.id, 7 * DAY);
     const run = t.app.get(BillingRun);
-    // BILLING_CONCURRENCY batches at once (2 by default): how the 40 split between them varies.
+    // BILLING_CONCURRENCY batches at once (3 by default): how the 40 split between them varies.
     const renewals = t.app.get(Renewals);
     const renewDueBatch = renewals.renewDueBatch.bind(renewals);
     const claimed: number[] = [];

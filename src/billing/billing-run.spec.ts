@@ -135,13 +135,14 @@ describe('BillingRun', () => {
     expect(batches.calls).toBe(2);
   });
 
-  it('defaults to two batches at once', async () => {
-    expect(new AppConfig().BILLING_CONCURRENCY).toBe(2);
+  it('defaults to three batches at once', async () => {
+    expect(new AppConfig().BILLING_CONCURRENCY).toBe(3);
     const { run, batches } = billingRun(new AppConfig().BILLING_CONCURRENCY);
     const result = run.run();
-    await batches.inFlight(2);
-    for (let i = 0; i < 100; i++) await Promise.resolve(); // every chance for a third batch to start: none does
-    expect(batches.pending.length).toBe(2);
+    await batches.inFlight(3);
+    for (let i = 0; i < 100; i++) await Promise.resolve(); // every chance for a fourth batch to start: none does
+    expect(batches.pending.length).toBe(3);
+    batches.next().settle(partial(0));
     batches.next().settle(partial(0));
     batches.next().settle(partial(0));
     expect(await result).toEqual({ invoicesCreated: 0, subscriptionsUpdated: 0 });

@@ -346,13 +346,15 @@ export class AppConfig {
 
   /**
    * Batches one billing run bills, and one reminder run reminds, at once (each holds a pooled
-   * connection while it writes). Keep it well below DB_POOL_SIZE: the API shares the pool.
+   * connection while it writes). Keep it well below DB_POOL_SIZE: the API shares the pool. Three:
+   * with two, the cores sat idle 5-7 % of a run while both batches were being built by this
+   * process; a third keeps PostgreSQL writing meanwhile (docs/billing.md, "Performance").
    */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(16)
-  BILLING_CONCURRENCY = 2;
+  BILLING_CONCURRENCY = 3;
 
   /**
    * The key of the go-live documents and ID numbers (AES-256-GCM): 32 bytes, base64 or hex. Unset
