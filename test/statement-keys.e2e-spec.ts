@@ -8,8 +8,8 @@ import { waitFor } from './helpers/poll';
  * Events and invoices check their owners once per statement instead of a foreign key per row
  * (docs/billing.md "Performance", migration StatementKeys): the same rows are refused, in a
  * statement of many rows as of one, the owners cannot be changed afterwards, deleting an owner
- * deletes them, and an environment deleted while an event is being written either waits for it
- * and deletes it, or makes it fail.
+ * deletes them, and an environment (a subscription) deleted while an event (an invoice) is being
+ * written either waits for it and deletes it, or makes it fail.
  */
 jest.setTimeout(60_000);
 
@@ -77,8 +77,9 @@ const events = (pairs: [string, string][], c: Client = db) =>
 
 let month = 0;
 /** One statement inserting an invoice per row, each of its own month. */
-const invoices = (rows: Tenant[]) =>
-  db.query(
+const invoices = (rows: Tenant[]) => invoicesOn(db, rows);
+const invoicesOn = (c: Client, rows: Tenant[]) =>
+  c.query(
     `INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
                            period_start, period_end, due_date)
      SELECT gen_random_uuid(), o, e, c, s, 1500, p, p + interval '1 month', p + interval '1 month'
@@ -89,6 +90,31 @@ const invoices = (rows: Tenant[]) =>
       rows.map((r) => r.customerId),
       rows.map((r) => r.subscriptionId),
       rows.map(() => new Date(Date.UTC(2026, month++, 1))),
+    ],
+  );
+
+/**
+ * One statement inserting an invoice of `t` for a new month and the payment request `request`
+ * says: one naming the invoice (as billing makes them), `stray` naming no invoice, `none`.
+ */
+const invoiceWithRequest = (t: Tenant, request: { environmentId?: string; names: 'invoice' | 'nothing' }) =>
+  db.query(
+    `WITH ids AS (SELECT gen_random_uuid() AS invoice, gen_random_uuid() AS request),
+          request AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, invoice_id)
+                      SELECT request, $5, invoice::text, 1500, CASE WHEN $7 THEN invoice END FROM ids)
+     INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
+                           period_start, period_end, due_date, payment_request_id)
+     SELECT invoice, $1, $2, $3, $4, 1500, $6, $6::timestamptz + interval '1 month', $6::timestamptz + interval '1 month',
+            request
+       FROM ids`,
+    [
+      t.id,
+      t.environmentId,
+      t.customerId,
+      t.subscriptionId,
+      request.environmentId ?? t.environmentId,
+      new Date(Date.UTC(2026, month++, 1)),
+      request.names === 'invoice',
     ],
   );
 
@@ -125,6 +151,27 @@ it('refuses a statement of invoices when one’s customer, environment or organi
   expect([await count('invoices', a.id), await count('invoices', b.id)]).toEqual([1, 1]);
 });
 
+it('refuses an invoice whose payment request does not name it, or lives in another environment', async () => {
+  const a = await tenant();
+  const b = await tenant();
+  await invoiceWithRequest(a, { names: 'invoice' });
+  await expect(invoiceWithRequest(a, { names: 'nothing' })).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    invoiceWithRequest(a, { names: 'invoice', environmentId: b.environmentId }),
+  ).rejects.toMatchObject({
+    code: '23503',
+  });
+  await expect(
+    db.query(
+      `INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, period_start,
+                             period_end, payment_request_id)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, 1500, '2030-01-01', '2030-02-01', gen_random_uuid())`,
+      [a.id, a.environmentId, a.customerId, a.subscriptionId],
+    ),
+  ).rejects.toMatchObject({ code: '23503' });
+  expect(await count('invoices', a.id)).toBe(1);
+});
+
 it('refuses to change the owners of an event, an invoice, a subscription or an environment', async () => {
   const a = await tenant();
   const b = await tenant();
@@ -141,6 +188,9 @@ it('refuses to change the owners of an event, an invoice, a subscription or an e
     db.query(`UPDATE invoices SET customer_id = $1 WHERE organization_id = $2`, [b.customerId, a.id]),
   ).rejects.toMatchObject({ code: '23503' });
   await expect(
+    db.query(`UPDATE invoices SET payment_request_id = gen_random_uuid() WHERE organization_id = $1`, [a.id]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(
     db.query(`UPDATE subscriptions SET customer_id = $1 WHERE id = $2`, [b.customerId, a.subscriptionId]),
   ).rejects.toMatchObject({ code: '23503' });
   await expect(
@@ -154,21 +204,63 @@ it('refuses to change the owners of an event, an invoice, a subscription or an e
   await db.query(`UPDATE invoices SET status = 'void', voided_at = now() WHERE organization_id = $1`, [a.id]);
 });
 
-it('deletes the events and invoices of a deleted environment, customer or organization, and nothing else', async () => {
-  const a = await tenant();
-  const b = await tenant();
-  const c = await tenant();
-  for (const t of [a, b, c]) {
+it('deletes the events and invoices of a deleted environment, subscription, customer or organization, and nothing else', async () => {
+  const [a, b, c, d] = [await tenant(), await tenant(), await tenant(), await tenant()];
+  for (const t of [a, b, c, d]) {
     await events([[t.id, t.environmentId]]);
     await invoices([t]);
   }
+  // With their payment requests too: an environment's go with it, invoices and all.
+  await invoiceWithRequest(a, { names: 'invoice' });
+  await invoiceWithRequest(d, { names: 'invoice' });
+  const requests = async (t: Tenant) =>
+    (
+      await db.query(`SELECT count(*)::int AS n FROM payment_requests WHERE environment_id = $1`, [
+        t.environmentId,
+      ])
+    ).rows[0].n as number;
+  expect(await requests(a)).toBe(1);
   await db.query(`DELETE FROM environments WHERE id = $1`, [a.environmentId]);
-  expect([await count('events', a.id), await count('invoices', a.id)]).toEqual([0, 0]);
+  expect([await count('events', a.id), await count('invoices', a.id), await requests(a)]).toEqual([0, 0, 0]);
+  await db.query(`DELETE FROM subscriptions WHERE id = $1`, [c.subscriptionId]);
+  expect([await count('events', c.id), await count('invoices', c.id)]).toEqual([1, 0]);
   await db.query(`DELETE FROM customers WHERE id = $1`, [b.customerId]);
   expect([await count('events', b.id), await count('invoices', b.id)]).toEqual([1, 0]);
   await db.query(`DELETE FROM organizations WHERE id = $1`, [b.id]);
   expect(await count('events', b.id)).toBe(0);
-  expect([await count('events', c.id), await count('invoices', c.id)]).toEqual([1, 1]);
+  await db.query(`DELETE FROM organizations WHERE id = $1`, [d.id]);
+  expect([await count('events', d.id), await count('invoices', d.id), await requests(d)]).toEqual([0, 0, 0]);
+  expect([await count('events', c.id), await count('invoices', c.id)]).toEqual([1, 0]);
+});
+
+it('a subscription deleted while its invoice is being written waits for it and deletes it, or makes it fail', async () => {
+  const writer = new Client({ connectionString: url });
+  const deleter = new Client({ connectionString: url });
+  await writer.connect();
+  await deleter.connect();
+  try {
+    const a = await tenant();
+    await writer.query('BEGIN');
+    await invoicesOn(writer, [a]);
+    const deleting = deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [a.subscriptionId]);
+    await waitingForLock(deleter, 'the delete to wait for the invoice’s transaction');
+    await writer.query('COMMIT');
+    await deleting;
+    expect(await count('invoices', a.id)).toBe(0);
+
+    const b = await tenant();
+    await deleter.query('BEGIN');
+    await deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [b.subscriptionId]);
+    // Expected at once: the refusal may arrive before the COMMIT's answer.
+    const refused = expect(invoicesOn(writer, [b])).rejects.toMatchObject({ code: '23503' });
+    await waitingForLock(writer, 'the invoice to wait for the delete’s transaction');
+    await deleter.query('COMMIT');
+    await refused;
+    expect(await count('invoices', b.id)).toBe(0);
+  } finally {
+    await writer.end();
+    await deleter.end();
+  }
 });
 
 /** Until `client`'s statement waits for a lock. */
@@ -203,10 +295,13 @@ it('an environment deleted while its event is being written waits for it and del
     const b = await tenant();
     await deleter.query('BEGIN');
     await deleter.query(`DELETE FROM environments WHERE id = $1`, [b.environmentId]);
-    const writing = events([[b.id, b.environmentId]], writer);
+    // Expected at once: the refusal may arrive before the COMMIT's answer.
+    const refused = expect(events([[b.id, b.environmentId]], writer)).rejects.toMatchObject({
+      code: '23503',
+    });
     await waitingForLock(writer, 'the event to wait for the delete’s transaction');
     await deleter.query('COMMIT');
-    await expect(writing).rejects.toMatchObject({ code: '23503' });
+    await refused;
     expect(await count('events', b.id)).toBe(0);
   } finally {
     await writer.end();
