@@ -122,6 +122,23 @@ const count = async (table: 'events' | 'invoices', organizationId: string) =>
   (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [organizationId]))
     .rows[0].n as number;
 
+/**
+ * Until a statement of this test's database starting with `statement` waits for a lock. Found by its
+ * text, not its connection's pid: behind PgBouncer that pid is the pooler's, not the server's.
+ */
+const waitingForLock = (statement: string, what: string) =>
+  waitFor(
+    async () =>
+      (
+        await db.query(
+          `SELECT 1 FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND starts_with(query, $1)`,
+          [statement],
+        )
+      ).rowCount === 1,
+    what,
+  );
+
 it('refuses a statement of events when one is not its environment’s organization’s, or has no environment', async () => {
   const a = await tenant();
   const b = await tenant();
@@ -243,7 +260,7 @@ it('a subscription deleted while its invoice is being written waits for it and d
     await writer.query('BEGIN');
     await invoicesOn(writer, [a]);
     const deleting = deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [a.subscriptionId]);
-    await waitingForLock(deleter, 'the delete to wait for the invoice’s transaction');
+    await waitingForLock('DELETE FROM subscriptions', 'the delete to wait for the invoice’s transaction');
     await writer.query('COMMIT');
     await deleting;
     expect(await count('invoices', a.id)).toBe(0);
@@ -253,7 +270,7 @@ it('a subscription deleted while its invoice is being written waits for it and d
     await deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [b.subscriptionId]);
     // Expected at once: the refusal may arrive before the COMMIT's answer.
     const refused = expect(invoicesOn(writer, [b])).rejects.toMatchObject({ code: '23503' });
-    await waitingForLock(writer, 'the invoice to wait for the delete’s transaction');
+    await waitingForLock('INSERT INTO invoices', 'the invoice to wait for the delete’s transaction');
     await deleter.query('COMMIT');
     await refused;
     expect(await count('invoices', b.id)).toBe(0);
@@ -262,18 +279,6 @@ it('a subscription deleted while its invoice is being written waits for it and d
     await deleter.end();
   }
 });
-
-/** Until `client`'s statement waits for a lock. */
-const waitingForLock = (client: Client, what: string) =>
-  waitFor(
-    async () =>
-      (
-        await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [
-          (client as unknown as { processID: number }).processID,
-        ])
-      ).rowCount === 1,
-    what,
-  );
 
 it('an environment deleted while its event is being written waits for it and deletes it, or makes it fail', async () => {
   const writer = new Client({ connectionString: url });
@@ -286,7 +291,7 @@ it('an environment deleted while its event is being written waits for it and del
     await writer.query('BEGIN');
     await events([[a.id, a.environmentId]], writer);
     const deleting = deleter.query(`DELETE FROM environments WHERE id = $1`, [a.environmentId]);
-    await waitingForLock(deleter, 'the delete to wait for the event’s transaction');
+    await waitingForLock('DELETE FROM environments', 'the delete to wait for the event’s transaction');
     await writer.query('COMMIT');
     await deleting;
     expect(await count('events', a.id)).toBe(0);
@@ -299,7 +304,7 @@ it('an environment deleted while its event is being written waits for it and del
     const refused = expect(events([[b.id, b.environmentId]], writer)).rejects.toMatchObject({
       code: '23503',
     });
-    await waitingForLock(writer, 'the event to wait for the delete’s transaction');
+    await waitingForLock('INSERT INTO events', 'the event to wait for the delete’s transaction');
     await deleter.query('COMMIT');
     await refused;
     expect(await count('events', b.id)).toBe(0);
