@@ -131,11 +131,12 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     postgresUs: number;
     load: string;
   }[] = [];
-  for (const n of sizes) {
+  for (const [round, n] of sizes.entries()) {
     for (const concurrency of concurrencies) {
-      const label = `run${n}c${concurrency}`;
+      // A size may repeat (BENCH_BILLING_SIZES=200000,200000: concurrencies compared in alternation).
+      const label = `run${round}n${n}c${concurrency}`;
       await seed(n, label);
-      if (n === sizes[sizes.length - 1] && concurrency === concurrencies[0])
+      if (round === sizes.length - 1 && concurrency === concurrencies[0])
         await explain(`The billing run: claiming a batch (${n} due)`, (db) =>
           new SubscriptionsRepository(db, config, new InvoiceReminders()).claimDue(new Date(), 500, env),
         );
