@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { runMigrations } from '../src/database/data-source';
 import { BillingWriteKeys1795616400000 } from '../src/database/migrations/1795616400000-BillingWriteKeys';
 import { emptyDatabase, migrateUpTo } from './helpers/app';
+import { subscriptionTenant } from './helpers/tenant-rows';
 
 /*
  * The billing run's hot tables check fewer foreign keys per row (docs/billing.md "National
@@ -25,38 +26,7 @@ it('keeps events and invoices with their environment’s organization, and delet
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
-    const tenant = async (name: string) => {
-      const id = randomUUID();
-      await db.query(`INSERT INTO organizations (id, name) VALUES ($1, $2)`, [id, name]);
-      const environmentId = randomUUID();
-      await db.query(`INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, 'sandbox')`, [
-        environmentId,
-        id,
-      ]);
-      const customerId = randomUUID();
-      await db.query(
-        `INSERT INTO customers (id, organization_id, external_user_id, phone) VALUES ($1, $2, 'u1', '22123456')`,
-        [customerId, id],
-      );
-      const productId = randomUUID();
-      await db.query(
-        `INSERT INTO products (id, organization_id, environment_id, name) VALUES ($1, $2, $3, 'Plan')`,
-        [productId, id, environmentId],
-      );
-      const priceId = randomUUID();
-      await db.query(
-        `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES ($1, $2, $3, 1500, 'monthly')`,
-        [priceId, id, productId],
-      );
-      const subscriptionId = randomUUID();
-      await db.query(
-        `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
-                                    billing_anchor, billing_interval, next_period, next_billing_date)
-         VALUES ($1, $2, $3, $4, $5, 'active', now(), now(), 'monthly', 1, now() + interval '1 month')`,
-        [subscriptionId, id, environmentId, customerId, priceId],
-      );
-      return { id, environmentId, customerId, subscriptionId };
-    };
+    const tenant = (name: string) => subscriptionTenant(db, name);
     const invoice = (
       o: { id: string; environmentId: string; customerId: string },
       subscriptionId: string,

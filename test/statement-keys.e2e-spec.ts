@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { runMigrations } from '../src/database/data-source';
 import { emptyDatabase } from './helpers/app';
 import { waitFor } from './helpers/poll';
+import { SubscriptionTenant as Tenant, subscriptionTenant } from './helpers/tenant-rows';
 
 /*
  * Events and invoices check their owners once per statement instead of a foreign key per row
@@ -27,45 +28,7 @@ afterAll(async () => {
   await drop();
 });
 
-interface Tenant {
-  id: string;
-  environmentId: string;
-  customerId: string;
-  subscriptionId: string;
-}
-
-async function tenant(c: Client = db): Promise<Tenant> {
-  const id = randomUUID();
-  await c.query(`INSERT INTO organizations (id, name) VALUES ($1, 'Shop')`, [id]);
-  const environmentId = randomUUID();
-  await c.query(`INSERT INTO environments (id, organization_id, kind) VALUES ($1, $2, 'sandbox')`, [
-    environmentId,
-    id,
-  ]);
-  const customerId = randomUUID();
-  await c.query(
-    `INSERT INTO customers (id, organization_id, external_user_id, phone) VALUES ($1, $2, 'u1', '22123456')`,
-    [customerId, id],
-  );
-  const productId = randomUUID();
-  await c.query(
-    `INSERT INTO products (id, organization_id, environment_id, name) VALUES ($1, $2, $3, 'Plan')`,
-    [productId, id, environmentId],
-  );
-  const priceId = randomUUID();
-  await c.query(
-    `INSERT INTO prices (id, organization_id, product_id, amount, interval) VALUES ($1, $2, $3, 1500, 'monthly')`,
-    [priceId, id, productId],
-  );
-  const subscriptionId = randomUUID();
-  await c.query(
-    `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
-                                billing_anchor, billing_interval, next_period, next_billing_date)
-     VALUES ($1, $2, $3, $4, $5, 'active', now(), now(), 'monthly', 1, now() + interval '1 month')`,
-    [subscriptionId, id, environmentId, customerId, priceId],
-  );
-  return { id, environmentId, customerId, subscriptionId };
-}
+const tenant = (c: Client = db): Promise<Tenant> => subscriptionTenant(c);
 
 /** One statement inserting an event per pair of (organization, environment). */
 const events = (pairs: [string, string][], c: Client = db) =>
@@ -250,66 +213,64 @@ it('deletes the events and invoices of a deleted environment, subscription, cust
   expect([await count('events', c.id), await count('invoices', c.id)]).toEqual([1, 0]);
 });
 
-it('a subscription deleted while its invoice is being written waits for it and deletes it, or makes it fail', async () => {
+/**
+ * An owner deleted while a row of `table` is being written for it, on two connections. The row
+ * first: the delete waits for the writer's commit, then deletes the row too. The delete first: the
+ * row waits for the delete's commit, then is refused. Neither leaves a row behind.
+ */
+async function raceWithDelete(race: {
+  table: 'events' | 'invoices';
+  /** The owner's table, and the id of the tenant's row in it. */
+  owner: 'subscriptions' | 'environments';
+  ownerId: (t: Tenant) => string;
+  write: (c: Client, t: Tenant) => Promise<unknown>;
+}): Promise<void> {
   const writer = new Client({ connectionString: url });
   const deleter = new Client({ connectionString: url });
   await writer.connect();
   await deleter.connect();
+  const deleteOwner = (t: Tenant) =>
+    deleter.query(`DELETE FROM ${race.owner} WHERE id = $1`, [race.ownerId(t)]);
   try {
     const a = await tenant();
     await writer.query('BEGIN');
-    await invoicesOn(writer, [a]);
-    const deleting = deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [a.subscriptionId]);
-    await waitingForLock('DELETE FROM subscriptions', 'the delete to wait for the invoice’s transaction');
+    await race.write(writer, a);
+    const deleting = deleteOwner(a);
+    await waitingForLock(`DELETE FROM ${race.owner}`, `the delete to wait for the ${race.table} transaction`);
     await writer.query('COMMIT');
     await deleting;
-    expect(await count('invoices', a.id)).toBe(0);
+    expect(await count(race.table, a.id)).toBe(0);
 
     const b = await tenant();
     await deleter.query('BEGIN');
-    await deleter.query(`DELETE FROM subscriptions WHERE id = $1`, [b.subscriptionId]);
+    await deleteOwner(b);
     // Expected at once: the refusal may arrive before the COMMIT's answer.
-    const refused = expect(invoicesOn(writer, [b])).rejects.toMatchObject({ code: '23503' });
-    await waitingForLock('INSERT INTO invoices', 'the invoice to wait for the delete’s transaction');
+    const refused = expect(race.write(writer, b)).rejects.toMatchObject({ code: '23503' });
+    await waitingForLock(
+      `INSERT INTO ${race.table}`,
+      `the ${race.table} insert to wait for the delete’s transaction`,
+    );
     await deleter.query('COMMIT');
     await refused;
-    expect(await count('invoices', b.id)).toBe(0);
+    expect(await count(race.table, b.id)).toBe(0);
   } finally {
     await writer.end();
     await deleter.end();
   }
-});
+}
 
-it('an environment deleted while its event is being written waits for it and deletes it, or makes it fail', async () => {
-  const writer = new Client({ connectionString: url });
-  const deleter = new Client({ connectionString: url });
-  await writer.connect();
-  await deleter.connect();
-  try {
-    // The event first: the delete waits for the writer's commit, then deletes the event too.
-    const a = await tenant();
-    await writer.query('BEGIN');
-    await events([[a.id, a.environmentId]], writer);
-    const deleting = deleter.query(`DELETE FROM environments WHERE id = $1`, [a.environmentId]);
-    await waitingForLock('DELETE FROM environments', 'the delete to wait for the event’s transaction');
-    await writer.query('COMMIT');
-    await deleting;
-    expect(await count('events', a.id)).toBe(0);
+it('a subscription deleted while its invoice is being written waits for it and deletes it, or makes it fail', () =>
+  raceWithDelete({
+    table: 'invoices',
+    owner: 'subscriptions',
+    ownerId: (t) => t.subscriptionId,
+    write: (c, t) => invoicesOn(c, [t]),
+  }));
 
-    // The delete first: the event waits for the delete's commit, then is refused.
-    const b = await tenant();
-    await deleter.query('BEGIN');
-    await deleter.query(`DELETE FROM environments WHERE id = $1`, [b.environmentId]);
-    // Expected at once: the refusal may arrive before the COMMIT's answer.
-    const refused = expect(events([[b.id, b.environmentId]], writer)).rejects.toMatchObject({
-      code: '23503',
-    });
-    await waitingForLock('INSERT INTO events', 'the event to wait for the delete’s transaction');
-    await deleter.query('COMMIT');
-    await refused;
-    expect(await count('events', b.id)).toBe(0);
-  } finally {
-    await writer.end();
-    await deleter.end();
-  }
-});
+it('an environment deleted while its event is being written waits for it and deletes it, or makes it fail', () =>
+  raceWithDelete({
+    table: 'events',
+    owner: 'environments',
+    ownerId: (t) => t.environmentId,
+    write: (c, t) => events([[t.id, t.environmentId]], c),
+  }));
