@@ -230,6 +230,11 @@ export class AppConfig {
   @Max(3650)
   EVENT_RETENTION_DAYS = 30;
 
+  /** Run the event retention job every ten minutes from this instance (any number of instances may: they delete disjoint batches). */
+  @Transform(toBool)
+  @IsBoolean()
+  EVENT_RETENTION_SCHEDULER = true;
+
   get webhookLeaseMs(): number {
     return Math.max(this.WEBHOOK_LEASE_MS ?? this.WEBHOOK_TIMEOUT_MS + 30_000, this.WEBHOOK_TIMEOUT_MS + 100);
   }

@@ -10,8 +10,8 @@ export const PRUNE_BATCH = 1000;
 /**
  * Deletes events older than EVENT_RETENTION_DAYS with their deliveries and attempts
  * (docs/operations.md), never an event with a delivery still pending. Every instance runs it every
- * ten minutes: each batch is one transaction that claims its events FOR UPDATE SKIP LOCKED, so
- * instances delete disjoint batches. A tick never overlaps the previous one and, on shutdown, stops
+ * ten minutes (EVENT_RETENTION_SCHEDULER=false turns it off on an instance): each batch is one
+ * transaction that claims its events FOR UPDATE SKIP LOCKED, so instances delete disjoint batches. A tick never overlaps the previous one and, on shutdown, stops
  * after its current batch.
  */
 @Injectable()
@@ -28,14 +28,18 @@ export class EventRetentionJob implements BeforeApplicationShutdown {
 
   @Cron(CronExpression.EVERY_10_MINUTES, { name: 'event-retention' })
   async tick(): Promise<void> {
-    if (this.running) return;
+    if (!this.config.EVENT_RETENTION_SCHEDULER || this.running) return;
     const started = Date.now();
     this.running = this.run()
       .then((deleted) => {
         if (deleted > 0)
           this.logger.log({ deleted, ms: Date.now() - started }, 'pruned events past retention');
       })
-      .catch((err: unknown) => this.logger.error({ err }, 'event pruning failed; retried on the next tick'))
+      .catch((err: unknown) => {
+        // While the database is away, DatabaseAvailability logs its going and return once.
+        if (!this.db.availability.failed(err))
+          this.logger.error({ err }, 'event pruning failed; retried on the next tick');
+      })
       .finally(() => {
         this.running = null;
       });

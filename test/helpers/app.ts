@@ -67,7 +67,8 @@ export function directUrlFor(url: string): string | undefined {
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
- * BILLING_SCHEDULER). Rate limits are off (every test talks from 127.0.0.1, often in bursts): the
+ * BILLING_SCHEDULER, PAYOUT_SCHEDULER, EVENT_RETENTION_SCHEDULER: a tick at a wall clock's ten
+ * minutes would prune every environment's old events while a test counts its own). Rate limits are off (every test talks from 127.0.0.1, often in bursts): the
  * suites that test them set their own. Webhook endpoints may be private addresses (the suites'
  * receivers listen on 127.0.0.1); the suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS
  * to false.
@@ -86,6 +87,7 @@ export async function startTestApp(
     BILLING_SCHEDULER: 'false',
     SMS_SEND_INTERVAL_MS: '0',
     PAYOUT_SCHEDULER: 'false',
+    EVENT_RETENTION_SCHEDULER: 'false',
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
