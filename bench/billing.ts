@@ -24,9 +24,10 @@ import { createOrganization, startProcess } from './processes';
 /**
  * Billing: runs over BENCH_BILLING_SIZES (10,000 then 100,000) due subscriptions, each of its own
  * customer, through POST /sandbox/billing/run, at each BILLING_CONCURRENCY of
- * BENCH_BILLING_CONCURRENCY (default: the service's default; `2,3` compares), each on a Khoums instance of its own
- * (fresh, so its memory is the runs'), the concurrencies of a size one after the other. Invoices per
- * second, CPU per invoice (the service, PostgreSQL), the instance's peak RSS, time(largest)/time(first).
+ * BENCH_BILLING_CONCURRENCY (default: the service's default; `2,3` compares), each on a Khoums
+ * instance of its own (fresh, so its memory is the runs'), the concurrencies of a size one after
+ * the other. Invoices per second, CPU per invoice (the service, PostgreSQL), the instance's peak
+ * RSS, time(largest)/time(first).
  * Then pruning the events those runs wrote, as the retention job does, in events/s; the list pages
  * with the environment holding over 100,000 subscriptions and invoices, and the plans PostgreSQL
  * chose for them (docs/billing.md).

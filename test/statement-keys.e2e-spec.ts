@@ -57,8 +57,9 @@ const invoicesOn = (c: Client, rows: Tenant[]) =>
   );
 
 /**
- * One statement inserting an invoice of `t` for a new month and the payment request `request`
- * says: one naming the invoice (as billing makes them), `stray` naming no invoice, `none`.
+ * One statement inserting an invoice of `t` for a new month and its payment request, in
+ * `request.environmentId` (the invoice's by default), naming the invoice (as billing makes them)
+ * or nothing.
  */
 const invoiceWithRequest = (t: Tenant, request: { environmentId?: string; names: 'invoice' | 'nothing' }) =>
   db.query(

@@ -11,8 +11,8 @@ export const PRUNE_BATCH = 1000;
  * Deletes events older than EVENT_RETENTION_DAYS with their deliveries and attempts
  * (docs/operations.md), never an event with a delivery still pending. Every instance runs it every
  * ten minutes (EVENT_RETENTION_SCHEDULER=false turns it off on an instance): each batch is one
- * transaction that claims its events FOR UPDATE SKIP LOCKED, so instances delete disjoint batches. A tick never overlaps the previous one and, on shutdown, stops
- * after its current batch.
+ * transaction that claims its events FOR UPDATE SKIP LOCKED, so instances delete disjoint batches.
+ * A tick never overlaps the previous one and, on shutdown, stops after its current batch.
  */
 @Injectable()
 export class EventRetentionJob implements BeforeApplicationShutdown {

@@ -68,8 +68,9 @@ export function directUrlFor(url: string): string | undefined {
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
  * BILLING_SCHEDULER, PAYOUT_SCHEDULER, EVENT_RETENTION_SCHEDULER: a tick at a wall clock's ten
- * minutes would prune every environment's old events while a test counts its own). Rate limits are off (every test talks from 127.0.0.1, often in bursts): the
- * suites that test them set their own. Webhook endpoints may be private addresses (the suites'
+ * minutes would prune every environment's old events while a test counts its own). Rate limits
+ * are off (every test talks from 127.0.0.1, often in bursts): the suites that test them set their
+ * own. Webhook endpoints may be private addresses (the suites'
  * receivers listen on 127.0.0.1); the suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS
  * to false.
  */
