@@ -7,6 +7,7 @@ import type { CreatedOrganization } from '../src/organizations/organizations.ser
 import { periodsStartedBy } from '../src/subscriptions/periods';
 import { newTenant, privateDatabase, startTestApp, TestApp } from './helpers/app';
 import { billingState, catalog, DAY, seedDueSubscriptions } from './helpers/billing';
+import { watchOverlap } from './helpers/overlap';
 import { waitFor } from './helpers/poll';
 import { serviceProcess as startServiceProcess } from './helpers/service-process';
 
@@ -102,15 +103,20 @@ describe('the billing run across processes', () => {
 
   it('bills each period once when the every-minute ticks of two instances fire together, and a tick never overlaps itself', async () => {
     const { org, periods } = await dueOrganization(600, 2);
+    // Watched before the instances exist: their own every-minute tick may fire while they start.
+    const runs = watchOverlap(BillingRun.prototype, 'run');
+    cleanup.push(async () => runs.restore());
     const on = { BILLING_SCHEDULER: 'true', BILLING_BATCH_SIZE: '50' };
     const [a, b] = [await instance(on), await instance(on)];
-    const runs = jest.spyOn(a.app.get(BillingRun), 'run');
     await Promise.all([
       a.app.get(BillingScheduler).tick(),
       a.app.get(BillingScheduler).tick(),
       b.app.get(BillingScheduler).tick(),
     ]);
-    expect(runs).toHaveBeenCalledTimes(1);
+    await runs.settled();
+    expect(runs.calls(a.app.get(BillingRun))).toBeGreaterThanOrEqual(1);
+    expect(runs.calls(b.app.get(BillingRun))).toBeGreaterThanOrEqual(1);
+    expect(runs.most()).toBe(1);
     expectBilledOnce(await billingState(t, env(org)), 600, periods);
   });
 
