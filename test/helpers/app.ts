@@ -23,7 +23,10 @@ export interface TestApp {
   /** Plain SQL on the app's pool, for a test's own set-up and checks: the rows. */
   query<T = any>(text: string, values?: unknown[]): Promise<T[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
   config: AppConfig;
-  /** JSON log lines written so far (LOG_LEVEL info unless given). */
+  /**
+   * JSON log lines written so far (LOG_LEVEL info unless given). The services' own lines go to the
+   * newest app of the test file (Nest's Logger is shared by its apps), requests' to their own app.
+   */
   logs: string[];
   close(): Promise<void>;
 }
@@ -70,9 +73,8 @@ export function directUrlFor(url: string): string | undefined {
  * BILLING_SCHEDULER, PAYOUT_SCHEDULER, EVENT_RETENTION_SCHEDULER: a tick at a wall clock's ten
  * minutes would prune every environment's old events while a test counts its own). Rate limits
  * are off (every test talks from 127.0.0.1, often in bursts): the suites that test them set their
- * own. Webhook endpoints may be private addresses (the suites'
- * receivers listen on 127.0.0.1); the suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS
- * to false.
+ * own. Webhook endpoints may be private addresses (the suites' receivers listen on 127.0.0.1); the
+ * suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS to false.
  */
 export async function startTestApp(
   env: Record<string, string> = {},

@@ -5,6 +5,7 @@ import { EventRetentionJob } from '../../src/webhooks/event-retention.job';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { expectText } from '../helpers/http';
 import { watchOverlap } from '../helpers/overlap';
+import { waitFor } from '../helpers/poll';
 
 /*
  * Events and their deliveries are kept EVENT_RETENTION_DAYS (30 by default), then pruned by a job,
@@ -194,5 +195,27 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
       runs.restore();
     }
     expect(await remaining('events', old)).toEqual([]);
+  });
+
+  it('a tick that fails because PostgreSQL is away logs nothing of its own; any other failure is logged', async () => {
+    // An app of its own: the services' log lines go to the newest app's logs.
+    const own = await startTestApp({}, db.url);
+    const job = own.app.get(EventRetentionJob);
+    const config = own.app.get(AppConfig);
+    // The run's failures as the driver gives them: the server refusing connections, then a bug.
+    const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    jest.spyOn(job, 'run').mockRejectedValueOnce(away).mockRejectedValueOnce(new Error('a bug'));
+    const logged = (text: string) => own.logs.filter((l) => l.includes(text)).length;
+    config.EVENT_RETENTION_SCHEDULER = true;
+    try {
+      await job.tick();
+      await job.tick();
+      // Lines arrive in order: once the bug's is in, the first tick's would be too.
+      await waitFor(() => logged('event pruning failed') > 0, 'the bug’s line');
+      expect(logged('event pruning failed')).toBe(1);
+      expect(logged('PostgreSQL is unreachable')).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 });
