@@ -71,10 +71,13 @@ export function directUrlFor(url: string): string | undefined {
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
  * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
  * BILLING_SCHEDULER, PAYOUT_SCHEDULER, EVENT_RETENTION_SCHEDULER: a tick at a wall clock's ten
- * minutes would prune every environment's old events while a test counts its own). Rate limits
- * are off (every test talks from 127.0.0.1, often in bursts): the suites that test them set their
- * own. Webhook endpoints may be private addresses (the suites' receivers listen on 127.0.0.1); the
- * suites that test the refusal set WEBHOOK_ALLOW_PRIVATE_URLS to false.
+ * minutes would prune every environment's old events while a test counts its own). The every-minute
+ * expiry of checkout sessions and Idempotency-Keys has no switch and runs here: it only ends what
+ * is past its deadline, as the tests that age rows then expect, whichever run ends it; a suite that
+ * counts statements stops it (hot-paths). Rate limits are off (every test talks from 127.0.0.1,
+ * often in bursts): the suites that test them set their own. Webhook endpoints may be private
+ * addresses (the suites' receivers listen on 127.0.0.1); the suites that test the refusal set
+ * WEBHOOK_ALLOW_PRIVATE_URLS to false.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
