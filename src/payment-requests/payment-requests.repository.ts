@@ -161,9 +161,23 @@ export function markPaidWhen(id: string, at: Date, condition: Sql): Sql {
          RETURNING id`;
 }
 
-/** A data-modifying CTE body setting the pending request's amount (an invoice partly paid by hand: what is still due). */
-export function setPendingAmount(id: string, amount: number, at: Date): Sql {
-  return sql`UPDATE payment_requests SET amount = ${amount}, updated_at = ${at}
+/**
+ * A data-modifying CTE body setting the pending request's amount and application fee (an invoice
+ * partly paid by hand: what is still due, and the fee on it, `feeStillDue`).
+ */
+export function setPendingAmount(id: string, amount: number, applicationFee: number | null, at: Date): Sql {
+  return sql`UPDATE payment_requests SET amount = ${amount}, application_fee = ${applicationFee}::int, updated_at = ${at}
+          WHERE id = ${id} AND status = 'pending'
+         RETURNING id`;
+}
+
+/**
+ * A data-modifying CTE body marking the pending request paid by hand (an invoice's last payment
+ * recorded by hand): no money passed through Khoums, so a fee it asked becomes 0.
+ */
+export function markPaidByHand(id: string, at: Date): Sql {
+  return sql`UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at},
+                 application_fee = CASE WHEN application_fee IS NULL THEN NULL ELSE 0 END
           WHERE id = ${id} AND status = 'pending'
          RETURNING id`;
 }
