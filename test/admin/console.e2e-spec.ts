@@ -46,6 +46,39 @@ const auditOf = (organizationId: string) =>
   );
 
 describe('signing in', () => {
+  it("changing the password ends the operator's other sessions, and keeps this one", async () => {
+    const { operator, browser } = await signedInOperator(t);
+    const other = new DashboardBrowser(t);
+    await other.get('/admin/login');
+    // A later step's code: the one the first sign-in used signs in once only.
+    const signIn = await other.post('/admin/login', {
+      email: operator.email,
+      password: operator.password,
+      code: operator.code(1),
+    });
+    expect(signIn.status).toBe(303);
+    expect((await other.get('/admin')).status).toBe(200);
+
+    await browser.get('/admin/password');
+    const changed = await browser.post('/admin/password', {
+      currentPassword: operator.password,
+      newPassword: 'an even newer password',
+      confirmPassword: 'an even newer password',
+    });
+    expect(changed.status).toBe(303);
+    const ended = await other.get('/admin');
+    expect({ status: ended.status, location: ended.headers.location }).toEqual({
+      status: 303,
+      location: '/admin/login',
+    });
+    expect((await browser.get('/admin')).status).toBe(200);
+    const [sessions] = await t.query(
+      'SELECT count(*)::int AS n FROM operator_sessions WHERE operator_id = $1',
+      [operator.id],
+    );
+    expect(sessions.n).toBe(1);
+  });
+
   it('needs the password and the current TOTP code; then the one-time password must be changed first', async () => {
     const operator = await newOperator(t);
     const browser = new DashboardBrowser(t);
