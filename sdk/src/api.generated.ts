@@ -333,6 +333,7 @@ export interface LatestPayment {
   amount: number;
   status: 'pending' | 'completed' | 'failed';
   referenceId: string | null;
+  /** The phone number masked to its last two digits (`••••••22`) */
   phoneNumber: string;
   /** Always null */
   claimExpiresAt: string | null;
@@ -626,7 +627,7 @@ export interface PublicPayBody {
 }
 
 export interface PublicPay {
-  data: Payment;
+  data: PublicPayment;
   status: 'pending' | 'completed' | 'failed';
   paymentId: string;
   referenceId: string | null;
@@ -638,10 +639,65 @@ export interface PublicPay {
   instructions: string | null;
 }
 
+export interface PublicPayment {
+  id: string;
+  paymentRequestId: string;
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  /** The payment method id */
+  configurationId: string;
+  /** The phone number masked to its last two digits (`••••••22`) */
+  phoneNumber: string;
+  status: 'pending' | 'completed' | 'failed';
+  /** The bank's reference */
+  referenceId: string | null;
+  failureReason: string | null;
+  completedAt: string | null;
+  /** The payout that paid it out (from its balance transaction); null until then */
+  payoutId: string | null;
+  /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
+  refundedAmount: number;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Always null: the pass code is never kept */
+  passCode: string | null;
+  /** Always null (Khoums keeps no payment metadata) */
+  metadata: Record<string, unknown> | null;
+  /** Always null */
+  lastSeenAt: string | null;
+  /** Always null: Khoums holds no claims on payments */
+  claimExpiresAt: string | null;
+}
+
 export interface PublicPaymentRequest {
   id: string;
   amount: number;
   phoneNumber: string | null;
+}
+
+export interface PublicPaymentRequestView {
+  id: string;
+  /** The merchant's own order ID, unique per environment */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  /** The phone number masked to its last two digits (`••••••22`) */
+  phoneNumber: string | null;
+  status: 'pending' | 'paid';
+  paidAt: string | null;
+  invoiceId: string | null;
+  /** Whole MRU the connected account pays its platform when the request is paid; null: none */
+  applicationFee: number | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
+  totalAmount: number;
+  /** Payments made for the request after the first (0 for a fresh one) */
+  retryCount: number;
 }
 
 export interface PublicPaymentStatus {
@@ -657,7 +713,7 @@ export interface PublicPaymentStatus {
 export interface PublicSessionView {
   data: PublicCheckoutSessionRecord;
   organization: CheckoutOrganization;
-  paymentRequest: PaymentRequest;
+  paymentRequest: PublicPaymentRequestView;
   /** The environment's payment methods */
   configurations: PaymentMethod[];
   /** Absent before any payment */
