@@ -96,8 +96,10 @@ export function payFormLocals(
   methods: PaymentMethodChoice[] | null,
   input: FormState,
 ): Record<string, unknown> {
+  // The chosen method, while the page still offers it; else the first.
+  const chosen = methods?.some((m) => m.id === input.methodId) ? input.methodId : undefined;
   return {
-    methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+    methods: methods?.map((m, i) => ({ ...m, checked: chosen ? m.id === chosen : i === 0 })),
     phoneNumber: input.phoneNumber,
     error: input.error,
     csrf: page.csrfToken(scope),
