@@ -36,10 +36,11 @@ export function asciiDigits(value: string): string {
   return value.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) & 0xf));
 }
 
-/** A whole amount as typed (spaces, dots or commas grouping thousands allowed), or null. */
+/** A whole amount as typed: digits, grouped by thousands with spaces, dots or commas or not; else null. */
 export function parseTypedAmount(value: string): number | null {
-  const digits = asciiDigits(value).replace(/[\s\u00a0\u202f.,\u066c]/g, '');
-  return /^\d{1,9}$/.test(digits) ? Number(digits) : null;
+  const typed = asciiDigits(value).trim();
+  if (!/^(\d{1,9}|\d{1,3}([\s\u00a0\u202f.,\u066c]\d{3}){1,2})$/.test(typed)) return null;
+  return Number(typed.replace(/\D/g, ''));
 }
 
 /**
@@ -105,7 +106,8 @@ export class LinkPageController implements OnModuleInit {
 
     if (!page.csrfValid(linkFormScope(link), body._csrf)) return again(403, { error: t.securityCheck });
     const amount = link.amount ?? parseTypedAmount(typed.amount);
-    if (amount === null || amount < link.minAmount! || amount > link.maxAmount!)
+    const outOfLimits = link.amount === null && (amount === null || amount < link.minAmount! || amount > link.maxAmount!);
+    if (amount === null || outOfLimits)
       return again(400, {
         error: t.invalidAmount
           .replace('{min}', String(link.minAmount))
