@@ -73,7 +73,11 @@ export class LinkPageController implements OnModuleInit {
   }
 
   @Get(':code')
-  async show(@Param('code') code: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async show(
+    @Param('code') code: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const found = await this.find(code, req, reply);
     if (!found) return;
     const { page, link } = found;
@@ -86,7 +90,11 @@ export class LinkPageController implements OnModuleInit {
   }
 
   @Post(':code')
-  async start(@Param('code') code: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async start(
+    @Param('code') code: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const found = await this.find(code, req, reply);
     if (!found) return;
     const { page, link } = found;
@@ -106,7 +114,8 @@ export class LinkPageController implements OnModuleInit {
 
     if (!page.csrfValid(linkFormScope(link), body._csrf)) return again(403, { error: t.securityCheck });
     const amount = link.amount ?? parseTypedAmount(typed.amount);
-    const outOfLimits = link.amount === null && (amount === null || amount < link.minAmount! || amount > link.maxAmount!);
+    const outOfLimits =
+      link.amount === null && (amount === null || amount < link.minAmount! || amount > link.maxAmount!);
     if (amount === null || outOfLimits)
       return again(400, {
         error: t.invalidAmount
@@ -139,12 +148,17 @@ export class LinkPageController implements OnModuleInit {
 
   /** Where the hosted page sends the customer once paid (the session's successUrl). */
   @Get(':code/paid')
-  async paid(@Param('code') code: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async paid(
+    @Param('code') code: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const found = await this.find(code, req, reply);
     if (!found) return;
     const { page, link } = found;
     const sessionId = (req.query as Record<string, unknown>).session_id;
-    const session = typeof sessionId === 'string' && isUUID(sessionId) ? await this.sessionOf(sessionId) : null;
+    const session =
+      typeof sessionId === 'string' && isUUID(sessionId) ? await this.sessionOf(sessionId) : null;
     // Only a paid session of this link shows the merchant's message; anything else is the link's page.
     if (!session || session.paymentLinkId !== link.id || session.status !== 'completed')
       return page.redirect(`/l/${link.code}`);
@@ -158,7 +172,11 @@ export class LinkPageController implements OnModuleInit {
 
   /** `?size=` pixels, 128 to 1024 (default 512); another size is 400. */
   @Get(':code/qr.png')
-  async qrPng(@Param('code') code: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async qrPng(
+    @Param('code') code: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const size = pngSizeOf((req.query as Record<string, unknown>).size);
     if (size === null)
       return void reply
@@ -222,6 +240,11 @@ export class LinkPageController implements OnModuleInit {
   /** The payment methods the environment lists (push and transfer alike), in display order. */
   private async methodsOf(link: LinkPageRow): Promise<PaymentMethodChoice[] | null> {
     const methods = await this.methods.listEnabled(link.environmentId);
-    return methods.map((m) => ({ id: m.id, type: m.type, name: m.name, requiresPassCode: m.requiresPassCode }));
+    return methods.map((m) => ({
+      id: m.id,
+      type: m.type,
+      name: m.name,
+      requiresPassCode: m.requiresPassCode,
+    }));
   }
 }

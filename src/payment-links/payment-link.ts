@@ -129,7 +129,8 @@ export class PaymentLinkJson {
   @ApiProperty({ enum: PAYMENT_LINK_LANGUAGES, description: 'The language of the share text' })
   language!: Language;
   @ApiProperty({ description: 'false: the page answers 410' }) active!: boolean;
-  @ApiProperty({ type: 'integer', description: 'Payments completed through the link' }) paymentsCount!: number;
+  @ApiProperty({ type: 'integer', description: 'Payments completed through the link' })
+  paymentsCount!: number;
   @ApiProperty({ type: 'integer', description: 'Whole MRU paid through the link' }) amountCollected!: number;
   @ApiProperty({ format: 'uri', description: 'The QR code of `url` (SVG); `/qr.png?size=` for a PNG' })
   qrCodeUrl!: string;

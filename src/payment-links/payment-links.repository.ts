@@ -120,7 +120,11 @@ export class PaymentLinksRepository {
   }
 
   /** Changes a link of the environment; undefined when there is none. */
-  async update(environmentId: string, id: string, changes: PaymentLinkChanges): Promise<PaymentLink | undefined> {
+  async update(
+    environmentId: string,
+    id: string,
+    changes: PaymentLinkChanges,
+  ): Promise<PaymentLink | undefined> {
     const set: Sql[] = [sql`updated_at = now()`];
     if (changes.name !== undefined) set.push(sql`name = ${changes.name}`);
     if (changes.description !== undefined) set.push(sql`description = ${changes.description}`);

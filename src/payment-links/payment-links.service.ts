@@ -82,7 +82,8 @@ export class PaymentLinksService {
       if (limitsGiven) throw paymentLinkError(PaymentLinkError.AmountLimitsWithAmount);
     }
     const minAmount = dto.amount === undefined ? (dto.minAmount ?? DEFAULT_MIN_AMOUNT) : null;
-    const maxAmount = dto.amount === undefined ? (dto.maxAmount ?? Math.max(DEFAULT_MAX_AMOUNT, minAmount!)) : null;
+    const maxAmount =
+      dto.amount === undefined ? (dto.maxAmount ?? Math.max(DEFAULT_MAX_AMOUNT, minAmount!)) : null;
     if (minAmount !== null && maxAmount !== null && minAmount > maxAmount)
       throw paymentLinkError(PaymentLinkError.MinAboveMax);
     const expiresAt = futureDate(dto.expiresAt);

@@ -59,13 +59,23 @@ export class QrCodes {
       format === 'svg'
         ? {
             body: Buffer.from(
-              await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: SVG_WIDTH }),
+              await QRCode.toString(url, {
+                type: 'svg',
+                errorCorrectionLevel: 'M',
+                margin: 4,
+                width: SVG_WIDTH,
+              }),
             ),
             contentType: 'image/svg+xml',
             etag,
           }
         : {
-            body: await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: size }),
+            body: await QRCode.toBuffer(url, {
+              type: 'png',
+              errorCorrectionLevel: 'M',
+              margin: 4,
+              width: size,
+            }),
             contentType: 'image/png',
             etag,
           };

@@ -26,8 +26,8 @@ afterAll(async () => {
   await b?.close();
 });
 
-/** One customer on instance `t`: the page, the form, then the payment; what happened. */
-async function customer(t: TestApp, code: string, phone: string): Promise<'paid' | 'refused' | string> {
+/** One customer on instance `t`: the page, the form, then the payment; `paid`, `refused` or what went wrong. */
+async function customer(t: TestApp, code: string, phone: string): Promise<string> {
   const form = await openLinkForm(t, code).catch(() => null);
   if (!form) return 'refused';
   const res = await submitLinkForm(t, code, form, { phoneNumber: phone });
@@ -61,7 +61,9 @@ it('lets 10 of 50 customers at once pay a link with 10 places, on two instances;
   expect(outcomes.filter((o) => o === 'paid')).toHaveLength(10);
   expect(outcomes.filter((o) => o === 'refused')).toHaveLength(40);
   expect(await paidCount(link.id)).toBe(10);
-  const record = await a.http.get(`/api/v1/payment-links/${link.id}`).set('Authorization', org.sandbox.secretKey);
+  const record = await a.http
+    .get(`/api/v1/payment-links/${link.id}`)
+    .set('Authorization', org.sandbox.secretKey);
   expect(record.body.data).toMatchObject({ paymentsCount: 10, amountCollected: 5000 });
   expect((await b.http.get(`/l/${link.code}`)).status).toBe(410);
 });
@@ -98,7 +100,8 @@ it('holds the places of payments started and not paid, and frees them when their
   // The expired ones can never be paid now: still 10.
   for (const id of sessions.slice(4))
     expect(
-      (await a.http.post(`/api/v1/checkout-session/public/${id}/pay`).send({ configurationId: masrivi })).status,
+      (await a.http.post(`/api/v1/checkout-session/public/${id}/pay`).send({ configurationId: masrivi }))
+        .status,
     ).toBe(409);
   expect(await paidCount(link.id)).toBe(10);
 });

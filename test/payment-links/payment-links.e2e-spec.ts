@@ -94,8 +94,8 @@ describe('POST /payment-links', () => {
 
   it('keeps maxPayments, expiresAt and language', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const link = (await post({ name: 'Concert', amount: 300, maxPayments: 10, expiresAt, language: 'ar' })).body
-      .data;
+    const link = (await post({ name: 'Concert', amount: 300, maxPayments: 10, expiresAt, language: 'ar' }))
+      .body.data;
     expect(link).toMatchObject({ maxPayments: 10, expiresAt, language: 'ar' });
   });
 
@@ -106,9 +106,9 @@ describe('POST /payment-links', () => {
     expect((await post({ name: 'x'.repeat(120) })).status).toBe(200);
     expect422(await post({ name: 'a', description: 'x'.repeat(501) }), 'body', '/description');
     expect422(await post({ name: 'a', successMessage: 'x'.repeat(281) }), 'body', '/successMessage');
-    expect((await post({ name: 'a', successMessage: 'x'.repeat(280), description: 'y'.repeat(500) })).status).toBe(
-      200,
-    );
+    expect(
+      (await post({ name: 'a', successMessage: 'x'.repeat(280), description: 'y'.repeat(500) })).status,
+    ).toBe(200);
     expect422(await post({ name: 'a', amount: '10' }), 'body', '/amount');
     expect422(await post({ name: 'a', amount: 10.5 }), 'body', '/amount');
     expect422(await post({ name: 'a', minAmount: 0 }), 'body', '/minAmount');
@@ -129,7 +129,11 @@ describe('POST /payment-links', () => {
       400,
       Messages.paymentLinkAmountLimitsWithAmount,
     );
-    expectText(await post({ name: 'a', minAmount: 500, maxAmount: 100 }), 400, Messages.paymentLinkMinAboveMax);
+    expectText(
+      await post({ name: 'a', minAmount: 500, maxAmount: 100 }),
+      400,
+      Messages.paymentLinkMinAboveMax,
+    );
     expectText(
       await post({ name: 'a', expiresAt: new Date(Date.now() - 1000).toISOString() }),
       400,
@@ -141,7 +145,11 @@ describe('POST /payment-links', () => {
     expectText(await post({ name: 'a' }, org.sandbox.publishableKey), 403, Messages.unauthorizedAccess);
     expectText(await t.http.post(PATH).send({ name: 'a' }), 401, Messages.apiKeyRequired);
     const unverified = await newTenant(t, 'Boutique', { verification: 'unverified' });
-    expectText(await post({ name: 'a' }, unverified.production.secretKey), 403, Messages.organizationNotVerified);
+    expectText(
+      await post({ name: 'a' }, unverified.production.secretKey),
+      403,
+      Messages.organizationNotVerified,
+    );
     expect((await post({ name: 'a' }, unverified.sandbox.secretKey)).status).toBe(200);
   });
 });
@@ -215,7 +223,10 @@ describe('GET /payment-links and /payment-links/:id', () => {
     expectText(await get(other.sandbox.secretKey), 404, Messages.paymentLinkNotFound);
     expect((await t.http.get(PATH).set('Authorization', other.sandbox.secretKey)).body.data).toEqual([]);
     expectText(
-      await t.http.patch(`${PATH}/${link.id}`).set('Authorization', other.sandbox.secretKey).send({ active: false }),
+      await t.http
+        .patch(`${PATH}/${link.id}`)
+        .set('Authorization', other.sandbox.secretKey)
+        .send({ active: false }),
       404,
       Messages.paymentLinkNotFound,
     );

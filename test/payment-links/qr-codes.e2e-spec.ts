@@ -1,5 +1,6 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
+import type { Response } from 'supertest';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { createLink } from '../helpers/payment-links';
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** supertest gives binary bodies as Buffers with this parser. */
-const binary = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+const binary = (res: Response, done: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => done(null, Buffer.concat(chunks)));

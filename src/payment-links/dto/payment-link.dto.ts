@@ -65,7 +65,12 @@ export class CreatePaymentLinkDto {
 export class UpdatePaymentLinkDto {
   @StringField({ optional: true, minLength: 1, maxLength: LINK_LIMITS.name }) name?: string;
 
-  @StringField({ optional: true, nullable: true, maxLength: LINK_LIMITS.description, description: 'null removes it' })
+  @StringField({
+    optional: true,
+    nullable: true,
+    maxLength: LINK_LIMITS.description,
+    description: 'null removes it',
+  })
   description?: string | null;
 
   @BooleanField({ optional: true, description: 'false deactivates the link (its page answers 410)' })
@@ -87,10 +92,15 @@ export class UpdatePaymentLinkDto {
 }
 
 export class ListPaymentLinksQuery extends PaginationQuery {
-  @PredicateField('true or false', (v) => v === 'true' || v === 'false', { enum: ['true', 'false'] }, {
-    optional: true,
-    description: 'Only active (true) or inactive (false) links',
-  })
+  @PredicateField(
+    'true or false',
+    (v) => v === 'true' || v === 'false',
+    { enum: ['true', 'false'] },
+    {
+      optional: true,
+      description: 'Only active (true) or inactive (false) links',
+    },
+  )
   active?: 'true' | 'false';
 }
 
