@@ -265,7 +265,7 @@ export class DashboardPaymentLinksController {
       {
         rows: page.items.map((l) => linkRow(d, l, this.links.toJson(l))),
         form,
-        languages: languageChoices(form.language),
+        shareLanguages: languageChoices(form.language),
         pager: pager(d, '/dashboard/payment-links', {}, page),
       },
       status,
