@@ -213,7 +213,7 @@ function payStatements(): Recorded[] {
     paidAt: null,
     invoiceId: null,
     voidedAt: null,
-        paymentLinkId: null,
+    paymentLinkId: null,
     paymentCount: 0,
     applicationFee: null,
     createdAt: at,
