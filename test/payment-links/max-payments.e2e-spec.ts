@@ -12,6 +12,9 @@ import { createLink, openLinkForm, sessionIdOf, submitLinkForm } from '../helper
  * exactly 10 start; the 40 others get the 410 page. Places come back when sessions expire unpaid.
  */
 
+// Two instances and a hundred customers' pages and payments: minutes on a loaded machine.
+jest.setTimeout(240_000);
+
 let a: TestApp;
 let b: TestApp;
 let org: CreatedOrganization;
