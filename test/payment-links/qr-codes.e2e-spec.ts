@@ -10,6 +10,9 @@ import { createLink } from '../helpers/payment-links';
  * cacheable by its ETag.
  */
 
+// Drawing and decoding megapixel images is CPU work: minutes on a loaded machine.
+jest.setTimeout(240_000);
+
 const PUBLIC_URL = 'https://pay.example.mr';
 let t: TestApp;
 let sk: string;
