@@ -104,8 +104,10 @@ export function payFormLocals(
   input: FormState,
   knownPhone: string | null,
 ): Record<string, unknown> {
+  // The chosen method, while the page still offers it; else the first.
+  const chosen = methods?.some((m) => m.id === input.methodId) ? input.methodId : undefined;
   return {
-    methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+    methods: methods?.map((m, i) => ({ ...m, checked: chosen ? m.id === chosen : i === 0 })),
     phoneNumber: input.phoneNumber,
     knownPhone: knownPhone && publicPhone(knownPhone),
     error: input.error,
