@@ -14,6 +14,7 @@ import { billingScenario } from './billing';
 import { againstCeiling } from './ceiling';
 import { dashboardScenario } from './dashboard';
 import { hostedPageScenario } from './hosted-page';
+import { paymentLinkScenario } from './payment-link';
 import { idempotencyKeyScenario } from './idempotency-key';
 import { CONNECTIONS, fmt, SECONDS } from './measure';
 import { metricsScenario } from './metrics';
@@ -31,9 +32,10 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,dashboard,key,limiter,billing,reminders,metrics,balance,export,payouts
- * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders or
- * the ledger's balance, export and payouts are asked for). `balance`, `export` and `payouts` are the
+ * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,reminders,metrics,balance,export,payouts
+ * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders,
+ * the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
+ * payment link's page against the hosted page, and its weight (bench/payment-link.ts). `balance`, `export` and `payouts` are the
  * ledger at scale (bench/money.ts): GET /balance over 1,000,000 balance transactions, their CSV export
  * with the service's memory watched, one payout run over 10,000 due environments. `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
@@ -133,7 +135,8 @@ async function main(): Promise<void> {
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);
     const noCeiling =
-      only?.every((o) => ['billing', 'reminders', 'balance', 'export', 'payouts'].includes(o)) ?? false;
+      only?.every((o) => ['billing', 'reminders', 'balance', 'export', 'payouts', 'link'].includes(o)) ??
+      false;
     const createCeiling = noCeiling
       ? undefined
       : await againstCeiling(
@@ -181,6 +184,7 @@ async function main(): Promise<void> {
       }
     }
     if (wanted('page')) await hostedPageScenario(khoumsPort, key);
+    if (wanted('link')) await paymentLinkScenario(khoumsPort, khoums.pid!, key, pool);
     if (wanted('billing')) await billingScenario(pg.url, children);
     if (wanted('reminders')) await remindersScenario(pg.url, children);
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);

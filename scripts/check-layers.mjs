@@ -16,7 +16,7 @@ export const LAYERS = [
   ['payment-requests'],
   ['payments'],
   ['checkout'],
-  ['prices', 'customers'],
+  ['prices', 'customers', 'payment-links'],
   ['products'],
   ['invoices'],
   ['subscriptions'],

@@ -20,6 +20,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { PaymentLinksModule } from './payment-links/payment-links.module';
 import { PaymentRequestsModule } from './payment-requests/payment-requests.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PayoutsModule } from './payouts/payouts.module';
@@ -61,6 +62,7 @@ export class AppModule {
         PaymentRequestsModule,
         PaymentsModule,
         CheckoutModule,
+        PaymentLinksModule,
         ProductsModule,
         PricesModule,
         CustomersModule,

@@ -22,9 +22,10 @@ SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "en
         FROM checkout_sessions s WHERE s.payment_request_id = $1 AND s.status = 'open';
 
 -- CheckoutSessionsRepository.insert
-INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
+INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at,
+                                          selected_configuration_id)
       VALUES ($1, $2, $3, $4, $5,
-              now() + make_interval(mins => $6))
+              now() + make_interval(mins => $6), $7)
       RETURNING s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -33,7 +34,8 @@ INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, succ
 -- CheckoutSessionsRepository.forPage
 SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
-             pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
+             pr.amount, pr.phone_number AS "phoneNumber", pr.payment_link_id AS "paymentLinkId",
+             o.name AS "merchantName", s.success_url AS "successUrl",
              o.verification_status AS verification, o.support_phone AS "merchantPhone", o.website AS "merchantWebsite",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
              s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -67,7 +69,10 @@ WITH expired AS (
   'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
   'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), now()
-      FROM expired s)
+      FROM expired s),
+      link_requests AS (UPDATE payment_requests pr SET voided_at = now(), updated_at = now()
+       WHERE pr.id IN (SELECT payment_request_id FROM expired) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id)
       SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -84,7 +89,10 @@ WITH expired AS (
   'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
   'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), now()
-      FROM expired s)
+      FROM expired s),
+      link_requests AS (UPDATE payment_requests pr SET voided_at = now(), updated_at = now()
+       WHERE pr.id IN (SELECT payment_request_id FROM expired) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id)
       SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -101,7 +109,10 @@ WITH expired AS (
   'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
   'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), now()
-      FROM expired s)
+      FROM expired s),
+      link_requests AS (UPDATE payment_requests pr SET voided_at = now(), updated_at = now()
+       WHERE pr.id IN (SELECT payment_request_id FROM expired) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id)
       SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -123,14 +134,23 @@ WITH expired AS (
   'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
   'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), now()
-      FROM expired s)
+      FROM expired s),
+      link_requests AS (UPDATE payment_requests pr SET voided_at = now(), updated_at = now()
+       WHERE pr.id IN (SELECT payment_request_id FROM expired) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id)
       SELECT s.id, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
   s.status, s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
   s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt" FROM expired s;
 
 -- CheckoutSessionsRepository.cancelOpen
-UPDATE checkout_sessions SET status = 'cancelled', updated_at = now() WHERE id = $1 AND status = 'open';
+WITH cancelled AS (
+        UPDATE checkout_sessions SET status = 'cancelled', updated_at = now() WHERE id = $1 AND status = 'open'
+        RETURNING payment_request_id
+      ), link_requests AS (UPDATE payment_requests pr SET voided_at = now(), updated_at = now()
+       WHERE pr.id IN (SELECT payment_request_id FROM cancelled) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id)
+      SELECT count(*)::int AS cancelled FROM cancelled;
 
 -- CheckoutSessionsRepository.completeOpenSession
 WITH request AS (SELECT $1::uuid AS id), checkout_completed AS (

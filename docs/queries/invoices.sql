@@ -63,8 +63,8 @@ WITH payment AS (
                paid_at = CASE WHEN $12 THEN $13::timestamptz ELSE i.paid_at END
          WHERE i.id = $14 AND i.status = 'pending'
         RETURNING i.*
-      ), request AS (UPDATE payment_requests SET amount = $15, updated_at = $16
-          WHERE id = $17 AND status = 'pending'
+      ), request AS (UPDATE payment_requests SET amount = $15, application_fee = $16::int, updated_at = $17
+          WHERE id = $18 AND status = 'pending'
          RETURNING id)
       SELECT 1;
 
@@ -80,7 +80,8 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
              'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
            ORDER BY m.created_at, m.id), '[]'::jsonb)
-      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending') AS "paymentInProgress"
+      FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending') AS "paymentInProgress",
+             (SELECT application_fee FROM payment_requests WHERE id = i.payment_request_id) AS "applicationFee"
         FROM invoices i WHERE i.id = $1 FOR UPDATE OF i;
 
 -- InvoicesRepository.listAll

@@ -115,6 +115,13 @@ SELECT id, organization_id AS "organizationId", email, role, created_at AS "crea
 -- UsersRepository.passwordHashOf
 SELECT password_hash AS "passwordHash" FROM users WHERE id = $1;
 
+-- UsersRepository.lockFirstOwner
+SELECT id FROM users WHERE organization_id = $1 AND role = 'owner'
+       ORDER BY created_at, id LIMIT 1 FOR UPDATE;
+
+-- UsersRepository.anyPassword
+SELECT EXISTS (SELECT 1 FROM users WHERE organization_id = $1 AND password_hash IS NOT NULL) AS set;
+
 -- UsersRepository.setPasswordHash
 UPDATE users SET password_hash = $1, password_changed_at = now() WHERE id = $2;
 
@@ -242,19 +249,17 @@ SELECT l.id, l.organization_id AS "organizationId", o.name AS "organizationName"
              (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
                ORDER BY u.created_at, u.id LIMIT 1) AS email,
              l.return_url AS "returnUrl", l.refresh_url AS "refreshUrl", l.expires_at AS "expiresAt",
-             (l.used_at IS NOT NULL OR l.expires_at <= now()) AS spent
+             (l.used_at IS NOT NULL OR l.expires_at <= now()) AS spent,
+             EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.password_hash IS NOT NULL) AS "passwordSet"
         FROM onboarding_links l JOIN organizations o ON o.id = l.organization_id
        WHERE l.token_hash = $1;
 
+-- ConnectedAccountsRepository.onboardingLinkSpent
+SELECT (used_at IS NOT NULL OR expires_at <= now()) AS spent FROM onboarding_links WHERE id = $1;
+
 -- ConnectedAccountsRepository.useOnboardingLink
-WITH used AS (
-        UPDATE onboarding_links SET used_at = now()
-         WHERE id = $1 AND used_at IS NULL AND expires_at > now()
-        RETURNING organization_id
-      )
-      SELECT u.id AS "userId", u.organization_id AS "organizationId"
-        FROM users u JOIN used ON used.organization_id = u.organization_id
-       WHERE u.role = 'owner' ORDER BY u.created_at, u.id LIMIT 1;
+UPDATE onboarding_links SET used_at = now()
+       WHERE id = $1 AND used_at IS NULL AND expires_at > now();
 
 -- ConnectedAccountsRepository.onboardingReturn
 SELECT return_url AS "returnUrl" FROM onboarding_links

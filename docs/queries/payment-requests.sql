@@ -2,12 +2,12 @@
 
 -- PaymentRequestsRepository.insert
 WITH created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, payment_link_id, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $10, $11, $12, $13, $14, $15
+    SELECT $11, $12, $13, $14, $15, $16
       FROM created)
       SELECT id FROM created;
 
@@ -33,7 +33,8 @@ SELECT * FROM payment_requests WHERE id = $1;
 SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2;
 
 -- PaymentRequestsRepository.lock
-SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee"
+SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee",
+                 payment_link_id AS "paymentLinkId"
           FROM payment_requests WHERE id = $1 AND environment_id = $2 FOR UPDATE;
 
 -- PaymentRequestsRepository.setApplicationFee
@@ -47,17 +48,17 @@ INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
 
 -- PaymentRequestsRepository.search
 SELECT pr.*, to_char(pr.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || pr.id AS cursor FROM payment_requests pr
-    WHERE pr.environment_id = $1 AND pr.transaction_id = $2 AND pr.status = $3 AND pr.transaction_id = $4 AND pr.phone_number = $5 AND pr.created_at >= $6 AND pr.created_at < $7 AND pr.amount >= $8 AND pr.amount <= $9 AND (pr.created_at, pr.id) < ($10::timestamptz, $11::uuid) ORDER BY pr.created_at DESC, pr.id DESC LIMIT $12;
+    WHERE pr.environment_id = $1 AND pr.transaction_id = $2 AND pr.status = $3 AND pr.transaction_id = $4 AND pr.phone_number = $5 AND pr.created_at >= $6 AND pr.created_at < $7 AND pr.amount >= $8 AND pr.amount <= $9 AND pr.payment_link_id = $10 AND (pr.created_at, pr.id) < ($11::timestamptz, $12::uuid) ORDER BY pr.created_at DESC, pr.id DESC LIMIT $13;
 
 -- PaymentRequestsRepository.list
-SELECT * FROM payment_requests WHERE environment_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4;
+SELECT * FROM payment_requests WHERE environment_id = $1 AND status = $2 AND payment_link_id = $3 ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5;
 
 -- PaymentRequestsRepository.list
-SELECT count(*)::int AS total FROM payment_requests WHERE environment_id = $1 AND status = $2;
+SELECT count(*)::int AS total FROM payment_requests WHERE environment_id = $1 AND status = $2 AND payment_link_id = $3;
 
 -- PaymentRequestsRepository.listAll
-SELECT r.*, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM payment_requests r WHERE r.environment_id = $1 AND r.status = $2
-       ORDER BY r.created_at DESC, r.id DESC LIMIT $3;
+SELECT r.*, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM payment_requests r WHERE r.environment_id = $1 AND r.status = $2 AND r.payment_link_id = $3
+       ORDER BY r.created_at DESC, r.id DESC LIMIT $4;
 
 -- PaymentRequestsRepository.createdDays
 SELECT to_char(day, 'YYYY-MM-DD') AS day, count FROM (

@@ -156,6 +156,25 @@ export interface CreateOnboardingLinkBody {
   refreshUrl: string;
 }
 
+export interface CreatePaymentLinkBody {
+  name: string;
+  description?: string | null;
+  /** Whole MRU, 1 to 100000000; absent: the customer types the amount */
+  amount?: number;
+  /** Without `amount`: the least the customer may pay (default 1) */
+  minAmount?: number;
+  /** Without `amount`: the most the customer may pay (default 1000000) */
+  maxAmount?: number;
+  /** At most this many payments (default: no limit) */
+  maxPayments?: number;
+  /** After this, the page answers 410 (a future date-time) */
+  expiresAt?: string;
+  /** Shown to the customer after paying */
+  successMessage?: string | null;
+  /** The share text language (default fr) */
+  language?: 'fr' | 'ar' | 'en';
+}
+
 export interface CreatePaymentRequestBody {
   /** The merchant's own order ID, unique per environment */
   transactionId: string;
@@ -333,6 +352,7 @@ export interface LatestPayment {
   amount: number;
   status: 'pending' | 'completed' | 'failed';
   referenceId: string | null;
+  /** The phone number masked to its last two digits (`••••••22`) */
   phoneNumber: string;
   /** Always null */
   claimExpiresAt: string | null;
@@ -414,6 +434,42 @@ export interface Payment {
   claimExpiresAt: string | null;
 }
 
+export interface PaymentLink {
+  id: string;
+  /** 10 random base62 characters: the link is `{PUBLIC_URL}/l/<code>` */
+  code: string;
+  /** The page customers pay on */
+  url: string;
+  /** 1 to 120 characters */
+  name: string;
+  description: string | null;
+  /** Whole MRU; null: the customer types the amount, between minAmount and maxAmount */
+  amount: number | null;
+  /** With a customer-chosen amount (default 1) */
+  minAmount: number | null;
+  /** With a customer-chosen amount (default 1000000) */
+  maxAmount: number | null;
+  /** At most this many payments; null: no limit */
+  maxPayments: number | null;
+  expiresAt: string | null;
+  /** Shown to the customer after paying */
+  successMessage: string | null;
+  /** The language of the share text */
+  language: 'fr' | 'ar' | 'en';
+  /** false: the page answers 410 */
+  active: boolean;
+  /** Payments completed through the link */
+  paymentsCount: number;
+  /** Whole MRU paid through the link */
+  amountCollected: number;
+  /** The QR code of `url` (SVG); `/qr.png?size=` for a PNG */
+  qrCodeUrl: string;
+  /** Opens WhatsApp with the share text in the link language */
+  whatsappUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface PaymentMethodChoice {
   id: string;
   type: string;
@@ -468,6 +524,8 @@ export interface PaymentRequest {
   invoiceId: string | null;
   /** Whole MRU the connected account pays its platform when the request is paid; null: none */
   applicationFee: number | null;
+  /** The payment link the request was made for; null otherwise */
+  paymentLinkId: string | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -626,7 +684,7 @@ export interface PublicPayBody {
 }
 
 export interface PublicPay {
-  data: Payment;
+  data: PublicPayment;
   status: 'pending' | 'completed' | 'failed';
   paymentId: string;
   referenceId: string | null;
@@ -638,10 +696,65 @@ export interface PublicPay {
   instructions: string | null;
 }
 
+export interface PublicPayment {
+  id: string;
+  paymentRequestId: string;
+  /** The payment request's transactionId */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  /** The payment method id */
+  configurationId: string;
+  /** The phone number masked to its last two digits (`••••••22`) */
+  phoneNumber: string;
+  status: 'pending' | 'completed' | 'failed';
+  /** The bank's reference */
+  referenceId: string | null;
+  failureReason: string | null;
+  completedAt: string | null;
+  /** The payout that paid it out (from its balance transaction); null until then */
+  payoutId: string | null;
+  /** Whole MRU refunded or being refunded (a failed refund gives its amount back) */
+  refundedAmount: number;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Always null: the pass code is never kept */
+  passCode: string | null;
+  /** Always null (Khoums keeps no payment metadata) */
+  metadata: Record<string, unknown> | null;
+  /** Always null */
+  lastSeenAt: string | null;
+  /** Always null: Khoums holds no claims on payments */
+  claimExpiresAt: string | null;
+}
+
 export interface PublicPaymentRequest {
   id: string;
   amount: number;
   phoneNumber: string | null;
+}
+
+export interface PublicPaymentRequestView {
+  id: string;
+  /** The merchant's own order ID, unique per environment */
+  transactionId: string;
+  /** Whole MRU */
+  amount: number;
+  /** The phone number masked to its last two digits (`••••••22`) */
+  phoneNumber: string | null;
+  status: 'pending' | 'paid';
+  paidAt: string | null;
+  invoiceId: string | null;
+  /** Whole MRU the connected account pays its platform when the request is paid; null: none */
+  applicationFee: number | null;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+  /** What the payer pays: `amount` (Khoums charges the payer no fee) */
+  totalAmount: number;
+  /** Payments made for the request after the first (0 for a fresh one) */
+  retryCount: number;
 }
 
 export interface PublicPaymentStatus {
@@ -657,7 +770,7 @@ export interface PublicPaymentStatus {
 export interface PublicSessionView {
   data: PublicCheckoutSessionRecord;
   organization: CheckoutOrganization;
-  paymentRequest: PaymentRequest;
+  paymentRequest: PublicPaymentRequestView;
   /** The environment's payment methods */
   configurations: PaymentMethod[];
   /** Absent before any payment */
@@ -811,6 +924,20 @@ export interface UpdateCustomerBody {
   /** A new number; null removes it */
   phone?: string | null;
   language?: 'fr' | 'ar' | 'en';
+}
+
+export interface UpdatePaymentLinkBody {
+  name?: string;
+  /** null removes it */
+  description?: string | null;
+  /** false deactivates the link (its page answers 410) */
+  active?: boolean;
+  /** null: no limit */
+  maxPayments?: number | null;
+  /** A future date-time; null: never expires */
+  expiresAt?: string | null;
+  /** null removes it */
+  successMessage?: string | null;
 }
 
 export interface UpdatePayoutScheduleBody {
@@ -991,10 +1118,12 @@ export type ApiErrorMessage =
   | 'Payment Request not found'
   | 'Payment failed due to a third party error, please try again later'
   | 'Payment is not pending'
+  | 'Payment link not found'
   | 'Payment method not found'
   | 'Payment not found'
   | 'Payment request is already paid'
   | 'Payment request is void: its invoice was voided'
+  | 'Payment request is void: its payment link checkout session ended'
   | 'Payout not found'
   | 'Payout runs are only available in sandbox'
   | 'Payouts are on hold for this organization'
@@ -1018,7 +1147,10 @@ export type ApiErrorMessage =
   | 'Webhook delivery not found'
   | 'Webhook endpoint not found'
   | 'expiresAt must be after startedAt'
+  | 'expiresAt must be in the future'
   | 'from must not be after to, and the range at most 366 days'
+  | 'minAmount and maxAmount apply only to links without an amount'
+  | 'minAmount must not exceed maxAmount'
   | 'trialEnd must be after startedAt'
   | 'trialPeriod or trialEnd is required when trial is true';
 
@@ -1332,11 +1464,12 @@ export interface Operations {
         | 'Organization is not verified for Production';
       /** `Not found`, `Payment Request not found` */
       404: 'Not found' | 'Payment Request not found';
-      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided` */
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `Payment request is void: its payment link checkout session ended` */
       409:
         | 'A request with this idempotency key is in progress'
         | 'Payment request is already paid'
-        | 'Payment request is void: its invoice was voided';
+        | 'Payment request is void: its invoice was voided'
+        | 'Payment request is void: its payment link checkout session ended';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -1975,12 +2108,13 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Organization is not verified for Production';
       /** `Not found`, `Payment method not found`, `Payment Request not found` */
       404: 'Not found' | 'Payment Request not found' | 'Payment method not found';
-      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `A payment for this payment request is already in progress` */
+      /** `A request with this idempotency key is in progress`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `Payment request is void: its payment link checkout session ended`, `A payment for this payment request is already in progress` */
       409:
         | 'A payment for this payment request is already in progress'
         | 'A request with this idempotency key is in progress'
         | 'Payment request is already paid'
-        | 'Payment request is void: its invoice was voided';
+        | 'Payment request is void: its invoice was voided'
+        | 'Payment request is void: its payment link checkout session ended';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -1995,6 +2129,149 @@ export interface Operations {
       500: 'Internal server error';
       /** `Payment failed due to a third party error, please try again later` */
       502: 'Payment failed due to a third party error, please try again later';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payment-links': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      /** Only active (true) or inactive (false) links */
+      active?: 'true' | 'false';
+    };
+    body: never;
+    response: {
+      data: PaymentLink[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /payment-links': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreatePaymentLinkBody;
+    response: { data: PaymentLink };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Amount must be a positive number`, `Amount must not exceed 100000000`, `minAmount and maxAmount apply only to links without an amount`, `minAmount must not exceed maxAmount`, `expiresAt must be in the future` */
+      400:
+        | 'Amount must be a positive number'
+        | 'Amount must not exceed 100000000'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'expiresAt must be in the future'
+        | 'minAmount and maxAmount apply only to links without an amount'
+        | 'minAmount must not exceed maxAmount';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /payment-links/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: PaymentLink };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment link not found` */
+      404: 'Not found' | 'Payment link not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'PATCH /payment-links/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: UpdatePaymentLinkBody;
+    response: { data: PaymentLink };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `expiresAt must be in the future` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'expiresAt must be in the future';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Payment link not found` */
+      404: 'Not found' | 'Payment link not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
       /** `Service unavailable` */
       503: 'Service unavailable';
     };
@@ -2036,6 +2313,8 @@ export interface Operations {
       /** Items per page, 1 to 100 */
       limit?: number;
       status?: 'pending' | 'paid';
+      /** Only the requests made by this payment link */
+      paymentLinkId?: string;
     };
     body: never;
     response: {

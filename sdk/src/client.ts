@@ -11,6 +11,7 @@ import type {
   ListPayoutsParams,
   ListRefundsParams,
   SettlementReportParams,
+  ListPaymentLinksParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -373,6 +374,44 @@ export class CheckoutSessions extends Resource {
         options,
       ),
     );
+  }
+}
+
+/**
+ * Payment links (docs/payment-links.md): a page at `url` where any customer pays, shared on
+ * WhatsApp (`whatsappUrl`) or as a QR code (`qrCodeUrl`; `<url>/qr.png?size=` for a PNG).
+ */
+export class PaymentLinks extends Resource {
+  /** A fixed `amount`, or none (the customer types it, between `minAmount` and `maxAmount`). */
+  async create(
+    params: Body<'POST /payment-links'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /payment-links'>> {
+    return unwrap(await this.t.call('POST /payment-links', { body: params }, 'write', options));
+  }
+
+  list(params?: ListPaymentLinksParams, options?: RequestOptions): ListPromise<Item<'GET /payment-links'>> {
+    return this.paged('GET /payment-links', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /payment-links/{id}'>> {
+    return unwrap(await this.t.call('GET /payment-links/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** Name, description, active, maxPayments, expiresAt, successMessage (null clears); never the amount. */
+  async update(
+    id: string,
+    params: Body<'PATCH /payment-links/{id}'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PATCH /payment-links/{id}'>> {
+    return unwrap(
+      await this.t.call('PATCH /payment-links/{id}', { params: { id }, body: params }, 'safe-write', options),
+    );
+  }
+
+  /** Deactivates a link: its page answers 410 (`update(id, { active: true })` reactivates it). */
+  deactivate(id: string, options?: RequestOptions): Promise<Data<'PATCH /payment-links/{id}'>> {
+    return this.update(id, { active: false }, options);
   }
 }
 
@@ -799,6 +838,7 @@ export class Khoums {
   readonly payments: Payments;
   readonly paymentMethods: PaymentMethods;
   readonly checkoutSessions: CheckoutSessions;
+  readonly paymentLinks: PaymentLinks;
   readonly products: Products;
   readonly prices: Prices;
   readonly customers: Customers;
@@ -825,6 +865,7 @@ export class Khoums {
     this.payments = new Payments(t);
     this.paymentMethods = new PaymentMethods(t);
     this.checkoutSessions = new CheckoutSessions(t);
+    this.paymentLinks = new PaymentLinks(t);
     this.products = new Products(t);
     this.prices = new Prices(t);
     this.customers = new Customers(t);

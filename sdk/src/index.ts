@@ -7,6 +7,7 @@ export type {
   CheckoutSessions,
   Customers,
   Invoices,
+  PaymentLinks,
   PaymentMethods,
   PaymentRequests,
   Payments,

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { AccountChange, AccountService } from '../going-live/account.service';
+import { GoLiveService, OpenedApplication } from '../going-live/go-live.service';
 import { normalizeIban, payoutBanks } from '../going-live/payout-account';
 import type { Account } from '../organizations/account';
+import type { DocumentKind, DocumentType } from '../organizations/application';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { AdminError, adminError } from './admin.errors';
 import { Actor, AuditLogRepository } from './audit-log.repository';
@@ -17,8 +19,19 @@ export const OPERATOR_ACTIONS = [
   'organization.payouts_hold',
   'organization.payouts_release',
   'organization.payout_account',
+  'organization.open_document',
+  'organization.show_id_number',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
+
+/**
+ * The audited reads of personal data (docs/admin.md "The audit log"): nothing changes, the entry
+ * says what was read (`after`: `{ document }` or `{ field }`).
+ */
+export const READ_ACTIONS: readonly OperatorAction[] = [
+  'organization.open_document',
+  'organization.show_id_number',
+];
 
 /** An organization as the audit log records it before and after an action (never the whole IBAN). */
 export function auditRecord(a: Account): Record<string, unknown> {
@@ -40,7 +53,8 @@ export function auditRecord(a: Account): Record<string, unknown> {
 /**
  * What operators do to an organization, from /admin or the CLI (docs/going-live.md): each action is
  * one transaction that changes the organization (with its `account-updated` event when due) and
- * appends the audit entry, so neither exists without the other.
+ * appends the audit entry, so neither exists without the other. Opening the application's
+ * personal data (the ID number, the documents) is audited the same way.
  */
 @Injectable()
 export class OperatorActionsService {
@@ -50,6 +64,7 @@ export class OperatorActionsService {
     private readonly organizations: OrganizationsRepository,
     private readonly audit: AuditLogRepository,
     private readonly config: AppConfig,
+    private readonly goLive: GoLiveService,
   ) {}
 
   /**
@@ -105,6 +120,45 @@ export class OperatorActionsService {
     return this.act(actor, action, organizationId, () =>
       this.organizations.setTerms(organizationId, { payoutsHeld: held }),
     );
+  }
+
+  /**
+   * The latest application with its representative's ID number decrypted, for the page that shows
+   * it: reading personal data is an operator action, audited in the same transaction (no entry,
+   * no number). Undefined (and no entry) when the organization never applied.
+   */
+  openApplication(actor: Actor, organizationId: string): Promise<OpenedApplication | undefined> {
+    return this.db.transaction(async () => {
+      const application = await this.goLive.openApplication(organizationId);
+      if (application)
+        await this.audit.append({
+          actor,
+          action: 'organization.show_id_number',
+          organizationId,
+          before: null,
+          after: { field: 'representativeIdNumber', applicationId: application.id },
+        });
+      return application;
+    });
+  }
+
+  /** A document of the latest application, decrypted, with its audit entry (404 and none when missing). */
+  openDocument(
+    actor: Actor,
+    organizationId: string,
+    kind: DocumentKind,
+  ): Promise<{ contentType: DocumentType; data: Buffer }> {
+    return this.db.transaction(async () => {
+      const document = await this.goLive.openDocument(organizationId, kind);
+      await this.audit.append({
+        actor,
+        action: 'organization.open_document',
+        organizationId,
+        before: null,
+        after: { document: kind },
+      });
+      return document;
+    });
   }
 
   /** An approved payout account set by an operator (org:create's --payout-* options). */

@@ -59,6 +59,7 @@ export class CheckoutPageController implements OnModuleInit {
     if (!session) return;
     return payFromHostedPage(page, {
       id,
+      knownPhone: session.phoneNumber,
       payable: session.status === 'open' && session.paymentStatus !== 'pending',
       closedCode: CheckoutError.NotOpen,
       show: async (status, reload) =>
@@ -83,7 +84,7 @@ export class CheckoutPageController implements OnModuleInit {
       return this.renderer.session(page, session, 409);
     if (!page.csrfValid(id, (req.body as { _csrf?: unknown } | undefined)?._csrf)) {
       return this.renderer.form(page, session, 403, {
-        phoneNumber: session.phoneNumber ?? '',
+        phoneNumber: '',
         error: checkoutTexts(page).securityCheck,
       });
     }

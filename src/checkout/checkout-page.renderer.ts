@@ -27,7 +27,13 @@ export class CheckoutPageRenderer {
     // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling):
     // say so, and offer the form again to retry or choose another bank app.
     const error = session.paymentStatus === 'failed' ? t.bankFailure : undefined;
-    return this.form(page, session, status, { phoneNumber: session.phoneNumber ?? '', error });
+    // The merchant's number is shown masked beside an empty field, never in it (docs/checkout.md);
+    // the bank app chosen before (on a payment link's page, or an attempt that failed) stays checked.
+    return this.form(page, session, status, {
+      phoneNumber: '',
+      methodId: session.selectedConfigurationId ?? undefined,
+      error,
+    });
   }
 
   /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
@@ -56,7 +62,7 @@ export class CheckoutPageRenderer {
       amountText,
       transactionId: session.transactionId,
       testMode: session.environment === 'sandbox',
-      ...payFormLocals(page, session.id, methods, input),
+      ...payFormLocals(page, session.id, methods, input, session.phoneNumber),
       payLabel: t.pay.replace('{amount}', amountText),
       payAction: `${checkoutPageUrl(session.id)}/pay`,
       cancelAction: `${checkoutPageUrl(session.id)}/cancel`,

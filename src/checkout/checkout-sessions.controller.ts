@@ -35,6 +35,7 @@ export class CheckoutSessionsController {
     PaymentRequestError.NotFound,
     PaymentRequestError.AlreadyPaid,
     PaymentRequestError.Void,
+    PaymentRequestError.LinkRequestVoid,
   )
   @SecretKey(AuthError.CheckoutNeedsSecretKey)
   @AsksForMoney()

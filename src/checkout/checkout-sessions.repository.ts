@@ -10,6 +10,7 @@ import {
   claimRequestsIn,
   lockRequestsIn,
   paymentRequestRows,
+  voidLinkRequestsIn,
 } from '../payment-requests/payment-requests.repository';
 import type { PaymentStatus } from '../payments/payment';
 import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
@@ -28,6 +29,8 @@ export interface PageSessionRow extends PayableSession, CheckoutSession {
   merchantWebsite: string | null;
   /** The status of the request's latest payment, null before any. */
   paymentStatus: PaymentStatus | null;
+  /** The payment link the request was made for, if any. */
+  paymentLinkId: string | null;
 }
 
 /*
@@ -112,11 +115,13 @@ export class CheckoutSessionsRepository {
     successUrl: string | null;
     cancelUrl: string | null;
     expiresInMinutes: number;
+    selectedConfigurationId?: string | null;
   }): Promise<CheckoutSession> {
     return (await this.db.one<CheckoutSession>(sql`
-      INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at)
+      INSERT INTO checkout_sessions AS s (id, payment_request_id, environment_id, success_url, cancel_url, expires_at,
+                                          selected_configuration_id)
       VALUES (${randomUUID()}, ${input.paymentRequestId}, ${input.environmentId}, ${input.successUrl}, ${input.cancelUrl},
-              now() + make_interval(mins => ${input.expiresInMinutes}))
+              now() + make_interval(mins => ${input.expiresInMinutes}), ${input.selectedConfigurationId ?? null})
       RETURNING ${SESSION_COLUMNS}`))!;
   }
 
@@ -124,7 +129,8 @@ export class CheckoutSessionsRepository {
     return this.db.one<PageSessionRow>(sql`
       SELECT s.id, s.status, s.payment_request_id AS "paymentRequestId", s.environment_id AS "environmentId",
              e.kind AS environment, e.organization_id AS "organizationId", pr.transaction_id AS "transactionId",
-             pr.amount, pr.phone_number AS "phoneNumber", o.name AS "merchantName", s.success_url AS "successUrl",
+             pr.amount, pr.phone_number AS "phoneNumber", pr.payment_link_id AS "paymentLinkId",
+             o.name AS "merchantName", s.success_url AS "successUrl",
              o.verification_status AS verification, o.support_phone AS "merchantPhone", o.website AS "merchantWebsite",
              s.cancel_url AS "cancelUrl", s.expires_at AS "expiresAt",
              s.selected_configuration_id AS "selectedConfigurationId", s.completed_at AS "completedAt",
@@ -161,7 +167,8 @@ export class CheckoutSessionsRepository {
 
   /**
    * Moves the open sessions selected by `condition` (SQL on alias `s`) to `expired` and records a
-   * `checkout-session-expired` event for each, in one statement.
+   * `checkout-session-expired` event for each, in one statement, which also makes void the payment
+   * link requests among theirs (their places are free again: docs/payment-links.md).
    */
   expireWhere(condition: Sql): Promise<CheckoutSession[]> {
     return this.db.many<CheckoutSession>(sql`
@@ -169,7 +176,8 @@ export class CheckoutSessionsRepository {
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()
          WHERE s.status = 'open' AND ${condition}
         RETURNING s.*
-      ), event AS (${sessionEvents(raw('expired s'), 'checkout-session-expired', raw('now()'))})
+      ), event AS (${sessionEvents(raw('expired s'), 'checkout-session-expired', raw('now()'))}),
+      link_requests AS (${voidLinkRequestsIn(sql`SELECT payment_request_id FROM expired`, raw('now()'))})
       SELECT ${SESSION_COLUMNS} FROM expired s`);
   }
 
@@ -198,11 +206,15 @@ export class CheckoutSessionsRepository {
     );
   }
 
+  /** Cancels an open session; a payment link's request of it becomes void, as when a session expires. */
   async cancelOpen(id: string): Promise<boolean> {
-    const changed = await this.db.exec(
-      sql`UPDATE checkout_sessions SET status = 'cancelled', updated_at = now() WHERE id = ${id} AND status = 'open'`,
-    );
-    return changed > 0;
+    const row = await this.db.one<{ cancelled: number }>(sql`
+      WITH cancelled AS (
+        UPDATE checkout_sessions SET status = 'cancelled', updated_at = now() WHERE id = ${id} AND status = 'open'
+        RETURNING payment_request_id
+      ), link_requests AS (${voidLinkRequestsIn(sql`SELECT payment_request_id FROM cancelled`, raw('now()'))})
+      SELECT count(*)::int AS cancelled FROM cancelled`);
+    return (row?.cancelled ?? 0) > 0;
   }
 
   /**

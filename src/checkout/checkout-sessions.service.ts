@@ -4,7 +4,11 @@ import type { Tenant } from '../auth/tenant';
 import { assertAmount, assertPhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
-import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
+import {
+  PaymentRequestError,
+  paymentRequestError,
+  voidRequestError,
+} from '../payment-requests/payment-requests.errors';
 import { LockedRequest, PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
 import { PaymentError, paymentError } from '../payments/payments.errors';
@@ -112,7 +116,7 @@ export class CheckoutSessionsService {
             );
       if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
       if (pr.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
-      if (pr.voided) throw paymentRequestError(PaymentRequestError.Void);
+      if (pr.voided) throw voidRequestError(pr);
       // An existing request takes the fee the session names (docs/platforms.md).
       if (
         dto.applicationFee !== undefined &&
@@ -125,6 +129,9 @@ export class CheckoutSessionsService {
 
       const open = await this.repo.openOf(pr.id);
       if (open && (!open.due || open.paying)) return toCheckoutSessionJson(open);
+      // A payment link's request is paid only through the session it was made with: once that
+      // session is over, so is the request (docs/payment-links.md), and its place is freed.
+      if (pr.paymentLinkId) throw voidRequestError(pr);
       if (open) await this.repo.expire(open.id);
 
       const created = await this.repo.insert({
@@ -136,6 +143,24 @@ export class CheckoutSessionsService {
       });
       return toCheckoutSessionJson(created);
     });
+  }
+
+  /**
+   * Opens the session of a payment request just made in the caller's transaction, which holds
+   * whatever lock its maker needs (a payment link's: docs/payment-links.md). No other session of
+   * the request can exist yet.
+   */
+  async openForNewRequest(input: {
+    paymentRequestId: string;
+    environmentId: string;
+    successUrl: string;
+    cancelUrl: string;
+    /** The payment method the customer already chose, checked on the hosted page. */
+    selectedConfigurationId: string | null;
+  }): Promise<CheckoutSessionJson> {
+    return toCheckoutSessionJson(
+      await this.repo.insert({ ...input, expiresInMinutes: DEFAULT_EXPIRES_IN_MINUTES }),
+    );
   }
 
   /** A session of the key's environment; one past its deadline is expired first (rule: expired at use time). */

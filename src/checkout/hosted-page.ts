@@ -13,6 +13,7 @@ import { validIdempotencyKey } from '../idempotency/request-key';
 import { OrganizationError } from '../organizations/organizations.errors';
 import { PaymentError } from '../payments/payments.errors';
 import type { CheckoutPayInput, PaymentMethodChoice } from './checkout-payments';
+import { publicPhone } from './public-checkout';
 
 /*
  * What the hosted checkout's pages share: a checkout session's page and an invoice's page
@@ -51,11 +52,14 @@ interface PayFormBody {
 
 /**
  * Reads a posted pay form whose CSRF token is scoped to `scope` (the session's or invoice's id):
- * what the customer typed (to show the form again) and either the payment to make or why not.
+ * what the customer typed (to show the form again) and either the payment to make or why not. The
+ * phone left empty is `knownPhone`, the number the merchant gave (the page shows it masked only:
+ * whoever holds the page's link is not necessarily the payer).
  */
 export function readPayForm(
   page: PageRequest,
   scope: string,
+  knownPhone: string | null,
 ): { typed: FormState } & ({ input: CheckoutPayInput } | { status: number; error: string }) {
   const t = checkoutTexts(page);
   const form = (page.req.body ?? {}) as PayFormBody;
@@ -64,7 +68,7 @@ export function readPayForm(
   const typed = { phoneNumber: phoneInput, methodId };
   if (!page.csrfValid(scope, form._csrf)) return { typed, status: 403, error: t.securityCheck };
   if (!isUUID(methodId)) return { typed, status: 400, error: t.chooseMethodError };
-  const phoneNumber = normalizePhone(phoneInput);
+  const phoneNumber = knownPhone && phoneInput.trim() === '' ? knownPhone : normalizePhone(phoneInput);
   if (!phoneNumber) return { typed, status: 400, error: t.invalidPhone };
   const passCode = typeof form.passCode === 'string' ? form.passCode.trim() : '';
   // A form without a valid key (rendered before keys existed, or tampered with) pays without one.
@@ -89,16 +93,23 @@ export function payFailure(page: PageRequest, err: AppError): string {
   return text ? checkoutTexts(page)[text] : err.message;
 }
 
-/** The pay form's locals: the bank apps (the chosen one checked), the typed phone, the error, a fresh key. */
+/**
+ * The pay form's locals: the bank apps (the chosen one checked), the typed phone, the number the
+ * merchant gave masked (`knownPhone`: the field may be left empty), the error, a fresh key.
+ */
 export function payFormLocals(
   page: PageRequest,
   scope: string,
   methods: PaymentMethodChoice[] | null,
   input: FormState,
+  knownPhone: string | null,
 ): Record<string, unknown> {
+  // The chosen method, while the page still offers it; else the first.
+  const chosen = methods?.some((m) => m.id === input.methodId) ? input.methodId : undefined;
   return {
-    methods: methods?.map((m, i) => ({ ...m, checked: input.methodId ? m.id === input.methodId : i === 0 })),
+    methods: methods?.map((m, i) => ({ ...m, checked: chosen ? m.id === chosen : i === 0 })),
     phoneNumber: input.phoneNumber,
+    knownPhone: knownPhone && publicPhone(knownPhone),
     error: input.error,
     csrf: page.csrfToken(scope),
     // Each rendered form is one payment attempt: submitting it again (a double click, a reload) pays once.

@@ -39,6 +39,7 @@ function fakeTarget(
   const paid: CheckoutPayInput[] = [];
   const target: PayablePage = {
     id: 'scope-1',
+    knownPhone: null,
     payable: true,
     closedCode: 'closed_meanwhile',
     show: (status, reload) => {
@@ -94,6 +95,21 @@ describe('the hosted pages’ pay flow', () => {
       { paymentMethodId: methodId, phoneNumber: '22123456', passCode: '1234', idempotencyKey: key },
     ]);
     expect(did).toEqual(['completed']);
+  });
+
+  it('pays from the number the merchant gave when the field is left empty; a typed one wins; none known: 400', async () => {
+    const known = fakeTarget(() => Promise.resolve({ status: 'completed' }));
+    for (const phoneNumber of ['', '   ', undefined])
+      await payFromHostedPage(fakePage({ ...validForm, phoneNumber }).page, {
+        ...known.target,
+        knownPhone: '33445566',
+      });
+    await payFromHostedPage(fakePage(validForm).page, { ...known.target, knownPhone: '33445566' });
+    expect(known.paid.map((p) => p.phoneNumber)).toEqual(['33445566', '33445566', '33445566', '22123456']);
+    const unknown = fakeTarget(() => Promise.resolve({ status: 'completed' }));
+    await payFromHostedPage(fakePage({ ...validForm, phoneNumber: '' }).page, unknown.target);
+    expect(unknown.forms.map((f) => [f.status, f.form.error])).toEqual([[400, en.invalidPhone]]);
+    expect(unknown.paid).toEqual([]);
   });
 
   it('waits on the pending page while the bank has the payment', async () => {

@@ -12,6 +12,8 @@ import { checkoutTexts, FormState, payFailure, readPayForm } from './hosted-page
 export interface PayablePage {
   /** The id the page's pay form is scoped to (its CSRF token). */
   id: string;
+  /** The number the merchant gave (the payment request's), paid from when the field is left empty. */
+  knownPhone: string | null;
   /** Whether the page can be paid as loaded: still open, and no payment with the bank. */
   payable: boolean;
   /** The error code of the page closed meanwhile (expired, cancelled, void): shown as it is now. */
@@ -36,7 +38,7 @@ export interface PayablePage {
  */
 export async function payFromHostedPage(page: PageRequest, target: PayablePage): Promise<void> {
   if (!target.payable) return target.show(409, false);
-  const form = readPayForm(page, target.id);
+  const form = readPayForm(page, target.id, target.knownPhone);
   const again = (status: number, error: string) => target.showForm(status, { ...form.typed, error });
   if (!('input' in form)) return again(form.status, form.error);
 

@@ -21,11 +21,12 @@ import {
   paymentStatusOf,
   publicViewOf,
 } from './checkout-sessions.service';
-import type {
-  PublicPayDto,
-  PublicPayJson,
-  PublicPaymentStatusJson,
-  PublicSessionViewJson,
+import {
+  publicPhone,
+  type PublicPayDto,
+  type PublicPayJson,
+  type PublicPaymentStatusJson,
+  type PublicSessionViewJson,
 } from './public-checkout';
 
 /**
@@ -33,7 +34,7 @@ import type {
  * their own checkout screen on a session (docs/checkout.md "Build your own checkout screen"). It
  * pays through the very code the hosted page's form uses (`CheckoutPayments`), so the rules, the
  * limits, the idempotency namespace (the session's) and the webhooks are the same. No key: the
- * session's id is the capability, as it is for the hosted page.
+ * session's id is the capability, as it is for the hosted page, so phone numbers are shown masked.
  */
 @Injectable()
 export class PublicCheckoutService {
@@ -71,7 +72,7 @@ export class PublicCheckoutService {
         phoneNumber: s.merchantPhone,
         website: s.merchantWebsite,
       },
-      paymentRequest: toPaymentRequestJson(request!),
+      paymentRequest: withPublicPhone(toPaymentRequestJson(request!)),
       configurations: methods.map((m) => toPaymentMethodJson(m, scope)),
       ...(latest
         ? {
@@ -80,7 +81,7 @@ export class PublicCheckoutService {
               amount: latest.amount,
               status: latest.status,
               referenceId: latest.referenceId,
-              phoneNumber: latest.phoneNumber,
+              phoneNumber: publicPhone(latest.phoneNumber),
               claimExpiresAt: null,
             },
           }
@@ -112,7 +113,7 @@ export class PublicCheckoutService {
     if (result.status === 'failed') throw paymentError(PaymentError.BankFailure);
     const payment = (await this.payments.paymentJson(s.environmentId, result.paymentId))!;
     return {
-      data: payment,
+      data: withPublicPhone(payment),
       status: payment.status,
       paymentId: payment.id,
       referenceId: payment.referenceId,
@@ -191,6 +192,11 @@ export class PublicCheckoutService {
       throw paymentError(PaymentError.NotFound);
     return payment;
   }
+}
+
+/** A record with its phone number as the keyless routes show it (`publicPhone`). */
+function withPublicPhone<T extends { phoneNumber: string | null }>(record: T): T {
+  return { ...record, phoneNumber: record.phoneNumber === null ? null : publicPhone(record.phoneNumber) };
 }
 
 /** The customer of a session acts for its environment, as with a publishable key (as the hosted page does). */

@@ -17,6 +17,28 @@ import {
  * simulate-transfer routes, the ones Moosyl's generated clients read (docs/moosyl.md).
  */
 
+/**
+ * A payer's phone number as the keyless routes show it (docs/checkout.md "Build your own checkout
+ * screen"): its last two digits, `••••••22`. The session's id is the only capability they ask
+ * for, and a link gets forwarded; secret-key routes show the number whole.
+ */
+export function publicPhone(phone: string): string {
+  return `${'•'.repeat(Math.max(phone.length - 2, 0))}${phone.slice(-2)}`;
+}
+
+const PUBLIC_PHONE = 'The phone number masked to its last two digits (`••••••22`)';
+
+/** The session's payment request as the public view shows it: the phone number masked. */
+export class PublicPaymentRequestViewJson extends PaymentRequestJson {
+  @ApiProperty({ type: String, nullable: true, description: PUBLIC_PHONE }) declare phoneNumber:
+    string | null;
+}
+
+/** A payment as the public pay answers it: the phone number masked. */
+export class PublicPaymentJson extends PaymentJson {
+  @ApiProperty({ description: PUBLIC_PHONE }) declare phoneNumber: string;
+}
+
 /** The public view's `data`: the hosted page's fields and the rest of the checkout session record. */
 export class PublicCheckoutSessionRecordJson extends PublicCheckoutSessionJson {
   @ApiProperty({ format: 'uuid' }) paymentRequestId!: string;
@@ -45,7 +67,7 @@ export class LatestPaymentJson {
   @ApiProperty({ type: 'integer' }) amount!: number;
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ type: String, nullable: true }) referenceId!: string | null;
-  @ApiProperty() phoneNumber!: string;
+  @ApiProperty({ description: PUBLIC_PHONE }) phoneNumber!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
   claimExpiresAt!: null;
 }
@@ -58,7 +80,7 @@ export class CheckoutEnvironmentJson {
 export class PublicSessionViewJson {
   @ApiProperty({ type: PublicCheckoutSessionRecordJson }) data!: PublicCheckoutSessionRecordJson;
   @ApiProperty({ type: CheckoutOrganizationJson }) organization!: CheckoutOrganizationJson;
-  @ApiProperty({ type: PaymentRequestJson }) paymentRequest!: PaymentRequestJson;
+  @ApiProperty({ type: PublicPaymentRequestViewJson }) paymentRequest!: PublicPaymentRequestViewJson;
   @ApiProperty({ type: [PaymentMethodJson], description: "The environment's payment methods" })
   configurations!: PaymentMethodJson[];
   @ApiPropertyOptional({ type: LatestPaymentJson, description: 'Absent before any payment' })
@@ -83,7 +105,7 @@ export class PublicPaymentStatusJson {
 
 /** POST /checkout-session/public/:id/pay. */
 export class PublicPayJson {
-  @ApiProperty({ type: PaymentJson }) data!: PaymentJson;
+  @ApiProperty({ type: PublicPaymentJson }) data!: PublicPaymentJson;
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ format: 'uuid' }) paymentId!: string;
   @ApiProperty({ type: String, nullable: true }) referenceId!: string | null;

@@ -14,7 +14,9 @@ import { DashboardAuthController } from './auth.controller';
 import { DashboardCustomersController } from './customers.controller';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
+import { DashboardPaymentLinksController } from './payment-links.controller';
 import { DashboardPaymentRequestController } from './payment-request.controller';
+import { PaymentLinksModule } from '../payment-links/payment-links.module';
 import { DashboardPayoutsController } from './payouts.controller';
 import { DashboardSettlementController } from './settlement.controller';
 import { DashboardAccountsController } from './accounts.controller';
@@ -53,12 +55,14 @@ import { DashboardWebhooksController } from './webhooks.controller';
     BillingModule,
     LedgerModule,
     PayoutsModule,
+    PaymentLinksModule,
   ],
   controllers: [
     DashboardBillingSettingsController,
     DashboardAuthController,
     DashboardMonitoringController,
     DashboardPaymentRequestController,
+    DashboardPaymentLinksController,
     DashboardPayoutsController,
     DashboardSettlementController,
     DashboardKeysController,

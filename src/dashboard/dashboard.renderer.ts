@@ -15,6 +15,7 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard', 'navHome'],
   ['/dashboard/payment-requests', 'navPaymentRequests'],
   ['/dashboard/payments', 'navPayments'],
+  ['/dashboard/payment-links', 'navPaymentLinks'],
   ['/dashboard/payouts', 'navPayouts'],
   ['/dashboard/reports/settlement', 'navSettlement'],
   ['/dashboard/keys', 'navKeys'],

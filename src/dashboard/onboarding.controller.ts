@@ -19,7 +19,8 @@ export const ONBOARDING_COOKIE = 'khoums_onboarding';
  * The page a platform's onboarding link opens (docs/platforms.md): the merchant of a connected
  * account sets their password (the link works once, for an hour), is signed in and sent to the
  * go-live page; once they applied there, they land on the platform's `returnUrl`. A used or expired
- * link sends them to its `refreshUrl`.
+ * link sends them to its `refreshUrl`; a link for an account whose owner has a password says the
+ * account is set up and changes nothing.
  */
 @DashboardPages('onboarding')
 export class OnboardingController {
@@ -49,8 +50,9 @@ export class OnboardingController {
     if (!attempt) throw dashboardError(DashboardError.TooManyAttempts);
     const owner = await this.accounts.completeOnboarding(link, password);
     await this.sessions.attemptSucceeded(attempt);
-    // Used (or expired) by another request meanwhile: as if it had been on arrival.
-    if (!owner) return d.page.redirect(link.refreshUrl);
+    // Used (or expired), or the account set up, by another request meanwhile: as if on arrival.
+    if (owner === 'spent') return d.page.redirect(link.refreshUrl);
+    if (owner === 'set-up') return this.showSetUp(d, link);
     const session = await this.sessions.start(owner.userId);
     d.page.setCookie(SESSION_COOKIE, session, {
       httpOnly: true,
@@ -77,7 +79,25 @@ export class OnboardingController {
       d.page.redirect(link.refreshUrl);
       return undefined;
     }
+    if (link.passwordSet) {
+      this.showSetUp(d, link);
+      return undefined;
+    }
     return link;
+  }
+
+  /**
+   * The account's owner has a password already: a link never replaces it (whoever holds the link
+   * is not necessarily the owner). The page says so and links to sign-in; nothing changes, the
+   * link included.
+   */
+  private showSetUp(d: DashboardRequest, link: OnboardingLink): void {
+    const t = ONBOARDING_TEXTS[d.lang];
+    this.renderer.render(d, 'onboarding', t.setUpTitle, {
+      heading: t.setUpTitle,
+      setUp: fill(t.setUpBody, { organization: link.organizationName }),
+      signIn: t.signIn,
+    });
   }
 
   private show(d: DashboardRequest, token: string, link: OnboardingLink, error?: string): void {

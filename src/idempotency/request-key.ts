@@ -15,16 +15,18 @@ export function validIdempotencyKey(value: unknown): value is string {
  * Where a key is unique. The merchant's server (its secret keys) has the environment's namespace;
  * whoever else can send a key has one of its own, so that nobody outside the server can use up a key
  * the server will send: requests made with a publishable key (it is in the merchant's pages), and
- * each hosted page's form (per checkout session, per invoice).
+ * each hosted page's form (per checkout session, per invoice, per payment link).
  */
 export type KeyScope =
   | { environmentId: string; keyKind: KeyKind }
   | { environmentId: string; checkoutSessionId: string }
-  | { environmentId: string; invoiceId: string };
+  | { environmentId: string; invoiceId: string }
+  | { environmentId: string; paymentLinkId: string };
 
 function namespaceOf(scope: KeyScope): string {
   if ('checkoutSessionId' in scope) return `checkout-session:${scope.checkoutSessionId}`;
   if ('invoiceId' in scope) return `invoice:${scope.invoiceId}`;
+  if ('paymentLinkId' in scope) return `payment-link:${scope.paymentLinkId}`;
   // The secret keys' namespace keeps the name it had before publishable keys got their own.
   return scope.keyKind === 'secret'
     ? `environment:${scope.environmentId}`

@@ -73,6 +73,7 @@ export class InvoicePageController implements OnModuleInit {
     if (!invoice) return;
     return payFromHostedPage(page, {
       id,
+      knownPhone: invoice.phoneNumber,
       payable: invoice.status === 'pending' && invoice.paymentStatus !== 'pending',
       closedCode: InvoiceError.NotPending,
       show: async (status, reload) =>

@@ -35,8 +35,9 @@ export class InvoicePageRenderer {
       case 'pending':
         if (invoice.paymentStatus === 'pending') return this.pending(page, invoice, status);
         // The last attempt failed (e.g. a pending payment the bank then refused): say so with the form.
+        // The customer's number is shown masked beside an empty field, never in it (docs/checkout.md).
         return this.form(page, invoice, status, {
-          phoneNumber: invoice.phoneNumber ?? '',
+          phoneNumber: '',
           error: invoice.paymentStatus === 'failed' ? t.bankFailure : undefined,
         });
     }
@@ -65,7 +66,7 @@ export class InvoicePageRenderer {
       heading: t.invoiceTitle,
       payable: true,
       testMode: invoice.environment === 'sandbox',
-      ...payFormLocals(page, invoice.id, methods, input),
+      ...payFormLocals(page, invoice.id, methods, input, invoice.phoneNumber),
       payLabel: t.pay.replace('{amount}', amountText),
       payAction: `${invoicePagePath(invoice.id)}/pay`,
     });

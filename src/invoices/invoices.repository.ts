@@ -17,9 +17,10 @@ import type { VerificationStatus } from '../organizations/account';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
+  applicationFeeOf,
   lockPendingRequestsIn,
   lockRequest,
-  markPaidWhen,
+  markPaidByHand,
   setPendingAmount,
   paymentRequestRows,
   voidRequestsIn,
@@ -340,20 +341,20 @@ export class InvoicesRepository {
   /**
    * Records a payment made by hand on the invoice, whose request the caller has locked (then the
    * invoice: the order of pay): the payment, the invoice's amount paid, and either the request's
-   * amount becoming what is still due or, with nothing left, the invoice and its request paid with
-   * `invoice-paid`. One statement; the invoice as it is after.
+   * amount and application fee becoming what is still due and the fee on it or, with nothing left,
+   * the invoice and its request paid with `invoice-paid`. One statement.
    */
   async recordManualPayment(
     invoice: Invoice,
     p: { id: string; amount: number; method: ManualPaymentMethod; reference: string | null; paidAt: Date },
-    dueAfter: number,
+    request: { dueAfter: number; applicationFee: number | null },
     at: Date,
   ): Promise<void> {
     const requestId = invoice.paymentRequestId!;
-    const settles = dueAfter === 0;
-    const request = settles
-      ? markPaidWhen(requestId, at, sql`true`)
-      : setPendingAmount(requestId, dueAfter, at);
+    const settles = request.dueAfter === 0;
+    const requestChange = settles
+      ? markPaidByHand(requestId, at)
+      : setPendingAmount(requestId, request.dueAfter, request.applicationFee, at);
     await this.db.exec(sql`
       WITH payment AS (
         INSERT INTO manual_payments (id, invoice_id, organization_id, amount, method, reference, paid_at, created_at)
@@ -365,7 +366,7 @@ export class InvoicesRepository {
                paid_at = CASE WHEN ${settles} THEN ${at}::timestamptz ELSE i.paid_at END
          WHERE i.id = ${invoice.id} AND i.status = 'pending'
         RETURNING i.*
-      ), request AS (${request})
+      ), request AS (${requestChange})
       SELECT 1`);
     // Its event in a second statement, which sees the payment just recorded among manualPayments.
     if (settles)
@@ -376,14 +377,16 @@ export class InvoicesRepository {
 
   /**
    * Locks the invoice's payment request, then the invoice (the order of pay and settlement), for a
-   * payment recorded by hand: the invoice, and whether a payment of its request is with the bank.
+   * payment recorded by hand: the invoice, whether a payment of its request is with the bank, and
+   * the request's application fee (null: none).
    */
   async lockForManualPayment(
     invoice: Invoice,
-  ): Promise<(Invoice & { paymentInProgress: boolean }) | undefined> {
+  ): Promise<(Invoice & { paymentInProgress: boolean; applicationFee: number | null }) | undefined> {
     await this.db.exec(lockRequest(invoice.paymentRequestId!));
     return this.db.one(sql`
-      SELECT ${INVOICE_COLUMNS}, ${hasPendingPayment(raw('i.payment_request_id'))} AS "paymentInProgress"
+      SELECT ${INVOICE_COLUMNS}, ${hasPendingPayment(raw('i.payment_request_id'))} AS "paymentInProgress",
+             ${applicationFeeOf(raw('i.payment_request_id'))} AS "applicationFee"
         FROM invoices i WHERE i.id = ${invoice.id} FOR UPDATE OF i`);
   }
 

@@ -8,6 +8,7 @@ import type { ListInvoicesQuery, RecordManualPaymentDto } from './dto/invoice.dt
 import { assertAmount, parseDateTime } from '../common/validation/rules';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
+import { feeStillDue } from '../payment-requests/application-fee';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
@@ -64,7 +65,11 @@ export class InvoicesService {
           reference: dto.reference ?? null,
           paidAt: dto.paidAt === undefined ? now : parseDateTime(dto.paidAt)!,
         },
-        due - dto.amount,
+        // The fee is taken only on what is paid through Khoums (docs/platforms.md "Charge for it").
+        {
+          dueAfter: due - dto.amount,
+          applicationFee: feeStillDue(invoice.applicationFee, due, due - dto.amount),
+        },
         now,
       );
       return toInvoiceJson((await this.repo.byId(tenant.organizationId, id))!, this.publicUrl);

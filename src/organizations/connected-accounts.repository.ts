@@ -32,6 +32,8 @@ export interface OnboardingLink {
   expiresAt: Date;
   /** Used already, or past its expiry: the page sends the merchant to `refreshUrl`. */
   spent: boolean;
+  /** A user of the account has a password: the link changes nothing (the account is set up). */
+  passwordSet: boolean;
 }
 
 /**
@@ -134,25 +136,25 @@ export class ConnectedAccountsRepository {
              (SELECT u.email FROM users u WHERE u.organization_id = o.id AND u.role = 'owner'
                ORDER BY u.created_at, u.id LIMIT 1) AS email,
              l.return_url AS "returnUrl", l.refresh_url AS "refreshUrl", l.expires_at AS "expiresAt",
-             (l.used_at IS NOT NULL OR l.expires_at <= now()) AS spent
+             (l.used_at IS NOT NULL OR l.expires_at <= now()) AS spent,
+             EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.password_hash IS NOT NULL) AS "passwordSet"
         FROM onboarding_links l JOIN organizations o ON o.id = l.organization_id
        WHERE l.token_hash = ${tokenHash}`);
   }
 
-  /**
-   * Uses the link up and returns its organization's first owner (whose password the merchant
-   * sets); nothing when it was used or expired meanwhile. The row lock makes it single use.
-   */
-  useOnboardingLink(id: string): Promise<{ userId: string; organizationId: string } | undefined> {
-    return this.db.one(sql`
-      WITH used AS (
-        UPDATE onboarding_links SET used_at = now()
-         WHERE id = ${id} AND used_at IS NULL AND expires_at > now()
-        RETURNING organization_id
-      )
-      SELECT u.id AS "userId", u.organization_id AS "organizationId"
-        FROM users u JOIN used ON used.organization_id = u.organization_id
-       WHERE u.role = 'owner' ORDER BY u.created_at, u.id LIMIT 1`);
+  /** Whether the link was used or has expired. */
+  async onboardingLinkSpent(id: string): Promise<boolean> {
+    const row = await this.db.one<{ spent: boolean }>(sql`
+      SELECT (used_at IS NOT NULL OR expires_at <= now()) AS spent FROM onboarding_links WHERE id = ${id}`);
+    return row?.spent ?? true;
+  }
+
+  /** Uses the link up; false when it was used or expired meanwhile. The row lock makes it single use. */
+  async useOnboardingLink(id: string): Promise<boolean> {
+    const used = await this.db.exec(sql`
+      UPDATE onboarding_links SET used_at = now()
+       WHERE id = ${id} AND used_at IS NULL AND expires_at > now()`);
+    return used > 0;
   }
 
   /** The return address of a used link of the organization (where the go-live form sends the merchant). */

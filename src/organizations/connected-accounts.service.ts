@@ -98,13 +98,10 @@ export class ConnectedAccountsService {
     await this.assertPlatform(tenant);
     const email = normalizeEmail(input.email);
     if (!email) throw organizationError(OrganizationError.InvalidEmail);
-    // Nobody knows this password: the merchant sets theirs through an onboarding link.
-    const passwordHash = await hashPassword(randomBytes(32).toString('base64'));
     try {
       const id = await this.organizations.createConnected(tenant.organizationId, {
         name: input.name.trim(),
         email,
-        passwordHash,
       });
       return toAccountJson((await this.repo.account(tenant.organizationId, id))!);
     } catch (err) {
@@ -171,16 +168,25 @@ export class ConnectedAccountsService {
   }
 
   /**
-   * Uses the link: its organization's owner gets `password`. One transaction; undefined (nothing
-   * changed) when the link was used or expired meanwhile.
+   * Uses the link: its organization's first owner gets `password`. One transaction, under that
+   * owner's row lock; nothing changes when the link was used or expired meanwhile (`spent`), or
+   * when a user of the account has a password already (`set-up`: another link was used first, and
+   * a link never replaces a password, docs/platforms.md "Hand the account over"). The owner had no
+   * password, so no session of theirs can exist to end.
    */
-  async completeOnboarding(link: OnboardingLink, password: string): Promise<{ userId: string } | undefined> {
+  async completeOnboarding(
+    link: OnboardingLink,
+    password: string,
+  ): Promise<{ userId: string } | 'spent' | 'set-up'> {
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async () => {
-      const owner = await this.repo.useOnboardingLink(link.id);
-      if (!owner) return undefined;
-      await this.users.setPasswordHash(owner.userId, passwordHash);
-      return { userId: owner.userId };
+      const owner = await this.users.lockFirstOwner(link.organizationId);
+      // Read after the lock, each a statement of its own: they see what another link did meanwhile.
+      if (!owner || (await this.repo.onboardingLinkSpent(link.id))) return 'spent';
+      if (await this.users.anyPassword(link.organizationId)) return 'set-up';
+      if (!(await this.repo.useOnboardingLink(link.id))) return 'spent';
+      await this.users.setPasswordHash(owner.id, passwordHash);
+      return { userId: owner.id };
     });
   }
 

@@ -110,15 +110,13 @@ export class OrganizationsService {
 
   /**
    * A merchant organization connected to the platform `platformId` (docs/platforms.md): its two
-   * environments and its owner (whose password hash is given), `unverified`, without keys. One
-   * transaction; its id.
+   * environments and its owner, who has no password until an onboarding link sets it,
+   * `unverified`, without keys. One transaction; its id.
    */
-  async createConnected(
-    platformId: string,
-    input: { name: string; email: string; passwordHash: string },
-  ): Promise<string> {
+  async createConnected(platformId: string, input: { name: string; email: string }): Promise<string> {
     return this.db.transaction(async () => {
-      const { organizationId } = await this.insertWithOwner(input, input.passwordHash, {
+      // No password: the merchant sets theirs through an onboarding link.
+      const { organizationId } = await this.insertWithOwner(input, null, {
         verification: 'unverified',
         platform: false,
       });
@@ -129,7 +127,7 @@ export class OrganizationsService {
 
   private async insertWithOwner(
     input: { name: string; email: string },
-    passwordHash: string,
+    passwordHash: string | null,
     standing: { verification: 'verified' | 'unverified'; platform: boolean },
   ) {
     const email = input.email.trim().toLowerCase();

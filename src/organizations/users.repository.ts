@@ -21,7 +21,8 @@ export class UsersRepository {
     id: string;
     organizationId: string;
     email: string;
-    passwordHash: string;
+    /** null: none yet (the owner of a connected account, until an onboarding link sets it). */
+    passwordHash: string | null;
     role: Role;
   }): Promise<void> {
     await this.db.exec(sql`
@@ -29,15 +30,32 @@ export class UsersRepository {
       VALUES (${user.id}, ${user.organizationId}, ${user.email}, ${user.passwordHash}, ${user.role})`);
   }
 
-  /** A user by email (sign-in), with the password hash to check. */
-  userForSignIn(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+  /** A user by email (sign-in), with the password hash to check (null: no password yet). */
+  userForSignIn(email: string): Promise<(User & { passwordHash: string | null }) | undefined> {
     return this.db.one(
       sql`SELECT ${USER_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`,
     );
   }
 
-  passwordHashOf(userId: string): Promise<{ passwordHash: string } | undefined> {
+  passwordHashOf(userId: string): Promise<{ passwordHash: string | null } | undefined> {
     return this.db.one(sql`SELECT password_hash AS "passwordHash" FROM users WHERE id = ${userId}`);
+  }
+
+  /**
+   * Locks the organization's first owner, the user an onboarding link gives a password
+   * (docs/platforms.md "Hand the account over"), so two links used at once take turns.
+   */
+  lockFirstOwner(organizationId: string): Promise<{ id: string } | undefined> {
+    return this.db.one(sql`
+      SELECT id FROM users WHERE organization_id = ${organizationId} AND role = 'owner'
+       ORDER BY created_at, id LIMIT 1 FOR UPDATE`);
+  }
+
+  /** Whether a user of the organization has a password (an onboarded connected account has). */
+  async anyPassword(organizationId: string): Promise<boolean> {
+    const row = await this.db.one<{ set: boolean }>(sql`
+      SELECT EXISTS (SELECT 1 FROM users WHERE organization_id = ${organizationId} AND password_hash IS NOT NULL) AS set`);
+    return row!.set;
   }
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {

@@ -42,8 +42,9 @@ export class UsersService {
   /** The user with this email and password, or null (never saying which of the two was wrong). */
   async signIn(email: string, password: string): Promise<User | null> {
     const user = await this.repo.userForSignIn(email.trim().toLowerCase());
+    // A user with no password yet costs the same scrypt and signs in with none.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await hashForNoUser()));
-    if (!user || !ok) return null;
+    if (!user?.passwordHash || !ok) return null;
     return {
       id: user.id,
       organizationId: user.organizationId,
@@ -58,7 +59,7 @@ export class UsersService {
     assertPassword(next);
     const stored = await this.repo.passwordHashOf(userId);
     if (!stored) throw organizationError(OrganizationError.UserNotFound);
-    if (!(await verifyPassword(current, stored.passwordHash)))
+    if (!stored.passwordHash || !(await verifyPassword(current, stored.passwordHash)))
       throw organizationError(OrganizationError.WrongCurrentPassword);
     await this.repo.setPasswordHash(userId, await hashPassword(next));
   }

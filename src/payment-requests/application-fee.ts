@@ -30,3 +30,16 @@ export function assertFeeAllowed(tenant: Pick<Tenant, 'platform'>): void {
 export function feeOfBps(amount: number, bps: number | null): number | null {
   return bps === null ? null : Math.floor((amount * bps) / 10000);
 }
+
+/**
+ * The fee a pending request still asks once a payment made by hand lowers what is due from `due`
+ * to `dueAfter` (docs/platforms.md "Charge for it"): the fee is taken only on money paid through
+ * Khoums, so it shrinks with the amount, pro rata and rounded half up to whole MRU, and is never
+ * above `dueAfter`. Exact in integers (BigInt: fee × dueAfter may pass 2^53).
+ */
+export function feeStillDue(fee: number | null, due: number, dueAfter: number): number | null {
+  if (fee === null) return null;
+  if (dueAfter >= due) return fee;
+  const [f, d, a] = [BigInt(fee), BigInt(due), BigInt(dueAfter)];
+  return Number((2n * f * a + d) / (2n * d));
+}

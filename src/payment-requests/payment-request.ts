@@ -19,6 +19,8 @@ export interface PaymentRequest {
   paymentCount: number;
   /** Whole MRU its connected account pays its platform when it is paid (docs/platforms.md); null: none. */
   applicationFee: number | null;
+  /** The payment link it was made for (docs/payment-links.md); null otherwise. */
+  paymentLinkId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,6 +38,7 @@ export interface PaymentRequestRow {
   voided_at: Date | null;
   payment_count: number;
   application_fee: number | null;
+  payment_link_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -53,6 +56,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     voidedAt: r.voided_at,
     paymentCount: r.payment_count,
     applicationFee: r.application_fee ?? null,
+    paymentLinkId: r.payment_link_id ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -74,6 +78,13 @@ export class PaymentRequestJson {
     description: 'Whole MRU the connected account pays its platform when the request is paid; null: none',
   })
   applicationFee!: number | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The payment link the request was made for; null otherwise',
+  })
+  paymentLinkId!: string | null;
   @ApiProperty({ format: 'uuid' }) environmentId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -106,6 +117,7 @@ export function toPaymentRequestJson(pr: PaymentRequest): PaymentRequestJson {
     paidAt: pr.paidAt?.toISOString() ?? null,
     invoiceId: pr.invoiceId,
     applicationFee: pr.applicationFee,
+    paymentLinkId: pr.paymentLinkId,
     environmentId: pr.environmentId,
     createdAt: pr.createdAt.toISOString(),
     updatedAt: pr.updatedAt.toISOString(),

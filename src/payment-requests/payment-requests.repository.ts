@@ -34,6 +34,14 @@ export interface PaymentRequestSearch {
   to?: Date;
   amountMin?: number;
   amountMax?: number;
+  /** The requests of one payment link. */
+  paymentLinkId?: string;
+}
+
+/** The API list's filters (`GET /payment-request`); they combine. */
+export interface PaymentRequestListFilter {
+  status?: PaymentRequestStatus;
+  paymentLinkId?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,6 +67,7 @@ export function searchStatement(environmentId: string, f: PaymentRequestSearch, 
   if (f.to !== undefined) where.push(sql`pr.created_at < ${f.to}`);
   if (f.amountMin !== undefined) where.push(sql`pr.amount >= ${f.amountMin}`);
   if (f.amountMax !== undefined) where.push(sql`pr.amount <= ${f.amountMax}`);
+  if (f.paymentLinkId !== undefined) where.push(sql`pr.payment_link_id = ${f.paymentLinkId}`);
   const k = keysetClauses('pr', page);
   return sql`SELECT pr.*, ${cursorColumn('pr')} FROM payment_requests pr
     WHERE ${and([...where, ...k.where])} ORDER BY ${k.orderBy} LIMIT ${k.limit}`;
@@ -70,6 +79,7 @@ export interface LockedRequest {
   voided: boolean;
   amount: number;
   applicationFee: number | null;
+  paymentLinkId: string | null;
 }
 
 /**
@@ -161,9 +171,23 @@ export function markPaidWhen(id: string, at: Date, condition: Sql): Sql {
          RETURNING id`;
 }
 
-/** A data-modifying CTE body setting the pending request's amount (an invoice partly paid by hand: what is still due). */
-export function setPendingAmount(id: string, amount: number, at: Date): Sql {
-  return sql`UPDATE payment_requests SET amount = ${amount}, updated_at = ${at}
+/**
+ * A data-modifying CTE body setting the pending request's amount and application fee (an invoice
+ * partly paid by hand: what is still due, and the fee on it, `feeStillDue`).
+ */
+export function setPendingAmount(id: string, amount: number, applicationFee: number | null, at: Date): Sql {
+  return sql`UPDATE payment_requests SET amount = ${amount}, application_fee = ${applicationFee}::int, updated_at = ${at}
+          WHERE id = ${id} AND status = 'pending'
+         RETURNING id`;
+}
+
+/**
+ * A data-modifying CTE body marking the pending request paid by hand (an invoice's last payment
+ * recorded by hand): no money passed through Khoums, so a fee it asked becomes 0.
+ */
+export function markPaidByHand(id: string, at: Date): Sql {
+  return sql`UPDATE payment_requests SET status = 'paid', paid_at = ${at}, updated_at = ${at},
+                 application_fee = CASE WHEN application_fee IS NULL THEN NULL ELSE 0 END
           WHERE id = ${id} AND status = 'pending'
          RETURNING id`;
 }
@@ -172,6 +196,40 @@ export function setPendingAmount(id: string, amount: number, at: Date): Sql {
 export function voidRequestsIn(ids: Sql, at: Date): Sql {
   return sql`UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
        WHERE pr.id IN (${ids}) AND pr.status = 'pending'`;
+}
+
+/*
+ * Payment links' parts (docs/payment-links.md): a link's request is paid only through the checkout
+ * session it was made with, and is void once that session ends unpaid, so a link's places taken are
+ * its requests that are not void. All three read payment_requests_link_idx.
+ */
+
+/**
+ * A data-modifying CTE body making void the pending payment-link requests among those whose ids
+ * `ids` selects (their sessions ended unpaid: expired or cancelled), which frees their places.
+ */
+export function voidLinkRequestsIn(ids: Sql, at: Sql): Sql {
+  return sql`UPDATE payment_requests pr SET voided_at = ${at}, updated_at = ${at}
+       WHERE pr.id IN (${ids}) AND pr.payment_link_id IS NOT NULL AND pr.status = 'pending' AND pr.voided_at IS NULL
+      RETURNING pr.id`;
+}
+
+/**
+ * SQL: a link's (`linkId`, SQL naming it) places as `json_build_object(paid, taken)`: its requests
+ * paid, and its places taken (paid, or with a session still open). Only a link with `max_payments`
+ * needs it, and has at most that many (more only after its limit was lowered). Under the link's row
+ * lock, read in a statement of its own: a statement's snapshot must follow the lock for the count to
+ * see the previous holder's request.
+ */
+export function linkPlacesOf(linkId: Sql): Sql {
+  return sql`(SELECT json_build_object('paid', count(*) FILTER (WHERE status = 'paid'), 'taken', count(*))
+      FROM payment_requests WHERE payment_link_id = ${linkId} AND voided_at IS NULL)`;
+}
+
+/** SQL: a link's (`linkId`, SQL naming it) paid requests as `json_build_object(count, amount)`: the record's totals. */
+export function linkTotalsOf(linkId: Sql): Sql {
+  return sql`(SELECT json_build_object('count', count(*)::int, 'amount', COALESCE(sum(amount), 0)::bigint)
+      FROM payment_requests WHERE payment_link_id = ${linkId} AND status = 'paid')`;
 }
 
 @Injectable()
@@ -185,8 +243,8 @@ export class PaymentRequestsRepository {
   async insert(pr: PaymentRequest, organizationId: string): Promise<boolean> {
     const rows = await this.db.many(sql`
       WITH created AS (
-        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
-        VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.applicationFee}, ${pr.createdAt}, ${pr.createdAt})
+        INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, payment_link_id, created_at, updated_at)
+        VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.applicationFee}, ${pr.paymentLinkId}, ${pr.createdAt}, ${pr.createdAt})
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (${createdEvent(pr, organizationId)})
@@ -243,7 +301,8 @@ export class PaymentRequestsRepository {
   ): Promise<LockedRequest | undefined> {
     const where: Sql = 'id' in by ? sql`id = ${by.id}` : sql`transaction_id = ${by.transactionId}`;
     return this.db.one<LockedRequest>(
-      sql`SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee"
+      sql`SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee",
+                 payment_link_id AS "paymentLinkId"
           FROM payment_requests WHERE ${where} AND environment_id = ${environmentId} FOR UPDATE`,
     );
   }
@@ -290,9 +349,10 @@ export class PaymentRequestsRepository {
   }
 
   /** Newest first. */
-  async list(environmentId: string, filter: { status?: PaymentRequestStatus }, page: Page) {
+  async list(environmentId: string, filter: PaymentRequestListFilter, page: Page) {
     const conditions = [sql`environment_id = ${environmentId}`];
     if (filter.status) conditions.push(sql`status = ${filter.status}`);
+    if (filter.paymentLinkId) conditions.push(sql`payment_link_id = ${filter.paymentLinkId}`);
     const { rows, total } = await pageRows<PaymentRequestRow>(
       this.db,
       {
@@ -306,12 +366,10 @@ export class PaymentRequestsRepository {
   }
 
   /** Every payment request the list's filter selects, newest first, in batches (the CSV export). */
-  async *listAll(
-    environmentId: string,
-    filter: { status?: PaymentRequestStatus },
-  ): AsyncGenerator<PaymentRequest[]> {
+  async *listAll(environmentId: string, filter: PaymentRequestListFilter): AsyncGenerator<PaymentRequest[]> {
     const where = [sql`r.environment_id = ${environmentId}`];
     if (filter.status) where.push(sql`r.status = ${filter.status}`);
+    if (filter.paymentLinkId) where.push(sql`r.payment_link_id = ${filter.paymentLinkId}`);
     for await (const rows of keysetBatches<PaymentRequestRow>(this.db, {
       select: sql`r.*`,
       from: sql`FROM payment_requests r`,

@@ -16,7 +16,7 @@ import {
   toPaymentRequestJson,
 } from './payment-request';
 import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
-import { PaymentRequestsRepository } from './payment-requests.repository';
+import { PaymentRequestListFilter, PaymentRequestsRepository } from './payment-requests.repository';
 
 export interface NewPaymentRequest {
   transactionId: string;
@@ -24,6 +24,8 @@ export interface NewPaymentRequest {
   phoneNumber: string | null;
   invoiceId?: string | null;
   applicationFee?: number | null;
+  /** The payment link it is made for (docs/payment-links.md). */
+  paymentLinkId?: string | null;
 }
 
 @Injectable()
@@ -104,15 +106,20 @@ export class PaymentRequestsService {
     return csvFile(
       'payment-requests',
       PAYMENT_REQUEST_CSV_COLUMNS,
-      mapBatches(this.repo.listAll(tenant.environmentId, { status: q.status }), toPaymentRequestJson),
+      mapBatches(this.repo.listAll(tenant.environmentId, listFilter(q)), toPaymentRequestJson),
     );
   }
 
   async list(tenant: Tenant, q: ListPaymentRequestsQuery): Promise<ListEnvelope<PaymentRequestJson>> {
     const page = pageOf(q);
-    const { items, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
+    const { items, total } = await this.repo.list(tenant.environmentId, listFilter(q), page);
     return envelope(items.map(toPaymentRequestJson), total, page);
   }
+}
+
+/** The list's filters, as the repository takes them. */
+function listFilter(q: ListPaymentRequestsQuery): PaymentRequestListFilter {
+  return { status: q.status, paymentLinkId: q.paymentLinkId };
 }
 
 function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaymentRequest): PaymentRequest {
@@ -129,6 +136,7 @@ function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaym
     voidedAt: null,
     paymentCount: 0,
     applicationFee: input.applicationFee ?? null,
+    paymentLinkId: input.paymentLinkId ?? null,
     createdAt: now,
     updatedAt: now,
   };

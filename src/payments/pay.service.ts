@@ -8,7 +8,11 @@ import { IdempotencyError, idempotencyError } from '../idempotency/idempotency.e
 import { isKeyTaken, KeyRecord } from '../idempotency/idempotency.repository';
 import type { RequestKey } from '../idempotency/request-key';
 import type { PaymentRequest } from '../payment-requests/payment-request';
-import { PaymentRequestError, paymentRequestError } from '../payment-requests/payment-requests.errors';
+import {
+  PaymentRequestError,
+  paymentRequestError,
+  voidRequestError,
+} from '../payment-requests/payment-requests.errors';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import { BankAnswer, BankUnavailableError } from './banks/bank';
 import { BanksService } from './banks/banks.service';
@@ -68,7 +72,7 @@ export class PayService {
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
     if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
     if (request.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
-    if (request.voidedAt) throw paymentRequestError(PaymentRequestError.Void);
+    if (request.voidedAt) throw voidRequestError(request);
 
     let payment: Payment;
     try {
@@ -181,7 +185,8 @@ export class PayService {
     if (!flags.payable) {
       // Paid, or its invoice voided, since it was read: the rare path, worth a read to say which.
       const now = await this.requests.byIdAnywhere(request.id);
-      throw paymentRequestError(now?.voidedAt ? PaymentRequestError.Void : PaymentRequestError.AlreadyPaid);
+      if (now?.voidedAt) throw voidRequestError(now);
+      throw paymentRequestError(PaymentRequestError.AlreadyPaid);
     }
     if (flags.retry_after !== null)
       throw paymentError(PaymentError.TooManyAttempts).retryAfter(flags.retry_after);

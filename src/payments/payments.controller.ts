@@ -71,6 +71,7 @@ export class PaymentsController {
     PaymentRequestError.NotFound,
     PaymentRequestError.AlreadyPaid,
     PaymentRequestError.Void,
+    PaymentRequestError.LinkRequestVoid,
     PaymentError.TooManyAttempts,
     PaymentError.InProgress,
     PaymentError.BankFailure,

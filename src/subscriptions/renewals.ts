@@ -93,6 +93,7 @@ export class SubscriptionsWriteBuilder {
         paidAt: null,
         invoiceId: invoice.id,
         voidedAt: null,
+        paymentLinkId: null,
         paymentCount: 0,
         applicationFee: feeOfBps(p.amount, s.applicationFeeBps),
         createdAt: now,

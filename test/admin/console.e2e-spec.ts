@@ -1,5 +1,5 @@
 import { CLI_ACTOR } from '../../src/admin/audit-log.repository';
-import { OperatorActionsService } from '../../src/admin/operator-actions.service';
+import { OperatorActionsService, READ_ACTIONS } from '../../src/admin/operator-actions.service';
 import { ADMIN_TEXTS } from '../../src/common/i18n/admin-texts';
 import { GO_LIVE_TEXTS } from '../../src/common/i18n/go-live-texts';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -38,14 +38,54 @@ const standing = async (organizationId: string) =>
       [organizationId],
     )
   )[0];
+/** The organization's audited changes (its reads of personal data apart: readsOf). */
 const auditOf = (organizationId: string) =>
   t.query(
     `SELECT actor, operator_id AS "operatorId", action, before, after FROM operator_audit_log
-      WHERE organization_id = $1 ORDER BY created_at, id`,
-    [organizationId],
+      WHERE organization_id = $1 AND action <> ALL($2) ORDER BY created_at, id`,
+    [organizationId, READ_ACTIONS],
+  );
+const readsOf = (organizationId: string) =>
+  t.query(
+    `SELECT actor, operator_id AS "operatorId", action, before, after, created_at AS "createdAt"
+       FROM operator_audit_log WHERE organization_id = $1 AND action = ANY($2) ORDER BY created_at, id`,
+    [organizationId, READ_ACTIONS],
   );
 
 describe('signing in', () => {
+  it("changing the password ends the operator's other sessions, and keeps this one", async () => {
+    const { operator, browser } = await signedInOperator(t);
+    const other = new DashboardBrowser(t);
+    await other.get('/admin/login');
+    // A later step's code: the one the first sign-in used signs in once only.
+    const signIn = await other.post('/admin/login', {
+      email: operator.email,
+      password: operator.password,
+      code: operator.code(1),
+    });
+    expect(signIn.status).toBe(303);
+    expect((await other.get('/admin')).status).toBe(200);
+
+    await browser.get('/admin/password');
+    const changed = await browser.post('/admin/password', {
+      currentPassword: operator.password,
+      newPassword: 'an even newer password',
+      confirmPassword: 'an even newer password',
+    });
+    expect(changed.status).toBe(303);
+    const ended = await other.get('/admin');
+    expect({ status: ended.status, location: ended.headers.location }).toEqual({
+      status: 303,
+      location: '/admin/login',
+    });
+    expect((await browser.get('/admin')).status).toBe(200);
+    const [sessions] = await t.query(
+      'SELECT count(*)::int AS n FROM operator_sessions WHERE operator_id = $1',
+      [operator.id],
+    );
+    expect(sessions.n).toBe(1);
+  });
+
   it('needs the password and the current TOTP code; then the one-time password must be changed first', async () => {
     const operator = await newOperator(t);
     const browser = new DashboardBrowser(t);
@@ -538,6 +578,93 @@ describe('the audit log', () => {
     expect(entries(before.text)).toEqual([]);
     const after = await browser.get(`/admin/audit?organization=${org.organizationId}&from=2999-01-01`);
     expect(entries(after.text)).toEqual([]);
+  });
+
+  it('records each opening of the ID number and of a document (operator, organization, what, when), shown and filtered on the audit page', async () => {
+    const { org } = await appliedOrganization(t, 'Read Shop');
+    const { operator, browser } = await signedInOperator(t);
+    const { operator: other, browser: otherBrowser } = await signedInOperator(t);
+    const path = `/admin/organizations/${org.organizationId}`;
+    expect(await readsOf(org.organizationId)).toEqual([]);
+    const started = new Date();
+
+    // The page that shows the decrypted ID number: one entry per showing.
+    expect((await browser.get(path)).text).toContain(ID_NUMBER);
+    expect((await browser.get(`${path}/documents/rccm-extract`)).status).toBe(200);
+    expect((await otherBrowser.get(`${path}/documents/representative-id`)).status).toBe(200);
+    // What opens nothing records nothing: an unknown kind, an organization that never applied.
+    expect((await browser.get(`${path}/documents/passport`)).status).toBe(404);
+    const none = await newTenant(t, 'Never Applied');
+    expect((await browser.get(`/admin/organizations/${none.organizationId}`)).status).toBe(200);
+    expect(
+      (await browser.get(`/admin/organizations/${none.organizationId}/documents/rccm-extract`)).status,
+    ).toBe(404);
+    expect(
+      await t.query('SELECT 1 FROM operator_audit_log WHERE organization_id = $1', [none.organizationId]),
+    ).toEqual([]);
+
+    const reads = await readsOf(org.organizationId);
+    expect(reads).toEqual([
+      {
+        actor: operator.email,
+        operatorId: operator.id,
+        action: 'organization.show_id_number',
+        before: null,
+        after: { field: 'representativeIdNumber', applicationId: expect.any(String) },
+        createdAt: expect.any(Date),
+      },
+      {
+        actor: operator.email,
+        operatorId: operator.id,
+        action: 'organization.open_document',
+        before: null,
+        after: { document: 'rccm_extract' },
+        createdAt: expect.any(Date),
+      },
+      {
+        actor: other.email,
+        operatorId: other.id,
+        action: 'organization.open_document',
+        before: null,
+        after: { document: 'representative_id' },
+        createdAt: expect.any(Date),
+      },
+    ]);
+    expect(reads.every((r) => r.createdAt >= new Date(started.getTime() - 1000))).toBe(true);
+
+    // The audit page shows them, offers them as filters, and filters by them.
+    const rows = (html: string) =>
+      [
+        ...unescapeHtml(html).matchAll(
+          /data-testid="audit-entry" data-action="([^"]+)"[\s\S]*?data-testid="audit-who"><bdi>([^<]+)<[\s\S]*?data-testid="audit-read">([^<]+)</g,
+        ),
+      ].map((m) => [m[1], m[2], m[3]]);
+    const all = await browser.get(`/admin/audit?organization=${org.organizationId}`);
+    expect(all.text).toContain(
+      `<option value="organization.open_document">${en.action_open_document}</option>`,
+    );
+    expect(all.text).toContain(
+      `<option value="organization.show_id_number">${en.action_show_id_number}</option>`,
+    );
+    const documents = await browser.get(
+      `/admin/audit?organization=${org.organizationId}&action=organization.open_document`,
+    );
+    expect(rows(documents.text)).toEqual([
+      ['organization.open_document', other.email, "Opened: Representative's ID"],
+      ['organization.open_document', operator.email, 'Opened: RCCM extract'],
+    ]);
+    const idNumbers = await browser.get(
+      `/admin/audit?organization=${org.organizationId}&action=organization.show_id_number`,
+    );
+    expect(rows(idNumbers.text)).toEqual([
+      ['organization.show_id_number', operator.email, 'Opened: National ID number (NNI)'],
+    ]);
+    const byOther = await browser.get(`/admin/audit?organization=${org.organizationId}&operator=${other.id}`);
+    expect(rows(byOther.text)).toEqual([
+      ['organization.open_document', other.email, "Opened: Representative's ID"],
+    ]);
+    // The audit page's own showing of the entries is no read of personal data.
+    expect(await readsOf(org.organizationId)).toHaveLength(3);
   });
 
   it('shows the command line as the actor of its entries', async () => {

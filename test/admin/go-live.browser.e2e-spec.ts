@@ -151,10 +151,30 @@ it('goes live: apply with two files, reject with a reason, correct, approve, the
   expect(await ops.getAttribute('[data-testid=organization-detail]', 'data-status')).toBe('verified');
   await ops.click('nav >> text=Audit log');
   await ops.waitForSelector('[data-testid=audit-entry]');
-  expect(
-    await ops.locator(`[data-testid=audit-entry][data-organization="${org.organizationId}"]`).count(),
-  ).toBe(2);
+  const actions = await ops
+    .locator(`[data-testid=audit-entry][data-organization="${org.organizationId}"]`)
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+  // The two decisions, and each reading of personal data: the document opened, and the four
+  // showings of the page with the ID number (before the rejection, after it, before and after
+  // the approval).
+  expect(actions.sort()).toEqual([
+    'organization.open_document',
+    'organization.reject',
+    'organization.show_id_number',
+    'organization.show_id_number',
+    'organization.show_id_number',
+    'organization.show_id_number',
+    'organization.verify',
+  ]);
   await check(ops, 'admin-audit');
+  // Filtered to the documents opened: who opened which.
+  await ops.selectOption('#action', 'organization.open_document');
+  await Promise.all([ops.waitForURL(/action=organization.open_document/), ops.click('form.filters button')]);
+  const opened = ops.locator(`[data-testid=audit-entry][data-organization="${org.organizationId}"]`);
+  expect(await opened.count()).toBe(1);
+  expect(await opened.locator('[data-testid=audit-who]').textContent()).toBe(operator.email);
+  expect(await opened.locator('[data-testid=audit-read]').textContent()).toBe('Opened: RCCM extract');
+  await check(ops, 'admin-audit-reads');
 
   await owner.goto(`${base}/dashboard`);
   expect(await owner.getAttribute('[data-testid=verification-status]', 'data-status')).toBe('verified');

@@ -45,7 +45,7 @@ describe('hosted checkout page in Chromium', () => {
   const apiStatus = async (id: string) =>
     (await t.http.get(`/api/v1/checkout-session/${id}`).set('Authorization', sk)).body.data.status as string;
 
-  it('shows the merchant name, the formatted amount and the prefilled phone', async () => {
+  it("shows the merchant name, the formatted amount and the payer's phone masked beside an empty field", async () => {
     const { data } = await createSession(t, sk, {
       transactionId: txId(),
       amount: 12500,
@@ -58,7 +58,11 @@ describe('hosted checkout page in Chromium', () => {
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     expect(await page.textContent('[data-testid=merchant]')).toBe('Épicerie Sebkha');
     expect((await page.textContent('[data-testid=amount]'))!.replace(/\s/g, ' ')).toBe('12 500 MRU');
-    expect(await page.inputValue('#phoneNumber')).toBe('33445566');
+    expect(await page.inputValue('#phoneNumber')).toBe('');
+    expect(await page.textContent('[data-testid=known-phone]')).toBe(
+      'Laissez vide pour payer depuis le numéro ••••••66',
+    );
+    expect(await page.content()).not.toContain('33445566');
     await screenshot(page, 'checkout-open-fr');
     await context.close();
   });

@@ -44,7 +44,7 @@ describe('hosted checkout page (HTTP)', () => {
   const sessionStatus = async (id: string) =>
     (await t.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
 
-  it('shows the merchant, the amount in MRU and the prefilled phone, in French by default', async () => {
+  it("shows the merchant, the amount in MRU and the payer's phone masked beside an empty field, in French by default", async () => {
     withMethods();
     const { data } = await createSession(t, sk, {
       transactionId: txId(),
@@ -57,7 +57,11 @@ describe('hosted checkout page (HTTP)', () => {
     expect(res.text).toContain('<html lang="fr" dir="ltr">');
     expect(res.text).toContain('Boutique Ksar');
     expect(res.text).toMatch(/1\s500 MRU/);
-    expect(res.text).toContain('value="22123456"');
+    // Whoever holds the link sees the number the merchant gave masked, never whole (docs/checkout.md).
+    // (The field's hint gives 22123456 as an example of a number: not the payer's.)
+    expect(res.text.replace('par exemple 22123456', '')).not.toContain('22123456');
+    expect(res.text).toMatch(/id="phoneNumber"[^>]*value=""[^>]*aria-describedby="phone-hint known-phone">/);
+    expect(res.text).toContain('Laissez vide pour payer depuis le numéro <bdi>••••••56</bdi>');
     expect(res.text).toContain('Uniquement pour Bankily');
     for (const m of METHODS) expect(res.text).toContain(`value="${m.id}"`);
     expect(res.text).toContain('data-pass-code="true"');
@@ -187,6 +191,39 @@ describe('hosted checkout page (HTTP)', () => {
         .send({ paymentMethodId: METHODS[1].id, phoneNumber: '22123456' });
       expect(res.status).toBe(403);
       expect(pay).not.toHaveBeenCalled();
+    });
+
+    it("pays from the session's phone when the field is left empty, and from the one typed otherwise", async () => {
+      const { id, browser, token } = await openPage();
+      const pay = jest.spyOn(payments, 'pay').mockResolvedValue({ paymentId: 'p1', status: 'completed' });
+      await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '' });
+      expect(pay).toHaveBeenLastCalledWith(expect.objectContaining({ id }), {
+        paymentMethodId: METHODS[1].id,
+        phoneNumber: '22123456',
+        passCode: '',
+      });
+      await browser
+        .post(`/checkout/${id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: METHODS[1].id, phoneNumber: '33 44 55 66' });
+      expect(pay).toHaveBeenLastCalledWith(expect.objectContaining({ id }), {
+        paymentMethodId: METHODS[1].id,
+        phoneNumber: '33445566',
+        passCode: '',
+      });
+      // A session without a phone: the field is required, and empty is an invalid number.
+      const none = await openPage({ phoneNumber: undefined });
+      const page = await none.browser.get(`/checkout/${none.id}?lang=en`);
+      expect(page.text).toMatch(/id="phoneNumber"[^>]*aria-describedby="phone-hint" required>/);
+      const empty = await none.browser
+        .post(`/checkout/${none.id}/pay`)
+        .type('form')
+        .send({ _csrf: none.token, paymentMethodId: METHODS[1].id, phoneNumber: '' });
+      expect(empty.status).toBe(400);
+      expect(empty.text).toContain('Invalid phone number.');
     });
 
     it('asks again for a bad phone number or a missing method', async () => {

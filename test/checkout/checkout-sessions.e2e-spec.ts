@@ -292,6 +292,38 @@ describe('checkout sessions API', () => {
       expect(res.text).not.toMatch(/"passCode"|secret|"(sk|pk)_/i);
     });
 
+    it("show the payer's phone masked to its last two digits (view, switch-method, pay, payment-status); secret-key routes keep it whole", async () => {
+      const transactionId = txId();
+      const { data } = await createSession(t, sk, { transactionId, amount: 700, phoneNumber: '22123456' });
+      const publicRoute = (path = '') => `/api/v1/checkout-session/public/${data.id}${path}`;
+      const view = await t.http.get(publicRoute());
+      expect(view.body.paymentRequest.phoneNumber).toBe('••••••56');
+      expect(view.text).not.toContain('22123456');
+      const sedad = view.body.data.methods.find((m: { type: string }) => m.type === 'sedad').id;
+      const switched = await t.http.post(publicRoute('/switch-method')).send({ configurationId: sedad });
+      expect(switched.body.paymentRequest.phoneNumber).toBe('••••••56');
+      expect(switched.text).not.toContain('22123456');
+
+      // Paid without a phone in the body: the request's, which the answer does not give away.
+      const paid = await t.http.post(publicRoute('/pay')).send({ configurationId: sedad });
+      expect(paid.status).toBe(200);
+      expect(paid.body.data).toMatchObject({ status: 'completed', phoneNumber: '••••••56' });
+      expect(paid.text).not.toContain('22123456');
+      const after = await t.http.get(publicRoute());
+      expect(after.body.latestPayment.phoneNumber).toBe('••••••56');
+      expect(after.text).not.toContain('22123456');
+      for (const path of ['/payment-status', `/payment-status?paymentId=${paid.body.paymentId}`])
+        expect((await t.http.get(publicRoute(path))).text).not.toContain('22123456');
+
+      // The merchant's secret key sees the number whole.
+      const request = await t.http
+        .get(`/api/v1/payment-request/${data.paymentRequestId}`)
+        .set('Authorization', sk);
+      expect(request.body.data.phoneNumber).toBe('22123456');
+      const payment = await t.http.get(`/api/v1/payment/${paid.body.paymentId}`).set('Authorization', sk);
+      expect(payment.body.data.phoneNumber).toBe('22123456');
+    });
+
     it('payment-status gives the session status, no payment yet, and the redirect once completed', async () => {
       const transactionId = txId();
       const { data } = await createSession(t, sk, {

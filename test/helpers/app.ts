@@ -123,7 +123,8 @@ export async function startTestApp(
     }
     done(null, payload);
   });
-  await app.listen(0, '127.0.0.1');
+  // An ephemeral port, unless the test gave one (to make PUBLIC_URL this very server's address).
+  await app.listen(env.PORT ? Number(env.PORT) : 0, '127.0.0.1');
   document.check = new OpenApiCheck((await fastify.inject({ method: 'GET', url: '/api/docs-json' })).json());
   const db = app.get(Db);
   return {

@@ -24,6 +24,7 @@ import { OrganizationsRepository } from '../../src/organizations/organizations.r
 import { UsersRepository } from '../../src/organizations/users.repository';
 import { VerificationRepository } from '../../src/organizations/verification.repository';
 import type { PaymentRequest } from '../../src/payment-requests/payment-request';
+import { PaymentLinksRepository } from '../../src/payment-links/payment-links.repository';
 import { PaymentRequestsRepository } from '../../src/payment-requests/payment-requests.repository';
 import {
   keyedStatement,
@@ -138,6 +139,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   ledger: [LedgerRepository],
   payouts: [PayoutsRepository],
   portal: [PortalRepository],
+  'payment-links': [PaymentLinksRepository],
 };
 
 /** The repository on `db`, with the extension points it reads filled as the application fills them. */
@@ -211,6 +213,7 @@ function payStatements(): Recorded[] {
     paidAt: null,
     invoiceId: null,
     voidedAt: null,
+    paymentLinkId: null,
     paymentCount: 0,
     applicationFee: null,
     createdAt: at,

@@ -70,7 +70,11 @@ describe('paying an invoice from its checkoutUrl in Chromium', () => {
     expect(await page.textContent('[data-testid=period]')).toMatch(
       /^du \d{1,2} \S+ \d{4} au \d{1,2} \S+ \d{4}$/,
     );
-    expect(await page.inputValue('#phoneNumber')).toBe('22123456');
+    // The customer's number masked beside an empty field; left empty, the page pays from it.
+    expect(await page.inputValue('#phoneNumber')).toBe('');
+    expect(await page.textContent('[data-testid=known-phone]')).toBe(
+      'Laissez vide pour payer depuis le numéro ••••••56',
+    );
     await screenshot(page, 'invoice-open-fr');
 
     await page.check(`input[name=paymentMethodId][value="${methods.sedad}"]`);

@@ -75,9 +75,24 @@ describe('the invoice page (checkoutUrl)', () => {
       }).format(d);
     expect(res.text).toContain(`${day(start)} to ${day(end)}`);
     expect(res.text).toContain(`action="/checkout/invoices/${invoice.id}/pay"`);
-    expect(res.text).toContain('value="22123456"'); // the customer's phone, prefilled
+    // The customer's phone masked beside an empty field: whoever holds the link is not necessarily the payer.
+    // (The field's hint gives 22123456 as an example of a number: not the customer's.)
+    expect(res.text.replace('for example 22123456', '')).not.toContain('22123456');
+    expect(res.text).toContain('Leave it empty to pay from <bdi>••••••56</bdi>');
     for (const id of Object.values(methods)) expect(res.text).toContain(`value="${id}"`);
     expect(res.text).not.toContain('data-testid="cancel"');
+  });
+
+  it("pays from the customer's phone when the field is left empty", async () => {
+    const { invoice } = await newInvoice();
+    const { res } = await payThroughPage(invoice, { phoneNumber: '' });
+    expect(res.status).toBe(303);
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
+    const [payment] = await t.query(
+      'SELECT p.phone_number FROM payments p JOIN invoices i ON i.payment_request_id = p.payment_request_id WHERE i.id = $1',
+      [invoice.id],
+    );
+    expect(payment.phone_number).toBe('22123456');
   });
 
   it('speaks French by default and Arabic right to left', async () => {

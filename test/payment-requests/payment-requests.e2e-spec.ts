@@ -48,6 +48,7 @@ describe('POST /payment-request', () => {
       paidAt: null,
       invoiceId: null,
       applicationFee: null,
+      paymentLinkId: null,
       environmentId: org.sandbox.environmentId,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -172,6 +172,71 @@ it('two submissions of one link: one sets the password, the other goes to refres
   );
 });
 
+it("a later link for an onboarded account: the page says it is set up and links to sign-in; a form opened before changes nothing, and the owner's session stays", async () => {
+  const account = await connectAccount(t, platform, 'Librairie Kiffa');
+  const first = await onboardingLink(account.id);
+  // A second link made before the owner onboards, its form opened (and left open) in another browser.
+  const early = await onboardingLink(account.id);
+  const intruder = await (await b.browser.newContext({ locale: 'en-GB' })).newPage();
+  await intruder.goto(early);
+  expect(await intruder.inputValue('#email')).toBe(account.email);
+
+  // The owner onboards with the first link and is signed in.
+  const ownerContext = await b.browser.newContext({ locale: 'en-GB' });
+  const owner = await ownerContext.newPage();
+  await owner.goto(first);
+  await owner.fill('#password', 'the owner chose this');
+  await Promise.all([owner.waitForURL(`${base}/dashboard/go-live`), owner.click('button[type=submit]')]);
+  const [before] = await t.query('SELECT password_hash FROM users WHERE organization_id = $1', [account.id]);
+
+  // The early form, posted now: the account is set up, nothing changes.
+  await intruder.fill('#password', 'someone else entirely');
+  await intruder.click('button[type=submit]');
+  expect(await intruder.textContent('h1')).toBe('Account already set up');
+  expect(await intruder.textContent('[data-testid=already-set-up]')).toBe(
+    'Librairie Kiffa already has a password: this link does not change it. Sign in with your password.',
+  );
+  expect(await intruder.getAttribute('[data-testid=sign-in]', 'href')).toBe('/dashboard/login');
+  expect(await intruder.locator('#password').count()).toBe(0);
+  expect(await seriousViolations(intruder)).toEqual([]);
+  await screenshot(intruder, 'platforms-onboarding-set-up');
+
+  // A link made after onboarding says the same on arrival, in Arabic too, and no form is offered.
+  const later = await onboardingLink(account.id);
+  const visitor = await (await b.browser.newContext({ locale: 'en-GB' })).newPage();
+  await visitor.goto(later);
+  expect(await visitor.textContent('h1')).toBe('Account already set up');
+  expect(await visitor.locator('form[action^="/dashboard/onboarding"]').count()).toBe(0);
+  await visitor.goto(`${later}?lang=ar`);
+  expect(await visitor.getAttribute('html', 'dir')).toBe('rtl');
+  expect(await visitor.textContent('[data-testid=already-set-up]')).toContain('\u2068Librairie Kiffa\u2069');
+  expect(await seriousViolations(visitor)).toEqual([]);
+  await visitor.click('[data-testid=sign-in]');
+  expect(new URL(visitor.url()).pathname).toBe('/dashboard/login');
+
+  // Nothing changed: the owner's password, the links (still unused), and the owner's session.
+  const [after] = await t.query('SELECT password_hash FROM users WHERE organization_id = $1', [account.id]);
+  expect(after.password_hash).toBe(before.password_hash);
+  const links = await t.query(
+    'SELECT used_at IS NOT NULL AS used FROM onboarding_links WHERE organization_id = $1 ORDER BY created_at',
+    [account.id],
+  );
+  expect(links.map((l) => l.used).sort()).toEqual([false, false, true]);
+  await owner.goto(`${base}/dashboard`);
+  expect(new URL(owner.url()).pathname).toBe('/dashboard');
+  expect(await owner.textContent('[data-testid=organization]')).toBe('Librairie Kiffa');
+  // The intruder's password signs nobody in; the owner's does.
+  await visitor.goto(`${base}/dashboard/login`);
+  await visitor.fill('#email', account.email);
+  await visitor.fill('#password', 'someone else entirely');
+  await visitor.click('button[type=submit]');
+  expect(new URL(visitor.url()).pathname).toBe('/dashboard/login');
+  await visitor.fill('#email', account.email);
+  await visitor.fill('#password', 'the owner chose this');
+  await Promise.all([visitor.waitForURL(`${base}/dashboard`), visitor.click('button[type=submit]')]);
+  await ownerContext.close();
+});
+
 it("the platform's accounts and an account's payments: linked, axe-clean and no wider than 360 px, in English and Arabic", async () => {
   const account = await connectAccount(t, platform, 'Boutique Nour');
   const sk = platform.sandbox.secretKey;

@@ -142,6 +142,7 @@ describe('every method on the real service', () => {
     account: { id: string };
     refund: { id: string };
     payout: { id: string };
+    link: { id: string };
   };
 
   /** One entry per public method, run in this order; each calls its method with a traced client. */
@@ -275,6 +276,16 @@ describe('every method on the real service', () => {
         w.price = await sk.prices.create({ productId: w.product.id, amount: 5000, interval: 'monthly' });
       },
     ],
+    [
+      'paymentLinks.create',
+      async ({ sk }) => {
+        w.link = await sk.paymentLinks.create({ name: 'Thiéboudienne', amount: 1500, maxPayments: 10 });
+      },
+    ],
+    ['paymentLinks.get', ({ sk }) => sk.paymentLinks.get(w.link.id)],
+    ['paymentLinks.list', ({ sk }) => sk.paymentLinks.list({ active: 'true', limit: 5 })],
+    ['paymentLinks.update', ({ sk }) => sk.paymentLinks.update(w.link.id, { successMessage: 'Merci !' })],
+    ['paymentLinks.deactivate', ({ sk }) => sk.paymentLinks.deactivate(w.link.id)],
     ['products.get', ({ sk }) => sk.products.get(w.product.id)],
     ['products.list', ({ sk }) => sk.products.list({ limit: 5 })],
     ['products.update', ({ sk }) => sk.products.update(w.product.id, { description: null })],

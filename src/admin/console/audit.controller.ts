@@ -1,10 +1,11 @@
 import { Get } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { AdminTexts } from '../../common/i18n/admin-texts';
-import { formatTime } from '../../dashboard/format';
+import { GO_LIVE_TEXTS } from '../../common/i18n/go-live-texts';
+import { fill, formatTime } from '../../dashboard/format';
 import { parseChoice, parseDay } from '../../dashboard/forms';
 import { AuditEntry, AuditFilter, AuditLogRepository } from '../audit-log.repository';
-import { OPERATOR_ACTIONS, OperatorAction } from '../operator-actions.service';
+import { OPERATOR_ACTIONS, OperatorAction, READ_ACTIONS } from '../operator-actions.service';
 import { OperatorsService } from '../operators.service';
 import { AdminPages } from './admin-pages';
 import { Adm, AdminRequest } from './admin-request';
@@ -44,7 +45,8 @@ export function changesOf(
 /**
  * The audit log of operators' actions, newest first (at most 200 a page), filtered by operator
  * (or the command line), action, organization and date range (UTC days): who, what, when, and
- * what changed from before to after, with both records whole.
+ * what changed from before to after, with both records whole; for a read of personal data, what
+ * was opened.
  */
 @AdminPages('audit')
 export class AdminAuditController {
@@ -91,8 +93,26 @@ export class AdminAuditController {
   }
 }
 
+/** What a read (READ_ACTIONS) opened, as the go-live form names it: a document or the ID number. */
+function readText(a: AdminRequest, e: AuditEntry): string | undefined {
+  if (!READ_ACTIONS.includes(e.action as OperatorAction)) return undefined;
+  const g = GO_LIVE_TEXTS[a.lang];
+  const read = (e.after ?? {}) as { document?: string; field?: string };
+  const label =
+    read.document === 'rccm_extract'
+      ? g.rccmExtract
+      : read.document === 'representative_id'
+        ? g.representativeIdDocument
+        : read.field === 'representativeIdNumber'
+          ? g.representativeIdNumber
+          : (read.document ?? read.field ?? '');
+  return fill(a.t.readWhat, { what: label });
+}
+
 function entryRow(a: AdminRequest, e: AuditEntry) {
+  const read = readText(a, e);
   return {
+    read,
     id: e.id,
     when: formatTime(e.createdAt, a.lang),
     who: e.operatorId ? e.actor : a.t.cli,
@@ -100,7 +120,7 @@ function entryRow(a: AdminRequest, e: AuditEntry) {
     what: actionText(a.t, e.action),
     organizationId: e.organizationId,
     organizationHref: e.organizationId && `/admin/organizations/${e.organizationId}`,
-    changes: changesOf(e.before, e.after),
+    changes: read ? [] : changesOf(e.before, e.after),
     before: JSON.stringify(e.before, null, 2),
     after: JSON.stringify(e.after, null, 2),
   };

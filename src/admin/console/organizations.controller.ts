@@ -58,7 +58,8 @@ const actorOf = (a: AdminRequest): Actor => ({ operatorId: a.signedIn.operatorId
  * The queue of applications (oldest first), the organizations list, an organization's page with
  * its application (the ID number opened only here) and documents (opened only here, decrypted on
  * the fly), and the operators' actions on it: approve, reject with a reason, fee rate, platform,
- * payouts held or released. Each action is audited (OperatorActionsService).
+ * payouts held or released. Each action is audited (OperatorActionsService), and so is each
+ * opening of the ID number (every rendering of the page that shows it) and of a document.
  */
 @AdminPages()
 export class AdminOrganizationsController {
@@ -113,7 +114,7 @@ export class AdminOrganizationsController {
     await this.renderOrganization(a, idOr404(id));
   }
 
-  /** A document of the latest application, decrypted on the fly: a download, never cached. */
+  /** A document of the latest application, decrypted on the fly (audited): a download, never cached. */
   @Get('organizations/:id/documents/:kind')
   async document(
     @Adm() a: AdminRequest,
@@ -122,7 +123,7 @@ export class AdminOrganizationsController {
   ): Promise<void> {
     const kind = Object.hasOwn(DOCUMENT_PATHS, path) ? DOCUMENT_PATHS[path] : undefined;
     if (!kind) throw adminError(AdminError.NotFound);
-    const document = await this.goLive.openDocument(idOr404(id), kind);
+    const document = await this.actions.openDocument(actorOf(a), idOr404(id), kind);
     const filename = `${path}-${id}.${EXTENSIONS[document.contentType]}`;
     void a.page.reply
       .status(200)
@@ -228,7 +229,8 @@ export class AdminOrganizationsController {
   ): Promise<void> {
     const g = GO_LIVE_TEXTS[a.lang];
     const account = await this.accounts.get(organizationId);
-    const application = await this.goLive.openApplication(organizationId);
+    // Audited: the page shows the decrypted ID number.
+    const application = await this.actions.openApplication(actorOf(a), organizationId);
     this.renderer.render(
       a,
       'organization',

@@ -77,6 +77,13 @@ export const Messages = {
   paymentRequestAlreadyPaid: 'Payment request is already paid',
   /** Paying (or opening checkout for) the request of a voided invoice. */
   paymentRequestVoid: 'Payment request is void: its invoice was voided',
+  /** Paying (or opening checkout for) a payment link's request whose checkout session ended unpaid. */
+  paymentLinkRequestVoid: 'Payment request is void: its payment link checkout session ended',
+  paymentLinkNotFound: 'Payment link not found',
+  /** A payment link's amount limits (docs/payment-links.md). */
+  paymentLinkAmountLimitsWithAmount: 'minAmount and maxAmount apply only to links without an amount',
+  paymentLinkMinAboveMax: 'minAmount must not exceed maxAmount',
+  paymentLinkExpiresAtPast: 'expiresAt must be in the future',
   checkoutSessionNotOpen: 'Checkout session is not open',
   phoneNumberRequired: 'Phone number is required',
   /** A second pay while the bank is still answering the first (docs/bank-gateway.md). */

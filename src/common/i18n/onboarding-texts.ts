@@ -1,3 +1,4 @@
+import { isolatePlaceholders } from './bidi';
 import type { Language } from './languages';
 
 /*
@@ -10,6 +11,10 @@ const fr = {
   intro:
     '{platform} a ouvert un compte Khoums pour {organization}. Choisissez votre mot de passe, puis demandez le passage en production.',
   submit: 'Choisir ce mot de passe',
+  setUpTitle: 'Compte déjà configuré',
+  setUpBody:
+    '{organization} a déjà un mot de passe : ce lien ne le change pas. Connectez-vous avec votre mot de passe.',
+  signIn: 'Se connecter',
   invalidTitle: 'Lien inconnu',
   invalidBody: "Ce lien d'accès n'existe pas. Demandez-en un nouveau à la plateforme qui vous l'a envoyé.",
   accountsTitle: 'Comptes connectés',
@@ -41,6 +46,9 @@ const ar: OnboardingTexts = {
   title: 'مرحبًا بك في خمس',
   intro: 'فتحت {platform} حسابًا في خمس لـ {organization}. اختر كلمة المرور، ثم اطلب الانتقال إلى الإنتاج.',
   submit: 'اختيار كلمة المرور هذه',
+  setUpTitle: 'الحساب مُعدّ مسبقًا',
+  setUpBody: 'لدى {organization} كلمة مرور بالفعل: هذا الرابط لا يغيّرها. سجّل الدخول بكلمة المرور الخاصة بك.',
+  signIn: 'تسجيل الدخول',
   invalidTitle: 'رابط غير معروف',
   invalidBody: 'رابط الدخول هذا غير موجود. اطلب رابطًا جديدًا من المنصة التي أرسلته إليك.',
   accountsTitle: 'الحسابات المرتبطة',
@@ -69,6 +77,10 @@ const en: OnboardingTexts = {
   intro:
     '{platform} opened a Khoums account for {organization}. Choose your password, then apply to go live.',
   submit: 'Set this password',
+  setUpTitle: 'Account already set up',
+  setUpBody:
+    '{organization} already has a password: this link does not change it. Sign in with your password.',
+  signIn: 'Sign in',
   invalidTitle: 'Unknown link',
   invalidBody: 'This sign-in link does not exist. Ask the platform that sent it for a new one.',
   accountsTitle: 'Connected accounts',
@@ -93,4 +105,4 @@ const en: OnboardingTexts = {
   backToAccounts: 'Back to connected accounts',
 };
 
-export const ONBOARDING_TEXTS: Record<Language, OnboardingTexts> = { fr, ar, en };
+export const ONBOARDING_TEXTS: Record<Language, OnboardingTexts> = { fr, ar: isolatePlaceholders(ar), en };

@@ -30,10 +30,12 @@ import { Ledger1795609844063 } from './1795609844063-Ledger';
 import { Payouts1795610234370 } from './1795610234370-Payouts';
 import { BalanceDaySlots1795617000000 } from './1795617000000-BalanceDaySlots';
 import { StatementKeys1795618000000 } from './1795618000000-StatementKeys';
+import { ConnectedOwnersWithoutPassword1796600000000 } from './1796600000000-ConnectedOwnersWithoutPassword';
 import { CustomerPortal1795616000000 } from './1795616000000-CustomerPortal';
 import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
 import { BillingWriteKeys1795616400000 } from './1795616400000-BillingWriteKeys';
+import { PaymentLinks1796700000000 } from './1796700000000-PaymentLinks';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -72,4 +74,6 @@ export const migrations = [
   BillingWriteKeys1795616400000,
   BalanceDaySlots1795617000000,
   StatementKeys1795618000000,
+  ConnectedOwnersWithoutPassword1796600000000,
+  PaymentLinks1796700000000,
 ];

@@ -33,6 +33,9 @@ export class CreatePaymentRequestDto {
 export class ListPaymentRequestsQuery extends PaginationQuery {
   @EnumField(['pending', 'paid'], { optional: true })
   status?: 'pending' | 'paid';
+
+  @UuidField({ optional: true, description: 'Only the requests made by this payment link' })
+  paymentLinkId?: string;
 }
 
 export class PaymentRequestIdParams {

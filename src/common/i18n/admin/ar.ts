@@ -123,6 +123,9 @@ export const ar: AdminTexts = {
   action_payouts_hold: 'تعليق التحويلات',
   action_payouts_release: 'استئناف التحويلات',
   action_payout_account: 'حساب التحويل',
+  action_open_document: 'فتح وثيقة',
+  action_show_id_number: 'عرض رقم التعريف',
+  readWhat: 'تم فتح: {what}',
 
   notFoundTitle: 'الصفحة غير موجودة',
   notFoundBody: 'هذه الصفحة غير موجودة.',

@@ -123,6 +123,9 @@ export const en: AdminTexts = {
   action_payouts_hold: 'Payouts held',
   action_payouts_release: 'Payouts released',
   action_payout_account: 'Payout account',
+  action_open_document: 'Opened a document',
+  action_show_id_number: 'Showed the ID number',
+  readWhat: 'Opened: {what}',
 
   notFoundTitle: 'Page not found',
   notFoundBody: 'This page does not exist.',

@@ -122,6 +122,9 @@ export const fr = {
   action_payouts_hold: 'Versements suspendus',
   action_payouts_release: 'Versements repris',
   action_payout_account: 'Compte de versement',
+  action_open_document: 'Document ouvert',
+  action_show_id_number: "Numéro d'identité affiché",
+  readWhat: 'Ouvert : {what}',
 
   notFoundTitle: 'Page introuvable',
   notFoundBody: "Cette page n'existe pas.",

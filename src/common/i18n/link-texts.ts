@@ -1,0 +1,111 @@
+import { isolatePlaceholders } from './bidi';
+import type { Language } from './languages';
+
+/** A payment link's page (/l/<code>): its texts, in its three languages. `{name}` is filled in by the page. */
+const fr = {
+  languageName: 'Français',
+  languages: 'Langue',
+  payTo: 'Paiement à',
+  merchantSupport: 'Support du marchand',
+  amount: 'Montant',
+  amountField: 'Montant à payer (MRU)',
+  amountHint: 'Entre {min} et {max}',
+  phone: 'Votre numéro de téléphone',
+  phoneHint: '8 chiffres, par exemple 22123456',
+  methods: 'Payez avec',
+  methodsUnavailable: 'Le paiement est momentanément indisponible. Veuillez réessayer plus tard.',
+  testMode: 'Mode test : aucun argent réel ne sera débité.',
+  continue: 'Continuer vers le paiement',
+  payFixed: 'Payer {amount}',
+  invalidAmount: 'Saisissez un montant entier entre {min} et {max}.',
+  invalidPhone: 'Numéro de téléphone invalide.',
+  securityCheck: 'La vérification de sécurité a échoué. Veuillez recharger la page et réessayer.',
+  merchantNotVerified:
+    "Ce marchand ne peut pas encore recevoir de paiements réels : son compte n'est pas vérifié.",
+  closedTitle: 'Lien de paiement indisponible',
+  closed_inactive: 'Le marchand a désactivé ce lien de paiement.',
+  closed_expired: 'Ce lien de paiement a expiré le {date}.',
+  closed_exhausted: 'Ce lien de paiement a atteint son nombre maximal de paiements.',
+  closed_full:
+    'Tous les paiements de ce lien sont en cours. Réessayez dans quelques minutes : une place se libère si un paiement n’aboutit pas.',
+  notFoundTitle: 'Lien introuvable',
+  notFoundBody: 'Ce lien de paiement n’existe pas. Vérifiez l’adresse auprès du marchand.',
+  paidTitle: 'Paiement reçu',
+  paidBody: 'Merci, votre paiement a bien été reçu.',
+  merchantMessage: 'Message du marchand',
+  reference: 'Référence',
+  payAgain: 'Faire un autre paiement',
+};
+
+export type LinkTexts = typeof fr;
+
+const ar: LinkTexts = {
+  languageName: 'العربية',
+  languages: 'اللغة',
+  payTo: 'الدفع إلى',
+  merchantSupport: 'دعم التاجر',
+  amount: 'المبلغ',
+  amountField: 'المبلغ المراد دفعه (MRU)',
+  amountHint: 'بين {min} و{max}',
+  phone: 'رقم هاتفك',
+  phoneHint: '8 أرقام، مثلا 22123456',
+  methods: 'ادفع عبر',
+  methodsUnavailable: 'الدفع غير متاح حاليا. يرجى المحاولة لاحقا.',
+  testMode: 'وضع الاختبار: لن يتم خصم أي مبلغ حقيقي.',
+  continue: 'المتابعة إلى الدفع',
+  payFixed: 'ادفع {amount}',
+  invalidAmount: 'أدخل مبلغا صحيحا بين {min} و{max}.',
+  invalidPhone: 'رقم الهاتف غير صالح.',
+  securityCheck: 'فشل التحقق الأمني. يرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
+  merchantNotVerified: 'لا يمكن لهذا التاجر تلقي مدفوعات حقيقية بعد: لم يتم التحقق من حسابه.',
+  closedTitle: 'رابط الدفع غير متاح',
+  closed_inactive: 'قام التاجر بتعطيل رابط الدفع هذا.',
+  closed_expired: 'انتهت صلاحية رابط الدفع هذا في {date}.',
+  closed_exhausted: 'بلغ رابط الدفع هذا الحد الأقصى لعدد المدفوعات.',
+  closed_full:
+    'جميع مدفوعات هذا الرابط قيد التنفيذ. أعد المحاولة بعد بضع دقائق: يتحرر مكان إذا لم يكتمل أحد المدفوعات.',
+  notFoundTitle: 'الرابط غير موجود',
+  notFoundBody: 'رابط الدفع هذا غير موجود. تحقق من العنوان لدى التاجر.',
+  paidTitle: 'تم استلام الدفع',
+  paidBody: 'شكرا لك، تم استلام دفعتك.',
+  merchantMessage: 'رسالة التاجر',
+  reference: 'المرجع',
+  payAgain: 'إجراء دفعة أخرى',
+};
+
+const en: LinkTexts = {
+  languageName: 'English',
+  languages: 'Language',
+  payTo: 'Pay',
+  merchantSupport: "Merchant's support",
+  amount: 'Amount',
+  amountField: 'Amount to pay (MRU)',
+  amountHint: 'Between {min} and {max}',
+  phone: 'Your phone number',
+  phoneHint: '8 digits, for example 22123456',
+  methods: 'Pay with',
+  methodsUnavailable: 'Payment is unavailable right now. Please try again later.',
+  testMode: 'Test mode: no real money will be taken.',
+  continue: 'Continue to payment',
+  payFixed: 'Pay {amount}',
+  invalidAmount: 'Enter a whole amount between {min} and {max}.',
+  invalidPhone: 'Invalid phone number.',
+  securityCheck: 'The security check failed. Please reload the page and try again.',
+  merchantNotVerified: 'This merchant cannot take real payments yet: its account is not verified.',
+  closedTitle: 'Payment link unavailable',
+  closed_inactive: 'The merchant has deactivated this payment link.',
+  closed_expired: 'This payment link expired on {date}.',
+  closed_exhausted: 'This payment link has reached its maximum number of payments.',
+  closed_full:
+    'Every payment of this link is under way. Try again in a few minutes: a place frees up if a payment does not go through.',
+  notFoundTitle: 'Link not found',
+  notFoundBody: 'This payment link does not exist. Check the address with the merchant.',
+  paidTitle: 'Payment received',
+  paidBody: 'Thank you, your payment has been received.',
+  merchantMessage: "The merchant's message",
+  reference: 'Reference',
+  payAgain: 'Make another payment',
+};
+
+/** Arabic's filled-in values (amounts, dates) isolated, so they keep their own direction. */
+export const LINK_TEXTS: Record<Language, LinkTexts> = { fr, ar: isolatePlaceholders(ar), en };
