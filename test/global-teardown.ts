@@ -8,6 +8,7 @@ export default async function globalTeardown(): Promise<void> {
     const admin = new Client({ connectionString: db.adminUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${db.database} WITH (FORCE)`);
+    if (db.template) await admin.query(`DROP DATABASE IF EXISTS ${db.template} WITH (FORCE)`);
     await admin.end();
   }
 }

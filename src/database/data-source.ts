@@ -1,6 +1,4 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { Db } from './db';
-import { sql } from './sql';
 import { migrations } from './migrations';
 
 /**
@@ -39,11 +37,4 @@ export async function runMigrations(url: string): Promise<string[]> {
   } finally {
     await ds.destroy();
   }
-}
-
-/** True when every known migration has been applied (readiness). */
-export async function migrationsApplied(db: Db): Promise<boolean> {
-  const rows = await db.many<{ name: string }>(sql`SELECT name FROM migrations`);
-  const applied = new Set(rows.map((r) => r.name));
-  return migrations.every((m) => applied.has(m.name));
 }

@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/decorators';
-import { migrationsApplied } from '../database/data-source';
 import { Db } from '../database/db';
+import { migrationsApplied } from '../database/migrations-applied';
 import { NoRateLimit } from '../rate-limits/decorators';
 
 @ApiTags('Health')

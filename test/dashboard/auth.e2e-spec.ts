@@ -11,6 +11,14 @@ import {
   stateChangingForms,
 } from '../helpers/dashboard';
 
+// SWC's CommonJS exports are getters that cannot be redefined: the services and this file get a
+// plain copy of the module instead (an ES module's, so that `import * as` takes it as it is), whose
+// functions jest.spyOn can wrap (they are called through it, at call time).
+jest.mock('../../src/organizations/secrets', () => ({
+  __esModule: true,
+  ...jest.requireActual('../../src/organizations/secrets'),
+}));
+
 /** The merchant dashboard (docs/dashboard.md): sessions, sign-in, sign-up, the sign-in limit and CSRF. */
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { runMigrations } from '../../src/database/data-source';
-import { emptyDatabase } from '../helpers/app';
+import { privateDatabase } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
 import { SubscriptionTenant as Tenant, subscriptionTenant } from '../helpers/tenant-rows';
 
@@ -18,8 +17,7 @@ let url: string;
 let drop: () => Promise<void>;
 let db: Client;
 beforeAll(async () => {
-  ({ url, drop } = await emptyDatabase());
-  await runMigrations(url);
+  ({ url, drop } = await privateDatabase());
   db = new Client({ connectionString: url });
   await db.connect();
 });

@@ -8,9 +8,6 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app';
 import { AppConfig, loadConfig } from '../../src/config/config';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrations } from '../../src/database/data-source';
-import { migrations } from '../../src/database/migrations';
 import { Db } from '../../src/database/db';
 import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
@@ -143,21 +140,30 @@ export async function startTestApp(
 
 /**
  * A migrated database of its own on the run's server, for suites whose processes must be the
- * only ones working on it (e.g. background workers racing other suites'). Dropped by `drop()`.
+ * only ones working on it (e.g. background workers racing other suites'): a copy of the run's
+ * migrated template (global-setup). Dropped by `drop()`.
  */
-export async function privateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const db = await emptyDatabase();
-  await runMigrations(directUrlFor(db.url) ?? db.url);
-  return db;
+export function privateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = process.env.KHOUMS_TEST_TEMPLATE_DATABASE;
+  if (!template)
+    throw new Error('KHOUMS_TEST_TEMPLATE_DATABASE is unset: run e2e specs through jest (global-setup)');
+  return newDatabase(template);
 }
 
 /** A database of its own with no migration run yet (a migration's test), dropped by `drop`. */
-export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return newDatabase();
+}
+
+async function newDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const database = `khoums_private_${randomBytes(5).toString('hex')}`;
   const admin = new Client({ connectionString: testDatabaseUrl() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${database}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const u = new URL(testDatabaseUrl());
   u.pathname = `/${database}`;
   const url = u.toString();
@@ -170,20 +176,6 @@ export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<vo
       await c.end();
     },
   };
-}
-
-/** Runs on `url` the migrations listed before `migration`: the schema as it was before it. */
-export async function migrateUpTo(url: string, migration: (typeof migrations)[number]): Promise<void> {
-  const ds = new DataSource({
-    ...dataSourceOptions(url),
-    migrations: migrations.slice(0, migrations.indexOf(migration)),
-  });
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'each' });
-  } finally {
-    await ds.destroy();
-  }
 }
 
 /** The go-live documents' key of every app the tests start (global-setup sets it for child processes). */

@@ -1,5 +1,9 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv, { _, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import standaloneCode from 'ajv/dist/standalone';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Checks an answer of the API against the service's OpenAPI document: its status is declared for
@@ -49,29 +53,65 @@ function asClientsReadIt(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * The validators of the document's response schemas, compiled by ajv once for every run (not once
+ * per app: compiling them took most of a test app's start, 10 to 20 s of a loaded 2-core machine)
+ * and kept as JavaScript under node_modules/.cache by the hash of what they are compiled from, as
+ * run-ts.js keeps the service's. Each distinct schema once (the document repeats the error ones).
+ */
+const CACHE_DIR = join(__dirname, '../../node_modules/.cache/khoums-openapi-check');
+const ajvVersion = (require('ajv/package.json') as { version: string }).version;
+/** Reads the messages of a validator's errors (compiles nothing). */
+const errorsReader = new Ajv();
+/** The validators of the documents seen by this test file, by the hash of their schemas. */
+const loaded = new Map<string, Map<string, ValidateFunction>>();
+
+function schemaText(schema: object): string {
+  return JSON.stringify(asClientsReadIt(schema)).replace(/"#\/components\//g, '"doc#/components/');
+}
+
+function compiledValidators(components: object, texts: string[]): Map<string, ValidateFunction> {
+  const key = createHash('sha256')
+    .update([ajvVersion, asClientsReadIt.toString(), JSON.stringify(components), ...texts].join('\0'))
+    .digest('hex');
+  let validators = loaded.get(key);
+  if (validators) return validators;
+  const file = join(CACHE_DIR, `${key}.js`);
+  if (!existsSync(file)) {
+    const ajv = new Ajv({
+      strict: false,
+      allErrors: true,
+      code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+    });
+    addFormats(ajv);
+    ajv.addSchema(asClientsReadIt({ components }) as object, 'doc');
+    texts.forEach((text, i) => ajv.addSchema(JSON.parse(text) as object, `r${i}`));
+    const code = standaloneCode(ajv, Object.fromEntries(texts.map((_t, i) => [`r${i}`, `r${i}`])));
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Written aside then renamed: a test file starting at the same time never reads half a file.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  }
+  const exported = require(file) as Record<string, ValidateFunction>;
+  validators = new Map(texts.map((text, i) => [text, exported[`r${i}`]]));
+  loaded.set(key, validators);
+  return validators;
+}
+
 export class OpenApiCheck {
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
   private readonly validators = new Map<object, ValidateFunction>();
 
   constructor(private readonly doc: Document) {
-    addFormats(this.ajv);
-    this.ajv.addSchema(asClientsReadIt({ components: doc.components ?? {} }) as object, 'doc');
-    // Compiled once here, not on a route's first answer: a test timing an answer must not time ajv.
+    const schemas: object[] = [];
     for (const item of Object.values(doc.paths))
       for (const op of Object.values(item))
         for (const response of Object.values(op.responses ?? {}))
           for (const content of Object.values(response.content ?? {}))
-            if (content.schema) this.validator(content.schema);
-  }
-
-  private validator(schema: object): ValidateFunction {
-    let validate = this.validators.get(schema);
-    if (!validate) {
-      const text = JSON.stringify(asClientsReadIt(schema)).replace(/"#\/components\//g, '"doc#/components/');
-      validate = this.ajv.compile(JSON.parse(text) as object);
-      this.validators.set(schema, validate);
-    }
-    return validate;
+            if (content.schema) schemas.push(content.schema);
+    const texts = schemas.map(schemaText);
+    const compiled = compiledValidators(doc.components ?? {}, [...new Set(texts)]);
+    schemas.forEach((schema, i) => this.validators.set(schema, compiled.get(texts[i])!));
   }
 
   /** What is wrong with an answer of the API (undefined: nothing, or not an operation of the document). */
@@ -95,8 +135,8 @@ export class OpenApiCheck {
         return `${what} with a body that is not JSON: ${a.body.slice(0, 200)}`;
       }
     }
-    const validate = this.validator(content.schema);
+    const validate = this.validators.get(content.schema)!;
     if (validate(body)) return undefined;
-    return `${what} with a body its schema refuses (${this.ajv.errorsText(validate.errors)}): ${a.body.slice(0, 300)}`;
+    return `${what} with a body its schema refuses (${errorsReader.errorsText(validate.errors)}): ${a.body.slice(0, 300)}`;
   }
 }
