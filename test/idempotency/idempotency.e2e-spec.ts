@@ -443,6 +443,7 @@ describe('every POST route of the API', () => {
     '/api/v1/payment': { transactionId: 'any', phoneNumber: '22222222', configurationId: randomUUID() },
     '/api/v1/webhook-endpoints': { url: 'https://merchant.example.mr/any', enabled: false },
     '/api/v1/products': { name: 'any' },
+    '/api/v1/payment-links': { name: 'any', amount: 10 },
     '/api/v1/prices': { productId: randomUUID(), amount: 10, interval: 'monthly' },
     '/api/v1/customers': { externalUserId: 'any' },
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },
