@@ -8,7 +8,7 @@ import type { Account } from '../organizations/account';
 import type { DocumentKind, DocumentType } from '../organizations/application';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { AdminError, adminError } from './admin.errors';
-import { Actor, AuditLogRepository } from './audit-log.repository';
+import { Actor, AuditEntry, AuditFilter, AuditLogRepository } from './audit-log.repository';
 
 /** The audited actions, as the audit log names them. */
 export const OPERATOR_ACTIONS = [
@@ -66,6 +66,11 @@ export class OperatorActionsService {
     private readonly config: AppConfig,
     private readonly goLive: GoLiveService,
   ) {}
+
+  /** The audit log of operators' actions, newest first, at most 200 entries. */
+  auditLog(filter: AuditFilter): Promise<AuditEntry[]> {
+    return this.audit.list(filter);
+  }
 
   /**
    * Approves the organization for Production, and its pending payout account. `onlySubmitted` (the

@@ -4,9 +4,8 @@ import { Post } from '../common/http/routes';
 import { normalizePhone } from '../common/validation/rules';
 import type { Customer } from '../customers/customer';
 import { CustomerError } from '../customers/customers.errors';
-import { CustomersRepository } from '../customers/customers.repository';
 import { CustomersService } from '../customers/customers.service';
-import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
@@ -45,8 +44,7 @@ export class DashboardCustomersController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly customers: CustomersService,
-    private readonly repo: CustomersRepository,
-    private readonly subscriptions: SubscriptionsRepository,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   @Get()
@@ -105,7 +103,7 @@ export class DashboardCustomersController {
 
   /** A customer of the organization (either environment), or the 404 page. */
   private async customerOrNotFoundPage(d: DashboardRequest, id: string): Promise<Customer> {
-    const customer = await this.repo.byId(d.scope.organizationId, idOr404(id));
+    const customer = await this.customers.findInOrganization(d.scope.organizationId, idOr404(id));
     if (!customer) throw dashboardError(DashboardError.NotFound);
     return customer;
   }
@@ -113,7 +111,7 @@ export class DashboardCustomersController {
   private async renderList(d: DashboardRequest, form: CustomerForm): Promise<void> {
     const { t } = d;
     const q = parseText(d.query('q'));
-    const page = await this.repo.search(
+    const page = await this.customers.search(
       d.scope.organizationId,
       { q },
       { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },

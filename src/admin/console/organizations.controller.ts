@@ -10,7 +10,7 @@ import { GoLiveService, OpenedApplication } from '../../going-live/go-live.servi
 import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/account';
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
-import { OrganizationsRepository } from '../../organizations/organizations.repository';
+import { OrganizationsService } from '../../organizations/organizations.service';
 import { AdminError, adminError } from '../admin.errors';
 import type { Actor } from '../audit-log.repository';
 import { OperatorActionsService } from '../operator-actions.service';
@@ -65,7 +65,7 @@ const actorOf = (a: AdminRequest): Actor => ({ operatorId: a.signedIn.operatorId
 export class AdminOrganizationsController {
   constructor(
     private readonly renderer: AdminRenderer,
-    private readonly organizations: OrganizationsRepository,
+    private readonly organizations: OrganizationsService,
     private readonly accounts: AccountService,
     private readonly goLive: GoLiveService,
     private readonly actions: OperatorActionsService,
