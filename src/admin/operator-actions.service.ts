@@ -11,6 +11,9 @@ import { AdminError, adminError } from './admin.errors';
 import { Actor, AuditEntry, AuditFilter, AuditLogRepository } from './audit-log.repository';
 
 /** The audited actions, as the audit log names them. */
+/** The longest reason an operator gives for refusing an application (the console's form checks it too). */
+export const REJECTION_REASON_MAX = 1000;
+
 export const OPERATOR_ACTIONS = [
   'organization.verify',
   'organization.reject',
@@ -95,7 +98,7 @@ export class OperatorActionsService {
     onlySubmitted = false,
   ): Promise<AccountChange> {
     const text = reason.trim();
-    if (text.length < 1 || text.length > 1000) throw adminError(AdminError.ReasonRequired);
+    if (text.length < 1 || text.length > REJECTION_REASON_MAX) throw adminError(AdminError.ReasonRequired);
     return this.act(actor, 'organization.reject', organizationId, async (before) => {
       if (onlySubmitted && before.verificationStatus !== 'submitted')
         throw adminError(AdminError.NotUnderReview);

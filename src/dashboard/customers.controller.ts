@@ -1,6 +1,7 @@
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
+import { EXTERNAL_ID } from '../common/validation/fields';
 import { normalizePhone } from '../common/validation/rules';
 import type { Customer } from '../customers/customer';
 import { CustomerError } from '../customers/customers.errors';
@@ -15,8 +16,6 @@ import { parseText } from './forms';
 import { customerRow, pager, subscriptionRow } from './presenters';
 
 const PAGE_SIZE = 25;
-/** An external user id is 1 to 128 printable characters (as the API's ExternalIdField). */
-const EXTERNAL_USER_ID = /^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]{1,128}$/u;
 
 interface CustomerForm {
   externalUserId: string;
@@ -30,7 +29,7 @@ function customerForm(d: DashboardRequest): CustomerForm & { normalizedPhone: st
   const phone = d.field('phone').trim();
   const normalizedPhone = phone === '' ? null : normalizePhone(phone);
   const errors: Record<string, string> = {};
-  if (!EXTERNAL_USER_ID.test(externalUserId)) errors.externalUserId = d.t.invalidExternalUserId;
+  if (!EXTERNAL_ID.test(externalUserId)) errors.externalUserId = d.t.invalidExternalUserId;
   if (phone !== '' && !normalizedPhone) errors.phone = d.t.invalidPhone;
   return { externalUserId, phone, normalizedPhone, errors };
 }

@@ -4,6 +4,7 @@ import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
 import { Post } from '../common/http/routes';
 import { formatMru } from '../common/i18n/languages';
+import { REFUND_REASON_MAX } from '../ledger/dto/refund.dto';
 import { LedgerError } from '../ledger/ledger.errors';
 import type { RefundJson } from '../ledger/refund';
 import { RefundsService } from '../ledger/refunds.service';
@@ -23,8 +24,6 @@ import { deliveryRow, paymentRow, requestRow, sessionRow, Viewer } from './prese
 
 /** The refunds of a payment the page lists (the API pages them; a payment has a few). */
 const REFUNDS_SHOWN = 100;
-/** As the API's `reason`. */
-const REASON_MAX = 500;
 
 /** What the refund form of one payment was sent with, and what was wrong. */
 interface RefundForm {
@@ -78,7 +77,7 @@ export class DashboardPaymentRequestController {
     };
     const amount = form.amount === '' ? undefined : parseAmount(form.amount);
     if (form.amount !== '' && amount === undefined) form.error = { text: d.t.invalidAmount };
-    else if (form.reason.length > REASON_MAX) form.error = { text: d.t.reasonTooLong };
+    else if (form.reason.length > REFUND_REASON_MAX) form.error = { text: d.t.reasonTooLong };
     if (form.error) return this.render(d, payment.paymentRequestId, form);
     try {
       assertMayAskForMoney(tenant);

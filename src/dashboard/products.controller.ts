@@ -4,6 +4,7 @@ import { Post } from '../common/http/routes';
 import { PRICE_INTERVALS, PriceInterval } from '../prices/price';
 import { PriceError } from '../prices/prices.errors';
 import { PricesService } from '../prices/prices.service';
+import { PRODUCT_LIMITS } from '../products/dto/product.dto';
 import type { Product } from '../products/product';
 import { ProductError } from '../products/products.errors';
 import { ProductsService } from '../products/products.service';
@@ -34,13 +35,13 @@ interface PriceForm {
   errors: Errors;
 }
 
-/** The product form, checked as the API checks it (name 1 to 200 characters, description at most 2,000). */
+/** The product form, checked as the API checks it (PRODUCT_LIMITS). */
 function productForm(d: DashboardRequest): ProductForm {
   const name = d.field('name').trim();
   const description = d.field('description').trim();
   const errors: Errors = {};
-  if (name.length < 1 || name.length > 200) errors.name = d.t.productNameRequired;
-  if (description.length > 2000) errors.description = d.t.descriptionTooLong;
+  if (name.length < 1 || name.length > PRODUCT_LIMITS.name) errors.name = d.t.productNameRequired;
+  if (description.length > PRODUCT_LIMITS.description) errors.description = d.t.descriptionTooLong;
   return { name, description, errors };
 }
 
