@@ -8,9 +8,12 @@ import type { Account } from '../organizations/account';
 import type { DocumentKind, DocumentType } from '../organizations/application';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { AdminError, adminError } from './admin.errors';
-import { Actor, AuditLogRepository } from './audit-log.repository';
+import { Actor, AuditEntry, AuditFilter, AuditLogRepository } from './audit-log.repository';
 
 /** The audited actions, as the audit log names them. */
+/** The longest reason an operator gives for refusing an application (the console's form checks it too). */
+export const REJECTION_REASON_MAX = 1000;
+
 export const OPERATOR_ACTIONS = [
   'organization.verify',
   'organization.reject',
@@ -67,6 +70,11 @@ export class OperatorActionsService {
     private readonly goLive: GoLiveService,
   ) {}
 
+  /** The audit log of operators' actions, newest first, at most 200 entries. */
+  auditLog(filter: AuditFilter): Promise<AuditEntry[]> {
+    return this.audit.list(filter);
+  }
+
   /**
    * Approves the organization for Production, and its pending payout account. `onlySubmitted` (the
    * console): refused unless an application waits, checked under the organization's lock, so two
@@ -90,7 +98,7 @@ export class OperatorActionsService {
     onlySubmitted = false,
   ): Promise<AccountChange> {
     const text = reason.trim();
-    if (text.length < 1 || text.length > 1000) throw adminError(AdminError.ReasonRequired);
+    if (text.length < 1 || text.length > REJECTION_REASON_MAX) throw adminError(AdminError.ReasonRequired);
     return this.act(actor, 'organization.reject', organizationId, async (before) => {
       if (onlySubmitted && before.verificationStatus !== 'submitted')
         throw adminError(AdminError.NotUnderReview);

@@ -16,6 +16,7 @@ import { BillingScheduler } from './billing.scheduler';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
 import { RemindersOfInvoices } from './reminders-of-invoices';
+import { SmsLogService } from './sms-log.service';
 
 @Module({
   imports: [SubscriptionsModule, PaymentsModule, InvoicesModule],
@@ -28,6 +29,7 @@ import { RemindersOfInvoices } from './reminders-of-invoices';
     RemindersScheduler,
     DunningRun,
     SmsGateway,
+    SmsLogService,
     SmsSender,
     BillingScheduler,
     BillingSettlement,
@@ -39,6 +41,7 @@ import { RemindersOfInvoices } from './reminders-of-invoices';
     ReminderRun,
     DunningRun,
     SmsSender,
+    SmsLogService,
     SmsGateway,
     BillingRepository,
     BillingSettingsService,

@@ -9,6 +9,7 @@ import { CheckoutSessionsController } from './checkout-sessions.controller';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSettlement } from './checkout-settlement';
+import { CheckoutSurface } from './hosted-page';
 import { PublicCheckoutController } from './public-checkout.controller';
 import { PublicCheckoutService } from './public-checkout.service';
 
@@ -21,9 +22,10 @@ import { PublicCheckoutService } from './public-checkout.service';
     CheckoutExpiryJob,
     CheckoutSettlement,
     CheckoutPageRenderer,
+    CheckoutSurface,
     PublicCheckoutService,
     { provide: CheckoutPayments, useClass: BankAppPayments },
   ],
-  exports: [CheckoutSessionsService, CheckoutSessionsRepository],
+  exports: [CheckoutSessionsService, CheckoutSessionsRepository, CheckoutSurface],
 })
 export class CheckoutModule {}

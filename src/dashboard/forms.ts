@@ -1,12 +1,38 @@
 import type { AppError } from '../common/errors/app-error';
 import type { Language } from '../common/i18n/languages';
+import { EXTERNAL_ID_MAX } from '../common/validation/fields';
 import { MAX_AMOUNT } from '../common/validation/rules';
 import { isStorableText } from '../common/validation/storable';
+import { REFUND_REASON_MAX } from '../ledger/dto/refund.dto';
+import { API_KEY_NAME_MAX } from '../organizations/api-keys.service';
+import { PASSWORD_MIN } from '../organizations/users';
+import { LINK_LIMITS } from '../payment-links/dto/payment-link.dto';
+import { ORGANIZATION_NAME_MAX } from '../platforms/dto/account.dto';
+import { PRODUCT_LIMITS } from '../products/dto/product.dto';
 
 /*
  * Reading the dashboard's forms and filter links: what the browser sent is only ever a string, and
  * a value that does not parse is left out (a filter) or reported (a form), never passed to SQL.
  */
+
+/**
+ * The limits the forms' fields carry (`maxlength="{{@root.limits.…}}"`, every page's locals), taken
+ * from the API's DTOs and rules that check them, never restated: the browser stops at the length the
+ * server accepts.
+ */
+export const FORM_LIMITS = {
+  externalUserId: EXTERNAL_ID_MAX,
+  manualPaymentReference: EXTERNAL_ID_MAX,
+  productName: PRODUCT_LIMITS.name,
+  productDescription: PRODUCT_LIMITS.description,
+  linkName: LINK_LIMITS.name,
+  linkDescription: LINK_LIMITS.description,
+  linkSuccessMessage: LINK_LIMITS.successMessage,
+  refundReason: REFUND_REASON_MAX,
+  organizationName: ORGANIZATION_NAME_MAX,
+  passwordMin: PASSWORD_MIN,
+  keyName: API_KEY_NAME_MAX,
+} as const;
 
 /** A path inside the dashboard to come back to, else `fallback` (never another site). */
 export function safeReturn(value: unknown, fallback: string): string {

@@ -23,6 +23,9 @@ export const ENDED_KEYS_CHANNEL = 'api_keys_ended';
 const HEARTBEAT_MS = 250;
 const HEARTBEAT = 'heartbeat:';
 
+/** The longest name a key is given (the dashboard's form cuts it there). */
+export const API_KEY_NAME_MAX = 100;
+
 /** How long a rolled key keeps working beside its successor, in seconds: now, 1 h, 24 h, 7 days. */
 export const ROLL_DELAYS = [0, 3600, 86_400, 604_800] as const;
 export type RollDelay = (typeof ROLL_DELAYS)[number];

@@ -72,6 +72,16 @@ export class PricesService {
     return byProduct;
   }
 
+  /** The active prices of these products, by product then oldest first. */
+  activePricesOf(productIds: string[]): Promise<Price[]> {
+    return this.repo.activeOf(productIds);
+  }
+
+  /** An active price of an active product of the environment, or undefined. */
+  findActive(environmentId: string, id: string): Promise<Price | undefined> {
+    return this.repo.activeInEnvironment(environmentId, id);
+  }
+
   private async priceOrNotFound(price: Promise<Price | undefined>): Promise<Price> {
     const p = await price;
     if (!p) throw priceError(PriceError.NotFound);

@@ -1,4 +1,5 @@
 import { Messages } from '../../src/common/errors/messages';
+import { EXTERNAL_ID_MAX } from '../../src/common/validation/fields';
 import { startTestApp, TestApp } from '../helpers/app';
 import { invoicesOf } from '../helpers/billing';
 import {
@@ -119,13 +120,15 @@ describe('recording a payment by hand on the invoice page', () => {
 
   it('reports a form that does not parse, field by field, and records nothing', async () => {
     const { browser, billing, path, sk } = await ownerWithInvoice();
-    await browser.get(path);
+    const page = await browser.get(path);
+    // The reference's field stops where the API's does.
+    expect(page.text).toMatch(new RegExp(`name="reference"[^>]* maxlength="${EXTERNAL_ID_MAX}"`));
     for (const form of <Record<string, string>[]>[
       { amount: '', method: 'cash' },
       { amount: '0', method: 'cash' },
       { amount: '12.5', method: 'cash' },
       { amount: '100', method: 'card' },
-      { amount: '100', method: 'cash', reference: 'x'.repeat(129) },
+      { amount: '100', method: 'cash', reference: 'x'.repeat(EXTERNAL_ID_MAX + 1) },
       { amount: '100', method: 'cash', paidAt: '2026-02-30T10:00' },
     ]) {
       const res = await browser.post(`${path}/payments`, form);

@@ -1,6 +1,7 @@
 import { Messages } from '../../src/common/errors/messages';
 import { en } from '../../src/common/i18n/dashboard/en';
 import { formatMru } from '../../src/common/i18n/languages';
+import { REFUND_REASON_MAX } from '../../src/ledger/dto/refund.dto';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import {
   DASHBOARD_ENV,
@@ -152,7 +153,9 @@ describe("refunds on a payment request's page", () => {
     const { org, browser } = await payableOwner();
     const paid = await paidRequest(t, org.sandbox.secretKey, 1000);
     const paymentId = paid.payment.id as string;
-    await browser.get(`/dashboard/payment-requests/${paid.requestId}`);
+    const page = await browser.get(`/dashboard/payment-requests/${paid.requestId}`);
+    // The reason's field stops where the API's refund does.
+    expect(page.text).toContain(`name="reason" type="text" maxlength="${REFUND_REASON_MAX}"`);
 
     const tooMuch = await browser.post(`/dashboard/payments/${paymentId}/refunds`, { amount: '1001' });
     expect(tooMuch.status).toBe(200);
@@ -167,7 +170,7 @@ describe("refunds on a payment request's page", () => {
 
     const longReason = await browser.post(`/dashboard/payments/${paymentId}/refunds`, {
       amount: '10',
-      reason: 'x'.repeat(501),
+      reason: 'x'.repeat(REFUND_REASON_MAX + 1),
     });
     expect(errorsOf(longReason.text)).toEqual([en.reasonTooLong]);
 

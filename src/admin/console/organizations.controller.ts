@@ -10,10 +10,10 @@ import { GoLiveService, OpenedApplication } from '../../going-live/go-live.servi
 import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/account';
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
-import { OrganizationsRepository } from '../../organizations/organizations.repository';
+import { OrganizationsService } from '../../organizations/organizations.service';
 import { AdminError, adminError } from '../admin.errors';
 import type { Actor } from '../audit-log.repository';
-import { OperatorActionsService } from '../operator-actions.service';
+import { OperatorActionsService, REJECTION_REASON_MAX } from '../operator-actions.service';
 import { AdminPages, idOr404 } from './admin-pages';
 import { Adm, AdminRequest } from './admin-request';
 import { AdminRenderer } from './admin.renderer';
@@ -65,7 +65,7 @@ const actorOf = (a: AdminRequest): Actor => ({ operatorId: a.signedIn.operatorId
 export class AdminOrganizationsController {
   constructor(
     private readonly renderer: AdminRenderer,
-    private readonly organizations: OrganizationsRepository,
+    private readonly organizations: OrganizationsService,
     private readonly accounts: AccountService,
     private readonly goLive: GoLiveService,
     private readonly actions: OperatorActionsService,
@@ -147,7 +147,7 @@ export class AdminOrganizationsController {
   async reject(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
     const reason = a.field('reason');
     const organizationId = idOr404(id);
-    if (!reason.trim() || reason.trim().length > 1000)
+    if (!reason.trim() || reason.trim().length > REJECTION_REASON_MAX)
       return this.renderOrganization(
         a,
         organizationId,
