@@ -158,8 +158,13 @@ export class OrganizationsRepository {
              o.support_phone AS "phoneNumber", o.website,
              CASE WHEN pa.organization_id IS NULL THEN NULL
                   ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
-                                         'status', pa.status) END AS "payoutAccount"
+                                         'status', pa.status) END AS "payoutAccount",
+             CASE WHEN pc.organization_id IS NULL THEN NULL
+                  ELSE json_build_object('bank', pc.bank, 'holderName', pc.holder_name, 'iban', pc.iban,
+                                         'status', pc.status, 'requestedAt', pc.requested_at,
+                                         'decidedAt', pc.decided_at) END AS "payoutAccountChange"
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
+             LEFT JOIN payout_account_changes pc ON pc.organization_id = o.id
        WHERE o.id = ${organizationId} ${raw(lock ? 'FOR UPDATE OF o' : '')}`);
   }
 
@@ -199,6 +204,41 @@ export class OrganizationsRepository {
       ON CONFLICT (organization_id) DO UPDATE
         SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
             status = EXCLUDED.status, updated_at = now()`);
+  }
+
+  /** Records the owner's request to change the payout account, replacing any earlier one. */
+  async requestPayoutAccountChange(
+    organizationId: string,
+    userId: string | null,
+    account: { bank: string; holderName: string; iban: string },
+  ): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO payout_account_changes (organization_id, bank, holder_name, iban, status, requested_by)
+      VALUES (${organizationId}, ${account.bank}, ${account.holderName}, ${account.iban}, 'pending', ${userId})
+      ON CONFLICT (organization_id) DO UPDATE
+        SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
+            status = 'pending', requested_by = EXCLUDED.requested_by, requested_at = now(), decided_at = NULL`);
+  }
+
+  /** The organizations whose payout account change waits for an operator, oldest first. */
+  payoutAccountChangeQueue(limit = 200): Promise<{ id: string; name: string; requestedAt: Date }[]> {
+    return this.db.many(sql`
+      SELECT o.id, o.name, pc.requested_at AS "requestedAt"
+        FROM payout_account_changes pc JOIN organizations o ON o.id = pc.organization_id
+       WHERE pc.status = 'pending'
+       ORDER BY pc.requested_at, o.id LIMIT ${limit}`);
+  }
+
+  /** Removes the request (approved: the account now holds it). */
+  async deletePayoutAccountChange(organizationId: string): Promise<void> {
+    await this.db.exec(sql`DELETE FROM payout_account_changes WHERE organization_id = ${organizationId}`);
+  }
+
+  /** Marks the waiting request refused (the owner reads it until the next request). */
+  async rejectPayoutAccountChange(organizationId: string): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE payout_account_changes SET status = 'rejected', decided_at = now()
+       WHERE organization_id = ${organizationId} AND status = 'pending'`);
   }
 
   async setPayoutAccountStatus(organizationId: string, status: PayoutAccountStatus): Promise<void> {
