@@ -234,6 +234,8 @@ export interface CreateSubscriptionByExternalUserBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
@@ -257,6 +259,8 @@ export interface CreateSubscriptionBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** A customer of the organization */
@@ -748,6 +752,8 @@ export interface PublicPaymentRequestView {
   invoiceId: string | null;
   /** Whole MRU the connected account pays its platform when the request is paid; null: none */
   applicationFee: number | null;
+  /** The payment link the request was made for; null otherwise */
+  paymentLinkId: string | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -878,6 +884,8 @@ export interface Subscription {
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
+  /** Units of the price billed each period: each invoice is the price’s amount × quantity */
+  quantity: number;
   status:
     | 'trialing'
     | 'active'

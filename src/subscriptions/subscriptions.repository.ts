@@ -235,10 +235,10 @@ export class SubscriptionsRepository {
   async insert(s: Subscription, event: NewEvent): Promise<void> {
     await this.db.exec(sql`
       WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
-        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
+        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
                 ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})

@@ -46,6 +46,7 @@ export function termsOf(
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
     requireFirstPayment: dto.requireFirstPayment,
+    quantity: dto.quantity,
     applicationFeeBps: dto.applicationFeeBps ?? null,
   };
 }

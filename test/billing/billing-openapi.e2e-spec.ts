@@ -91,6 +91,7 @@ it('describes each record with every field the API returns', () => {
       'id',
       'customerId',
       'priceId',
+      'quantity',
       'status',
       'trialEnd',
       'startedAt',
