@@ -327,11 +327,20 @@ export interface Dunning {
 export interface Invoice {
   /** Also the transactionId of its payment request */
   id: string;
+  /** Gapless and increasing per organization and environment: `<prefix>-000001` */
+  number: string;
   customerId: string;
   subscriptionId: string;
   status: 'pending' | 'paid' | 'void' | 'refunded';
-  /** Decimal amount in MRU with two decimals */
+  /** What the customer pays: subtotal − discount − creditApplied; decimal MRU with two decimals */
   amount: string;
+  /** The sum of the lines, decimal MRU */
+  subtotal: string;
+  /** Taken off by the subscription’s coupon, decimal MRU */
+  discount: string;
+  /** Taken off from the customer’s credit balance, decimal MRU */
+  creditApplied: string;
+  lines: InvoiceLine[];
   /** The end of the billed period (the subscription’s next billing date when the invoice was created) */
   dueDate: string | null;
   /** The payment request that pays it */
@@ -349,6 +358,21 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
+}
+
+export interface InvoiceLine {
+  /** What the line bills: the product’s name */
+  description: string;
+  /** Units billed (the subscription’s quantity) */
+  quantity: number;
+  /** Decimal MRU per unit */
+  unitAmount: string;
+  /** Decimal MRU: unitAmount × quantity, or the prorated difference */
+  amount: string;
+  periodStart: string;
+  periodEnd: string;
+  /** The rest of a period after a change of price or quantity */
+  proration: boolean;
 }
 
 export interface LatestPayment {

@@ -131,7 +131,7 @@ export class SubscriptionsService {
   private async start(
     tenant: Tenant,
     customer: Customer,
-    price: Price,
+    price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
   ) {
     const now = new Date();
@@ -151,6 +151,7 @@ export class SubscriptionsService {
       ...initial,
       priceAmount: price.amount,
       priceInterval: price.interval,
+      productName: price.productName,
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
