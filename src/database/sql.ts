@@ -86,7 +86,7 @@ export function isoUtc(expression: string): Sql {
 }
 
 /** A column type `rowsFrom` sends as an array; `jsonb` is sent as one JSON array of the values. */
-export type ColumnType = 'uuid' | 'text' | 'integer' | 'timestamptz' | 'jsonb';
+export type ColumnType = 'uuid' | 'text' | 'integer' | 'boolean' | 'timestamptz' | 'jsonb';
 
 /**
  * Many rows sent as one array parameter per column, as SQL after FROM: `(…) alias` with the

@@ -77,23 +77,61 @@ const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id`;
  */
 
 /**
- * Inserts one invoice per row of `source` (SQL after FROM; columns id, organization_id,
- * environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date,
- * payment_request_id, created_at), returning the ids of those inserted. A period already
- * invoiced inserts nothing (unique subscription and period start), so a retried batch bills no
- * period twice. Each invoice's `reminder_at` is its first reminder time (`reminders`), so the
- * reminder run leaves it alone until then.
+ * SQL: the prefix of the invoice numbers of the environment `environmentId` (SQL naming it): the
+ * first four letters or digits of the organization's name, upper-cased ('INV' when it has none).
  */
-export function insertInvoicesFrom(source: Sql, reminders: InvoiceReminders): Sql {
-  return sql`INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
-                                   reminder_at)
-    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at,
-           ${reminders.firstReminderAt(raw('n.environment_id'), raw('n.due_date'))}
-      FROM (SELECT * FROM ${source}) n
-    ON CONFLICT (subscription_id, period_start) DO NOTHING
-    RETURNING id`;
+export function invoiceNumberPrefixOf(environmentId: Sql): Sql {
+  return sql`(SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+                FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId})`;
+}
+
+/** SQL: the invoice number `<prefix>-000001` of number `seq` (SQL naming both): six digits at least. */
+const formattedNumber = (prefix: Sql, seq: Sql) =>
+  sql`${prefix} || '-' || CASE WHEN ${seq} < 1000000 THEN lpad(${seq}::text, 6, '0') ELSE ${seq}::text END`;
+
+/**
+ * CTEs `<name>_new`, `<name>_counted` and `<name>` inserting one invoice per row of `source` (SQL
+ * after FROM; columns id, organization_id, environment_id, customer_id, subscription_id, amount,
+ * subtotal, discount, credit_applied, lines, proration, status, period_start, period_end, due_date,
+ * payment_request_id, created_at); `<name>` returns the id, customer_id, credit_applied and number
+ * of those inserted.
+ *
+ * A period already invoiced inserts nothing (the subscription's lock, which every writer of its
+ * invoices holds, makes the check exact), so a retried batch bills no period twice; nor does a
+ * proration already made at that instant. The invoices
+ * inserted take the next numbers of their environment, in order of period and id: `<name>_counted`
+ * adds their count to the environment's counter and returns its new last number, so the numbers are
+ * those below it. The counter row stays locked until the transaction ends: a concurrent statement
+ * (any instance) numbers after this one commits, and a rollback takes the numbers back. No gap, no
+ * duplicate (docs/billing.md "Invoice numbers"). Each pending invoice's `reminder_at` is its first
+ * reminder time (`reminders`), so the reminder run leaves it alone until then.
+ */
+export function insertInvoicesCtes(name: string, source: Sql, reminders: InvoiceReminders): Sql {
+  const [fresh, counted, inserted] = [raw(`${name}_new`), raw(`${name}_counted`), raw(name)];
+  return sql`${fresh} AS (
+      SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
+             count(*) OVER (PARTITION BY n.environment_id) AS in_environment
+        FROM (SELECT * FROM ${source}) n
+       WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
+                            AND i.period_start = n.period_start AND i.proration = n.proration)
+    ), ${counted} AS (
+      INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
+      SELECT environment_id, organization_id, count(*) FROM ${fresh} GROUP BY environment_id, organization_id
+      ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
+      RETURNING k.environment_id, k.last_number, ${invoiceNumberPrefixOf(raw('k.environment_id'))} AS prefix
+    ), ${inserted} AS (
+      INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
+                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
+      SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
+             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             k.last_number - n.in_environment + n.seq,
+             ${formattedNumber(raw('k.prefix'), raw('(k.last_number - n.in_environment + n.seq)'))},
+             n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
+             CASE WHEN n.status = 'pending' THEN ${reminders.firstReminderAt(raw('n.environment_id'), raw('n.due_date'))} END
+        FROM ${fresh} n JOIN ${counted} k ON k.environment_id = n.environment_id
+      RETURNING id, customer_id, credit_applied, number
+    )`;
 }
 
 /**

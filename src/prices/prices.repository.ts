@@ -45,9 +45,9 @@ export class PricesRepository {
   }
 
   /** An active price of the organization whose product is active too: what new subscriptions may use. */
-  subscribable(organizationId: string, id: string): Promise<Price | undefined> {
-    return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
+  subscribable(organizationId: string, id: string): Promise<(Price & { productName: string }) | undefined> {
+    return this.db.one<Price & { productName: string }>(sql`
+      SELECT ${PRICE_COLUMNS}, p.name AS "productName" FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active AND p.active`);
   }
 

@@ -52,6 +52,7 @@ export function termsOf(
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
     requireFirstPayment: dto.requireFirstPayment,
+    quantity: dto.quantity,
     applicationFeeBps: dto.applicationFeeBps ?? null,
   };
 }
@@ -150,7 +151,7 @@ export class SubscriptionsService {
   private async start(
     tenant: Tenant,
     customer: Customer,
-    price: Price,
+    price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
   ) {
     const now = new Date();
@@ -170,6 +171,7 @@ export class SubscriptionsService {
       ...initial,
       priceAmount: price.amount,
       priceInterval: price.interval,
+      productName: price.productName,
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
