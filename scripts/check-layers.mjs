@@ -10,7 +10,7 @@ import path from 'node:path';
 /** Lowest first. The files at the root of src/ (main.ts, app.ts, app.module.ts) are above all. */
 export const LAYERS = [
   ['common', 'config'],
-  ['database'],
+  ['database', 'jobs'],
   ['organizations'],
   ['auth'],
   ['webhooks', 'idempotency', 'going-live', 'platforms'],

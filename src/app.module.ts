@@ -1,6 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
@@ -55,8 +54,6 @@ export class AppModule {
           poolSize: config.DB_POOL_SIZE,
           preparedStatements: config.preparedStatements,
         }),
-        // Registered once, here: every module's @Cron/@Interval jobs share it.
-        ScheduleModule.forRoot(),
         OrganizationsModule,
         WebhooksModule,
         PaymentRequestsModule,
