@@ -53,6 +53,7 @@ export class AppModule {
           url: databaseUrl,
           directUrl: config.DATABASE_DIRECT_URL,
           poolSize: config.DB_POOL_SIZE,
+          queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
           preparedStatements: config.preparedStatements,
         }),
         // Registered once, here: every module's @Cron/@Interval jobs share it.

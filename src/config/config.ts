@@ -122,6 +122,17 @@ export class AppConfig {
   DB_POOL_SIZE = 20;
 
   /**
+   * How long a statement may go unanswered before it fails (503) and its connection is dropped: a
+   * frozen PostgreSQL leader keeps its sockets open and silent (docs/operations.md, "PostgreSQL
+   * high availability"). Below BANK_TIMEOUT_MS, so that no request hangs longer on the database
+   * than on a bank. 0: no limit.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_QUERY_TIMEOUT_MS = 10_000;
+
+  /**
    * Signs the hosted page's CSRF tokens. Unset: a key generated once and kept in the database, which
    * every instance shares.
    */

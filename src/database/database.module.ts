@@ -10,6 +10,8 @@ export interface DatabaseOptions {
   /** The server itself, for what needs a session of its own (LISTEN). Default: `url`. */
   directUrl?: string;
   poolSize: number;
+  /** See `PoolTimeouts.queryTimeoutMs`. */
+  queryTimeoutMs: number;
   /** See `DbOptions`. */
   preparedStatements: boolean;
 }
@@ -34,7 +36,7 @@ export class DatabaseModule implements OnApplicationShutdown {
         {
           provide: Db,
           useFactory: () =>
-            new Db(createPool(options.url, options.poolSize), {
+            new Db(createPool(options.url, options.poolSize, { queryTimeoutMs: options.queryTimeoutMs }), {
               preparedStatements: options.preparedStatements,
             }),
         },
@@ -56,8 +58,31 @@ export class DatabaseModule implements OnApplicationShutdown {
  */
 export const CONNECTION_TIMEOUT_MS = 5_000;
 
-export function createPool(url: string, max: number): Pool {
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS });
+/**
+ * A connection unused for this long gets TCP keepalive probes, so a peer that vanished without
+ * closing it (a frozen or powered-off leader) is found dead instead of waited on forever.
+ */
+export const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
+export interface PoolTimeouts {
+  /**
+   * How long a statement may go unanswered before it fails and its connection is dropped
+   * (`DB_QUERY_TIMEOUT_MS`): a frozen server keeps its sockets open and silent, and neither the
+   * connection time-out nor a server-side `statement_timeout` ends a statement it never answers.
+   * 0: none (the server's own `statement_timeout` still applies).
+   */
+  queryTimeoutMs?: number;
+}
+
+export function createPool(url: string, max: number, { queryTimeoutMs = 0 }: PoolTimeouts = {}): Pool {
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
+  });
   // An idle connection that breaks (a restarted server) is dropped by the pool; without a
   // listener its 'error' event would end the process.
   pool.on('error', () => undefined);

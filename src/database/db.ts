@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { DatabaseAvailability } from './availability';
 import type { Sql } from './sql';
 
@@ -72,9 +73,14 @@ export class Db {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
+      // A connection that broke or went silent is dropped rather than asked to roll back (on a
+      // frozen server, that would wait the whole query time-out again): the server rolls back
+      // what a closed connection left open.
+      if (isDatabaseUnavailable(err)) broken = true;
+      else
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
       throw err;
     } finally {
       tx.open = false;
