@@ -260,7 +260,7 @@ it("survives the leader's node frozen (every process SIGSTOPped, sockets open an
     await l.stop();
   }
   // Woken, the old leader finds the lock taken, demotes itself and follows the new leader.
-  await ha!.waitForSyncStandby(frozen!);
+  await ha!.waitForSyncStandby(frozen);
   await expectNothingLostNorDoubled(l);
   await expectEventsExactlyOnce();
 }, 240_000);

@@ -13,7 +13,8 @@ export const NODES: NodeName[] = ['node1', 'node2'];
 
 export interface Member {
   name: NodeName;
-  role: 'leader' | 'sync_standby' | 'replica' | string;
+  /** leader, sync_standby, replica… */
+  role: string;
   state: string;
   lag?: number | string;
 }
