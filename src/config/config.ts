@@ -78,6 +78,24 @@ export class AppConfig {
   DATABASE_DIRECT_URL?: string;
 
   /**
+   * A read replica (a streaming standby, e.g. HAProxy's replica port in front of Patroni's nodes)
+   * for the dashboard's lists, searches, reports and CSV exports; never a page that has just
+   * written. Unset: everything reads `DATABASE_URL` (docs/operations.md, "Read replica").
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_READ_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_READ_URL?: string;
+
+  /**
+   * Reads leave the replica for the leader while it is further behind than this, and a dashboard
+   * user who has just written reads the leader for this long.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DATABASE_READ_MAX_LAG_MS = 10_000;
+
+  /**
    * Run pay's and the keyed requests' hot statements as named prepared statements. Unset: on, unless
    * `DATABASE_DIRECT_URL` is set (`DATABASE_URL` is then a pooler that cannot keep them).
    */
@@ -448,6 +466,7 @@ export class AppConfig {
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
+  'DATABASE_READ_URL',
   'DATABASE_PREPARED_STATEMENTS',
   'PUBLIC_URL',
   'LOG_FORMAT',

@@ -2,11 +2,16 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { Pool } from 'pg';
 import { DatabaseAvailability } from './availability';
 import { Db } from './db';
+import { ReadReplica } from './read-replica';
 import { ServerSecrets } from './server-secrets.repository';
 
 export interface DatabaseOptions {
   /** What the pool connects to: the server, or a pooler such as PgBouncer in transaction mode. */
   url: string;
+  /** A read replica for the dashboard's reads (`DATABASE_READ_URL`); none by default. */
+  readUrl?: string;
+  /** Reads skip the replica while it is further behind than this (`DATABASE_READ_MAX_LAG_MS`). */
+  readMaxLagMs?: number;
   /** The server itself, for what needs a session of its own (LISTEN). Default: `url`. */
   directUrl?: string;
   poolSize: number;
@@ -36,9 +41,16 @@ export class DatabaseModule implements OnApplicationShutdown {
         {
           provide: Db,
           useFactory: () =>
-            new Db(createPool(options.url, options.poolSize, { queryTimeoutMs: options.queryTimeoutMs }), {
-              preparedStatements: options.preparedStatements,
-            }),
+            new Db(
+              createPool(options.url, options.poolSize, { queryTimeoutMs: options.queryTimeoutMs }),
+              { preparedStatements: options.preparedStatements },
+              options.readUrl
+                ? new ReadReplica(
+                    createPool(options.readUrl, options.poolSize, { queryTimeoutMs: options.queryTimeoutMs }),
+                    options.readMaxLagMs ?? 10_000,
+                  )
+                : undefined,
+            ),
         },
         { provide: DatabaseAvailability, useFactory: (db: Db) => db.availability, inject: [Db] },
         ServerSecrets,
@@ -48,7 +60,7 @@ export class DatabaseModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.db.pool.end();
+    await Promise.all([this.db.pool.end(), this.db.replica?.pool.end()]);
   }
 }
 

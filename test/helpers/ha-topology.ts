@@ -163,6 +163,34 @@ export class HaTopology {
     if (!res.ok) throw new Error(`switchover refused: ${res.status} ${await res.text()}`);
   }
 
+  /**
+   * PostgreSQL settings changed on every node through Patroni's dynamic configuration (as
+   * `patronictl edit-config` would); resolves once both nodes run with them.
+   */
+  async setParameters(parameters: Record<string, string>): Promise<void> {
+    const res = await fetch(this.rest('node1', '/config'), {
+      method: 'PATCH',
+      body: JSON.stringify({ postgresql: { parameters } }),
+    });
+    if (!res.ok) throw new Error(`Patroni refused the settings: ${res.status} ${await res.text()}`);
+    await waitFor(
+      async () => {
+        for (const node of NODES)
+          for (const [name, value] of Object.entries(parameters)) {
+            const [row] = await this.query<{ setting: string }>(
+              'SELECT setting FROM pg_settings WHERE name = $1',
+              [name],
+              this.nodeUrl(node),
+            );
+            if (row.setting !== value) return false;
+          }
+        return true;
+      },
+      'the nodes to run with the new settings',
+      30_000,
+    );
+  }
+
   /** Plain SQL on `url` (the leader through HAProxy by default): the rows. */
   async query<T>(text: string, values: unknown[] = [], url = this.databaseUrl): Promise<T[]> {
     const client = new Client({ connectionString: url });
