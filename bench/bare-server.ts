@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { billingSettlementCtes } from '../src/billing/billing-settlement';
-import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
-import { ledgerSettlementCte } from '../src/ledger/ledger.repository';
+import { billingSettlementCtes } from '../src/billing/billing.fragments';
+import { completeOpenSessionCtes } from '../src/checkout/checkout.fragments';
+import { ledgerSettlementCte } from '../src/ledger/ledger.fragments';
 import {
   LookUpRow,
   lookUpStatement,

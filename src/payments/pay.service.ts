@@ -5,7 +5,8 @@ import { Metrics } from '../common/metrics/metrics';
 import { AppError } from '../common/errors/app-error';
 import { assertPhone } from '../common/validation/rules';
 import { IdempotencyError, idempotencyError } from '../idempotency/idempotency.errors';
-import { isKeyTaken, KeyRecord } from '../idempotency/idempotency.repository';
+import { isKeyTaken } from '../idempotency/idempotency.repository';
+import { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import {

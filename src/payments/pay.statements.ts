@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { empty, join, prepared, raw, Sql, sql } from '../database/sql';
-import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.repository';
+import { KeyRecord } from '../idempotency/idempotency.fragments';
+import { recordOf, recordPaymentWhen } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import {
   fromRow,
@@ -19,7 +20,7 @@ import {
   markPaidWhen,
   requestJsonByTransaction,
   transactionIdOf,
-} from '../payment-requests/payment-requests.repository';
+} from '../payment-requests/payment-requests.fragments';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
 import type { Settlement, SettlementExtension } from './settlement';

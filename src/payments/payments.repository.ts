@@ -4,11 +4,11 @@ import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
-import type { KeyRecord } from '../idempotency/idempotency.repository';
+import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
-import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.repository';
+import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
@@ -50,40 +50,6 @@ export interface PendingPayment {
 
 const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
 const PAYMENT_FROM = raw('FROM payments p');
-
-/*
- * Parts of other modules' statements (checkout sessions, invoices): what they need to know of a
- * request's payments, read in their own statement.
- */
-
-/** SQL: whether a payment of the request (`paymentRequestId`, SQL naming it) is waiting for the bank. */
-export function hasPendingPayment(paymentRequestId: Sql): Sql {
-  return sql`EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId} AND pay.status = 'pending')`;
-}
-
-/** SQL: the status of the request's (`paymentRequestId`, SQL naming it) latest payment, null before any. */
-export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
-  return sql`(SELECT pay.status FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId}
-               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
-}
-
-/**
- * SQL after FROM or JOIN (LATERAL): the payment `paymentId` (SQL naming it) with the type of the
- * bank app it was paid with, columns `method` (the type) and `status`, for the ledger's settlement
- * report and check.
- */
-export function paymentMethodOf(paymentId: Sql): Sql {
-  return sql`(SELECT pm.type AS method, pay.status FROM payments pay
-      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = ${paymentId})`;
-}
-
-/**
- * SQL after FROM (in parentheses): every completed payment, columns `id`, `environment_id`,
- * `amount`, `refunded_amount`, for the ledger's check.
- */
-export const COMPLETED_PAYMENTS =
-  raw(`(SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
-  WHERE status = 'completed')`);
 
 /** A payment locked for a refund, with what a refund needs to know of it. */
 export interface RefundablePayment {
