@@ -1,4 +1,4 @@
-import { raw, Sql, sql, SqlRows, SqlValue } from '../database/sql';
+import { raw, sql, SqlRows, SqlValue } from '../database/sql';
 
 /*
  * The customers side of other modules' statements (invoices, subscriptions): their rows shown with
