@@ -15,7 +15,7 @@ import {
 } from '../src/payments/pay.statements';
 import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
 import type { Sql } from '../src/database/sql';
-import type { SettlementContext } from '../src/payments/settlement';
+import type { SettlementContext } from '../src/payments/settlement-types';
 
 /**
  * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its

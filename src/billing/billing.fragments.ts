@@ -1,7 +1,7 @@
 import type { SettingsRow } from './billing-settings';
 import { raw, Sql, sql, SqlCtes, SqlRows, SqlValue } from '../database/sql';
 import { payInvoiceCtes, voidAfterFailureCtes } from '../invoices/invoices.fragments';
-import { SettlementContext } from '../payments/settlement';
+import { SettlementContext } from '../payments/settlement-types';
 import { CANCELLED_SUBSCRIPTION_IDS, reactivationEventCte } from '../subscriptions/subscriptions.fragments';
 import { DEFAULT_BILLING_SETTINGS } from './billing-settings';
 

@@ -3,7 +3,7 @@ import { organizationOfEnvironment } from '../organizations/organizations.fragme
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
 import { sessionJsonSql } from './checkout-session';
-import type { SettlementContext } from '../payments/settlement';
+import type { SettlementContext } from '../payments/settlement-types';
 
 /*
  * The checkout side of the settling statement: its settlement extension's CTEs (which the bench's

@@ -6,7 +6,7 @@ import { hasPendingPayment } from '../payments/payments.fragments';
 import type { EventKind } from '../webhooks/event-kinds';
 import { insertEventPerRow } from '../webhooks/outbox';
 import { INVOICE_COLUMNS, invoiceJsonSql } from './invoice';
-import type { SettlementContext } from '../payments/settlement';
+import type { SettlementContext } from '../payments/settlement-types';
 import { InvoiceReminders } from './invoice-reminders';
 
 /*

@@ -1,7 +1,7 @@
 import { raw, Sql, sql, SqlCtes, SqlValue } from '../database/sql';
 import { platformEnvironmentOf, feeTermsOfEnvironment } from '../organizations/organizations.fragments';
 import { applicationFeeOf } from '../payment-requests/payment-requests.fragments';
-import type { SettlementContext } from '../payments/settlement';
+import type { SettlementContext } from '../payments/settlement-types';
 import { LedgerTerms } from './ledger.repository';
 
 /*

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { empty, join, prepared, raw, Sql, sql } from '../database/sql';
-import { KeyRecord } from '../idempotency/idempotency.fragments';
-import { recordOf, recordPaymentWhen } from '../idempotency/idempotency.fragments';
+import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import {
   fromRow,
@@ -23,7 +22,7 @@ import {
 } from '../payment-requests/payment-requests.fragments';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
-import type { Settlement, SettlementExtension } from './settlement';
+import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** What pay needs of the chosen payment method. */
 export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
