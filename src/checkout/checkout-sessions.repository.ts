@@ -124,7 +124,7 @@ export class CheckoutSessionsRepository {
    * `checkout-session-expired` event for each, in one statement, which also makes void the payment
    * link requests among theirs (their places are free again: docs/payment-links.md).
    */
-  expireWhere(condition: Sql): Promise<CheckoutSession[]> {
+  private expireWhere(condition: Sql): Promise<CheckoutSession[]> {
     return this.db.many<CheckoutSession>(sql`
       WITH expired AS (
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()

@@ -73,10 +73,8 @@ export class IdempotencyRepository {
     ))!;
   }
 
-  async find(key: RequestKey, extra?: Sql): Promise<KeyRecord | null> {
-    const row = await this.db.one<{ record: KeyRecord | null }>(
-      sql`SELECT ${recordOf(key, extra)} AS record`,
-    );
+  async find(key: RequestKey): Promise<KeyRecord | null> {
+    const row = await this.db.one<{ record: KeyRecord | null }>(sql`SELECT ${recordOf(key)} AS record`);
     return row?.record ?? null;
   }
 

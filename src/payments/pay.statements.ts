@@ -51,6 +51,15 @@ export interface OpenFlags {
   retry_after: number | null;
 }
 
+/** What opening a payment is given: the request as read, the payer's bank app and phone, the key. */
+export interface Opening {
+  request: PaymentRequest;
+  methodId: string;
+  phoneNumber: string;
+  organizationId: string;
+  key?: RequestKey;
+}
+
 /** At most this many failed payments per payment request and payer phone ... */
 export const MAX_FAILED_PAYMENTS = 5;
 /** ... in this window (minutes). */
@@ -124,13 +133,7 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
  * snapshot: a payment settled as failed while this statement waited for the request's lock is not
  * counted, so in that race one attempt more than the limit can reach the bank.
  */
-export function openStatement(input: {
-  request: PaymentRequest;
-  methodId: string;
-  phoneNumber: string;
-  organizationId: string;
-  key?: RequestKey;
-}): { statement: Sql; payment: Payment } {
+export function openStatement(input: Opening): { statement: Sql; payment: Payment } {
   const { request } = input;
   const now = new Date();
   const payment: Payment = {

@@ -14,10 +14,15 @@ import {
   keyedStatement,
   LookUpRow,
   lookUpStatement,
+  Opening,
   OpenFlags,
+  openStatement,
   requestOfLookUp,
   SettledRow,
+  settleStatement,
 } from './pay.statements';
+import type { Settlement, SettlementExtension } from './settlement-types';
+import type { PaymentRequest } from '../payment-requests/payment-request';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
@@ -90,12 +95,29 @@ export class PaymentsRepository {
     return row!.keyed;
   }
 
-  async open(statement: Sql): Promise<OpenFlags> {
-    return (await this.db.one<OpenFlags>(statement))!;
+  /**
+   * Opens a `pending` payment of the request, in one statement (`openStatement`: the request
+   * locked and rechecked, the pay-attempt limit, the payment and `payment-created`, the key's
+   * record). `flags` say whether it was opened, and if not why.
+   */
+  async open(opening: Opening): Promise<{ payment: Payment; flags: OpenFlags }> {
+    const { payment, statement } = openStatement(opening);
+    const flags = (await this.db.one<OpenFlags>(statement))!;
+    return { payment, flags };
   }
 
-  settle(statement: Sql): Promise<SettledRow | undefined> {
-    return this.db.one<SettledRow>(statement);
+  /**
+   * Settles a pending payment, in one statement (`settleStatement`, with the extensions' CTEs):
+   * its settled row, or undefined when it was no longer pending.
+   */
+  settle(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+    extensions: readonly SettlementExtension[],
+  ): Promise<SettledRow | undefined> {
+    return this.db.one<SettledRow>(settleStatement(payment, request, organizationId, outcome, extensions));
   }
 
   /** The bank's reference of a payment it holds as pending. */

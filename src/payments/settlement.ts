@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Metrics } from '../common/metrics/metrics';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
-import { settleStatement } from './pay.statements';
 import { PaymentsRepository } from './payments.repository';
 import type { PaymentLabels, Settlement, SettlementExtension } from './settlement-types';
 
@@ -50,9 +49,7 @@ export class PaymentSettlement {
     outcome: Settlement,
     labels?: PaymentLabels,
   ): Promise<PaymentJson> {
-    const row = await this.repo.settle(
-      settleStatement(payment, request, organizationId, outcome, this.extensions.all),
-    );
+    const row = await this.repo.settle(payment, request, organizationId, outcome, this.extensions.all);
     if (!row) return (await this.repo.paymentJson(payment.environmentId, payment.id))!;
     if (labels) this.metrics.payments.inc({ ...labels, status: outcome.status });
     if (outcome.status === 'completed' && row.paid !== 1) {

@@ -185,7 +185,8 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
     >;
     const method = repository[name];
     if (typeof method !== 'function') continue;
-    const args = Array.from({ length: method.length }, placeholder);
+    const args =
+      ARGUMENTS[`${Repository.name}.${name}`]?.() ?? Array.from({ length: method.length }, placeholder);
     let result: unknown;
     try {
       result = await method.apply(repository, args);
@@ -202,8 +203,23 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
   return out;
 }
 
-/** Pay's statements, built as the pay service and settlement build them. */
-function payStatements(): Recorded[] {
+/**
+ * The arguments of methods whose statement a placeholder cannot build (a domain value taken apart
+ * into JSON and parameters): the ones pay gives them.
+ */
+const ARGUMENTS: Record<string, () => unknown[]> = {
+  'PaymentsRepository.open': () => {
+    const { request } = paySamples();
+    return [{ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o' }];
+  },
+  'PaymentsRepository.settle': () => {
+    const { payment, request, extensions } = paySamples();
+    return [payment, request, 'o', { status: 'completed', bankReference: null }, extensions];
+  },
+};
+
+/** A request, its payment and the settlement extensions, as pay and the application have them. */
+function paySamples() {
   const at = new Date('2026-01-01T00:00:00Z');
   const request: PaymentRequest = {
     id: 'r',
@@ -237,13 +253,6 @@ function payStatements(): Recorded[] {
     createdAt: at,
     updatedAt: at,
   };
-  const key = RequestKey.of({ environmentId: 'e', keyKind: 'secret' }, 'k', {
-    method: 'POST',
-    path: '/api/v1/payments',
-    body: '{}',
-  });
-  const open = (k?: RequestKey) =>
-    openStatement({ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o', key: k }).statement;
   const extensions = [
     { name: 'checkout', ctes: completeOpenSessionCtes },
     {
@@ -256,6 +265,19 @@ function payStatements(): Recorded[] {
         ledgerSettlementCte(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
     },
   ];
+  return { request, payment, extensions };
+}
+
+/** Pay's statements, built as the pay service and settlement build them. */
+function payStatements(): Recorded[] {
+  const { request, payment, extensions } = paySamples();
+  const key = RequestKey.of({ environmentId: 'e', keyKind: 'secret' }, 'k', {
+    method: 'POST',
+    path: '/api/v1/payments',
+    body: '{}',
+  });
+  const open = (k?: RequestKey) =>
+    openStatement({ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o', key: k }).statement;
   const one = (name: string, statement: Sql): Recorded => ({
     name,
     statements: [{ text: statement.compile().text, prepared: statement.prepare }],
