@@ -29,43 +29,6 @@ export interface ApiKeyInfo {
 
 const KEY_INFO = raw(`id, kind, display, name, created_at AS "createdAt", last_used_at AS "lastUsedAt",
   expires_at AS "expiresAt"`);
-/** SQL: the organization of an environment (`environmentId`, SQL naming it), for other modules' statements. */
-export function organizationOfEnvironment(environmentId: Sql): Sql {
-  return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
-}
-
-/** SQL: the kind (`sandbox` or `production`) of an environment (`environmentId`, SQL naming it), for other modules' statements. */
-export function environmentKindOf(environmentId: Sql): Sql {
-  return sql`(SELECT kind FROM environments WHERE id = ${environmentId})`;
-}
-
-/**
- * SQL after FROM or JOIN (LATERAL): one row with the organization of an environment
- * (`environmentId`, SQL naming it) and its fee rate, columns `organization_id` and `fee_bps` (basis
- * points; null: the default), for the ledger's statements.
- */
-export function feeTermsOfEnvironment(environmentId: Sql): Sql {
-  return sql`(SELECT e.organization_id, o.fee_bps FROM environments e
-      JOIN organizations o ON o.id = e.organization_id WHERE e.id = ${environmentId})`;
-}
-
-/**
- * SQL after FROM or JOIN (in parentheses): environments `e` (id, kind, organization_id) with their
- * organization `o` (name, verification_status, support_phone, website), for a statement that shows its own rows with their merchant (the hosted
- * pages, read in one statement).
- */
-export const ENVIRONMENTS_WITH_ORGANIZATIONS = raw(`environments e
-  JOIN organizations o ON o.id = e.organization_id`);
-
-/**
- * SQL after FROM (in parentheses): users `u` with their organization `o` (name, verification_status)
- * and its environments `e`, for a statement that joins its own rows to a user and one of its
- * environments (the dashboard's session, read on every page in one statement).
- */
-export const USERS_WITH_ENVIRONMENTS = raw(`users u
-  JOIN organizations o ON o.id = u.organization_id
-  JOIN environments e ON e.organization_id = u.organization_id`);
-
 /** Organizations, their environments and API keys (dashboard users: `UsersRepository`). */
 @Injectable()
 export class OrganizationsRepository {

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, Sql, sql } from '../database/sql';
+import { Sql, sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
 import { PriceProducts } from './price-products';
-
-/** SQL after FROM or JOIN: the prices, as `alias` (id, product_id, amount, interval, active), for another module's statement. */
-export function priceRows(alias: string): Sql {
-  return raw(`prices ${alias}`);
-}
 
 /**
  * Prices: readable by any secret key of their organization, created and changed only with a key of

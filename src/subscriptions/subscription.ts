@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
-import { hasOverdueInvoice } from '../invoices/invoices.repository';
+import { hasOverdueInvoice } from '../invoices/invoices.fragments';
 import type { PriceInterval } from '../prices/price';
 
 export const SUBSCRIPTION_STATUSES = [

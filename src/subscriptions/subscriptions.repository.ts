@@ -1,31 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
-import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
 import {
-  hasOverdueInvoice,
   insertInvoicesCtes,
   lockPendingRequestsOf,
   oldestPendingDueDateOf,
   overdueSubscriptionsOf,
   voidPendingCtes,
-} from '../invoices/invoices.repository';
+} from '../invoices/invoices.fragments';
 import { InvoiceReminders } from '../invoices/invoice-reminders';
-import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
+import { insertRequestsFrom } from '../payment-requests/payment-requests.fragments';
 import type { PriceInterval } from '../prices/price';
-import { priceRows } from '../prices/prices.repository';
-import { productRows } from '../products/products.repository';
-import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { priceRows } from '../prices/prices.fragments';
+import { productRows } from '../products/products.fragments';
+import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
   CURRENT_STATUSES,
   overdueSql,
   Subscription,
   SUBSCRIPTION_COLUMNS,
-  subscriptionJsonSql,
   SubscriptionStatus,
 } from './subscription';
 
@@ -198,36 +196,6 @@ const isCurrent = raw(
     .map((st) => `'${st}'`)
     .join(', ')})`,
 );
-
-/** SQL: the name of the product the subscription (`subscriptionId`, SQL naming it) bills, its price's product. */
-export function productNameOfSubscription(subscriptionId: Sql): Sql {
-  return sql`(SELECT product.name FROM subscriptions sub
-      JOIN ${priceRows('price')} ON price.id = sub.price_id JOIN ${productRows('product')} ON product.id = price.product_id
-     WHERE sub.id = ${subscriptionId})`;
-}
-
-/** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
-export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
-
-/**
- * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
- * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
- * paid: it was overdue and was the subscription's last overdue invoice. The settlement statement's
- * part (billing/billing-settlement.ts): the status is derived from the invoices, so the event is
- * all that changes.
- */
-export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
-  const reactivated = sql`${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
-       WHERE s.status = 'active' AND paid.due_date <= ${at}
-         AND NOT ${hasOverdueInvoice({ subscriptionId: raw('s.id'), at, except: raw('paid.id') })}`;
-  return sql`${raw(name)} AS (${insertEventPerRow(reactivated, {
-    organizationId: raw('s.organization_id'),
-    environmentId: raw('s.environment_id'),
-    kind: 'subscription-updated',
-    data: subscriptionJsonSql(sql`'active'`),
-    createdAt: at,
-  })})`;
-}
 
 /**
  * Subscriptions live in the environment of the key that created them: every read filters by
