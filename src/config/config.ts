@@ -78,6 +78,24 @@ export class AppConfig {
   DATABASE_DIRECT_URL?: string;
 
   /**
+   * A read replica (a streaming standby, e.g. HAProxy's replica port in front of Patroni's nodes)
+   * for the dashboard's lists, searches, reports and CSV exports; never a page that has just
+   * written. Unset: everything reads `DATABASE_URL` (docs/operations.md, "Read replica").
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_READ_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_READ_URL?: string;
+
+  /**
+   * Reads leave the replica for the leader while it is further behind than this, and a dashboard
+   * user who has just written reads the leader for this long.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DATABASE_READ_MAX_LAG_MS = 10_000;
+
+  /**
    * Run pay's and the keyed requests' hot statements as named prepared statements. Unset: on, unless
    * `DATABASE_DIRECT_URL` is set (`DATABASE_URL` is then a pooler that cannot keep them).
    */
@@ -120,6 +138,17 @@ export class AppConfig {
   @Min(1)
   @Max(200)
   DB_POOL_SIZE = 20;
+
+  /**
+   * How long a statement may go unanswered before it fails (503) and its connection is dropped: a
+   * frozen PostgreSQL leader keeps its sockets open and silent (docs/operations.md, "PostgreSQL
+   * high availability"). Below BANK_TIMEOUT_MS, so that no request hangs longer on the database
+   * than on a bank. 0: no limit.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_QUERY_TIMEOUT_MS = 10_000;
 
   /**
    * Signs the hosted page's CSRF tokens. Unset: a key generated once and kept in the database, which
@@ -477,6 +506,7 @@ export function allJobsOff(): Record<JobSwitch, string> {
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
+  'DATABASE_READ_URL',
   'DATABASE_PREPARED_STATEMENTS',
   'PUBLIC_URL',
   'LOG_FORMAT',

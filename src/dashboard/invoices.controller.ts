@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { isUUID, validateSync } from 'class-validator';
@@ -90,6 +91,7 @@ export class DashboardInvoicesController {
     this.publicUrl = config.publicUrl;
   }
 
+  @ReadsReplica('page')
   @Get()
   async list(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
@@ -95,6 +96,7 @@ export class DashboardPayoutsController {
     private readonly ledger: LedgerService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('payouts')
   async list(@Dash() d: DashboardRequest): Promise<void> {
     await this.renderList(d, { amount: '' });
