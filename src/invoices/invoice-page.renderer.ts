@@ -52,6 +52,8 @@ export class InvoicePageRenderer {
       amountText: formatMru(invoice.amount, page.lang),
       statusUrl: `${invoicePagePath(invoice.id)}/status`,
       pageUrl: invoicePagePath(invoice.id),
+      // Without JavaScript nothing polls: the page reloads itself every 5 s (it says it updates).
+      refreshUrl: invoicePagePath(invoice.id),
     });
   }
 

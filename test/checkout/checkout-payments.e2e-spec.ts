@@ -253,6 +253,21 @@ describe('checkout sessions and payments', () => {
       expect(shown.text).toContain('<form');
     });
 
+    it('the pending page reloads itself every 5 s without JavaScript (a meta refresh inside noscript), and only then', async () => {
+      const transactionId = txId();
+      const { data } = await createSession(t, sk, { transactionId, amount: 700 });
+      const open = (await t.http.get(`/checkout/${data.id}`)).text;
+      expect(open).not.toContain('http-equiv="refresh"');
+      await pay(transactionId, '22129003');
+      const pending = (await t.http.get(`/checkout/${data.id}`)).text;
+      expect(pending).toContain('data-state="pending"');
+      expect(pending).toMatch(
+        new RegExp(
+          `<head>[\\s\\S]*<noscript><meta http-equiv="refresh" content="5; url=/checkout/${data.id}"></noscript>[\\s\\S]*</head>`,
+        ),
+      );
+    });
+
     it('the page shows the pending state instead of the form, and Cancel answers 409 with it', async () => {
       const transactionId = txId();
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });
