@@ -748,6 +748,8 @@ export interface PublicPaymentRequestView {
   invoiceId: string | null;
   /** Whole MRU the connected account pays its platform when the request is paid; null: none */
   applicationFee: number | null;
+  /** The payment link the request was made for; null otherwise */
+  paymentLinkId: string | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
