@@ -24,6 +24,7 @@ import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
 import { DashboardErrorFilter } from './dashboard.filter';
 import { DashboardGuard } from './dashboard.guard';
+import { DashboardExportsController } from './exports.controller';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
 import { DashboardGoLiveController } from './go-live.controller';
@@ -65,6 +66,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardPaymentLinksController,
     DashboardPayoutsController,
     DashboardSettlementController,
+    DashboardExportsController,
     DashboardKeysController,
     DashboardWebhooksController,
     DashboardTeamController,

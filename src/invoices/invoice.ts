@@ -1,3 +1,4 @@
+import type { EnvironmentKind } from '../organizations/tenant';
 import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
@@ -86,6 +87,17 @@ export const invoiceAmount = (mru: number): string => mru.toFixed(2);
 
 /** The page that pays an invoice: stable for as long as the invoice is pending, and after. */
 export const invoicePagePath = (id: string) => `/checkout/invoices/${id}`;
+
+/**
+ * The merchant's customer portal, where a customer finds their invoices (docs/billing.md "Customer
+ * portal"): Sandbox's customers sign in with `?environment=sandbox`. An invoice's page links back to it.
+ */
+export function customerPortalPath(
+  organizationId: string,
+  environment: EnvironmentKind = 'production',
+): string {
+  return `/portal/${organizationId}${environment === 'sandbox' ? '?environment=sandbox' : ''}`;
+}
 
 /** The invoice record, as the API and webhook events show it (docs/billing.md). */
 export class InvoiceJson {

@@ -156,6 +156,8 @@ export class PayService {
           { status: 'failed', reason },
           labels,
         );
+        if (settled.status === 'failed' && answer.status === 'declined' && answer.wrongPassCode)
+          throw paymentError(PaymentError.WrongPassCode);
         return answerFor(settled);
       }
     }

@@ -28,6 +28,7 @@ import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
 import {
   Payment,
+  PaymentCsvRow,
   PaymentJson,
   PaymentMethod,
   paymentFromRow,
@@ -176,7 +177,7 @@ export class PaymentsRepository {
   async *listAll(
     environmentId: string,
     filter: { transactionId?: string; paymentRequestId?: string; status?: PaymentStatus },
-  ): AsyncGenerator<PaymentJson[]> {
+  ): AsyncGenerator<PaymentCsvRow[]> {
     const where = [sql`p.environment_id = ${environmentId}`];
     if (filter.transactionId !== undefined)
       where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
@@ -184,12 +185,16 @@ export class PaymentsRepository {
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
     for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
-      select: this.columns,
+      select: sql`${this.columns},
+        (SELECT pm.name FROM payment_methods pm WHERE pm.id = p.payment_method_id) AS payment_method_name`,
       from: PAYMENT_FROM,
       alias: 'p',
       where,
     }))
-      yield rows.map(toJson);
+      yield rows.map((r) => ({
+        ...toJson(r),
+        paymentMethod: (r.payment_method_name as string | null) ?? null,
+      }));
   }
 
   /** A page of the dashboard's payments search (see paymentSearchStatement). */

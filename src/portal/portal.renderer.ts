@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PageRequest } from '../common/http/pages';
 import { Views } from '../common/http/views';
+import { AppConfig } from '../config/config';
 import { direction, formatDate, formatMru, LANGUAGES } from '../common/i18n/languages';
 import { PORTAL_TEXTS, PortalTexts } from '../common/i18n/portal-texts';
-import { invoicePagePath } from '../invoices/invoice';
+import { customerPortalPath, invoicePagePath } from '../invoices/invoice';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { toSubscriptionJson } from '../subscriptions/subscription';
 import type { PortalOverview, PortalMerchant } from './portal.service';
@@ -12,9 +13,7 @@ import type { PortalSession } from './portal.repository';
 export const portalTexts = (page: PageRequest): PortalTexts => PORTAL_TEXTS[page.lang];
 
 /** The portal's home: `/portal/<organizationId>`, with `?environment=sandbox` for Sandbox's sign-in. */
-export function portalPath(organizationId: string, environment: EnvironmentKind = 'production'): string {
-  return `/portal/${organizationId}${environment === 'sandbox' ? '?environment=sandbox' : ''}`;
-}
+export const portalPath = customerPortalPath;
 
 /** What the customer typed on a sign-in form, and what went wrong. */
 export interface SignInForm {
@@ -34,7 +33,15 @@ const CANCELLABLE = new Set(['trialing', 'active', 'paused']);
  */
 @Injectable()
 export class PortalRenderer {
-  constructor(private readonly views: Views) {}
+  constructor(
+    private readonly views: Views,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Production's codes go by SMS: without a gateway none can arrive, and the pages say so. */
+  private get smsGateway(): boolean {
+    return this.config.SMS_GATEWAY_URL !== undefined;
+  }
 
   phoneForm(
     page: PageRequest,
@@ -51,6 +58,9 @@ export class PortalRenderer {
       environment,
       action: `/portal/${merchant.organizationId}/code`,
       csrf: page.csrfToken(signInScope(merchant.organizationId)),
+      noSmsGateway: environment === 'production' && !this.smsGateway,
+      // Production's form says where Sandbox's customers sign in (the same page, ?environment=sandbox).
+      sandboxHref: environment === 'production' && portalPath(merchant.organizationId, 'sandbox'),
       phone: form.phone ?? '',
       error: form.error,
     });
@@ -73,6 +83,7 @@ export class PortalRenderer {
       csrf: page.csrfToken(signInScope(merchant.organizationId)),
       codeId: form.codeId,
       sandboxCode: form.sandboxCode && t.sandboxCode.replace('{code}', form.sandboxCode),
+      noSmsGateway: environment === 'production' && !this.smsGateway,
       code: form.sandboxCode,
       error: form.error,
       newCodeHref: portalPath(merchant.organizationId, environment),

@@ -22,11 +22,15 @@ export interface StatusRequest {
   phoneNumber: string;
 }
 
+/** A declined charge's `code` in the gateway protocol when the pass code was wrong (docs/bank-gateway.md). */
+export const WRONG_PASS_CODE = 'wrong_pass_code';
+
 /** What the bank says about a charge. */
 export type BankAnswer =
   | { status: 'completed'; bankReference: string | null }
   | { status: 'pending'; bankReference: string | null }
-  | { status: 'declined'; reason: string }
+  /** `wrongPassCode`: the bank refused the payer's pass code (Bankily), not the payment itself. */
+  | { status: 'declined'; reason: string; wrongPassCode?: boolean }
   /** Status only: the bank has no charge with this reference (it never reached the bank). */
   | { status: 'unknown' };
 

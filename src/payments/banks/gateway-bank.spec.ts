@@ -39,6 +39,17 @@ describe('gateway adapter against the bank simulator', () => {
     expect(sim.stats()).toMatchObject({ chargeRequests: 2, charges: 1 });
   });
 
+  it("tells a wrong pass code (the gateway's code wrong_pass_code) from another refusal", async () => {
+    const bank = new GatewayBank(sim.url, 'gateway-key');
+    expect(
+      await withDeadline(2000, (s) => bank.charge({ ...charge('ref-pc'), passCode: '0000' }, s)),
+    ).toEqual({ status: 'declined', reason: 'wrong pass code', wrongPassCode: true });
+    expect(await withDeadline(2000, (s) => bank.charge(charge('ref-pc2', '22229001'), s))).toEqual({
+      status: 'declined',
+      reason: 'declined',
+    });
+  });
+
   it('reads the status of a known charge, and unknown for a reference the bank never received', async () => {
     const bank = new GatewayBank(sim.url, 'gateway-key');
     await withDeadline(2000, (s) => bank.charge(charge('ref-2', '22229003'), s));

@@ -6,6 +6,7 @@ import {
   RefundAnswer,
   RefundRequest,
   StatusRequest,
+  WRONG_PASS_CODE,
 } from './bank';
 
 /** The JSON a gateway answers with (docs/bank-gateway.md). */
@@ -14,6 +15,7 @@ interface GatewayCharge {
   status?: unknown;
   bankReference?: unknown;
   reason?: unknown;
+  code?: unknown;
 }
 
 /** What the bank says, in `RefundAnswer`'s terms. */
@@ -107,6 +109,7 @@ export class GatewayBank implements BankAdapter {
         return {
           status: 'declined',
           reason: typeof json.reason === 'string' ? json.reason.slice(0, 200) : 'declined',
+          ...(json.code === WRONG_PASS_CODE ? { wrongPassCode: true } : {}),
         };
       default:
         throw new BankUnavailableError('unexpected charge status', 'error');
