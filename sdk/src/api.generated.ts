@@ -78,6 +78,17 @@ export interface CancelSubscriptionBody {
   atPeriodEnd?: boolean;
 }
 
+export interface ChangeSubscriptionBody {
+  /** An active price of an active product of the organization (another product’s is allowed) */
+  priceId?: string;
+  /** Units billed each period */
+  quantity?: number;
+  /** Default true: with at "now", the difference over the rest of the period is invoiced (positive) or credited to the customer (negative) */
+  prorate?: boolean;
+  /** Default "now"; "period_end": the next period bills the change (pendingChange until then) */
+  at?: 'now' | 'period_end';
+}
+
 export interface CheckoutEnvironment {
   type: 'sandbox' | 'production';
 }
@@ -308,6 +319,8 @@ export interface Customer {
   phone: string | null;
   /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
   language: 'fr' | 'ar' | 'en';
+  /** Whole MRU owed to the customer (a plan change prorated down), taken off their next invoices (docs/billing.md) */
+  creditBalance: number;
   organizationId: string;
   createdAt: string;
 }
@@ -623,6 +636,13 @@ export interface PayoutSchedule {
   updatedAt: string;
 }
 
+export interface PendingChange {
+  priceId: string;
+  quantity: number;
+  /** When it applies: the start of the next period */
+  effectiveAt: string | null;
+}
+
 export interface PortalBody {
   allowCancel?: boolean;
 }
@@ -910,6 +930,8 @@ export interface Subscription {
   priceId: string;
   /** Units of the price billed each period: each invoice is the price’s amount × quantity */
   quantity: number;
+  /** A change of price or quantity made for period end (POST /subscriptions/:id/change) */
+  pendingChange: PendingChange | null;
   status:
     | 'trialing'
     | 'active'
@@ -1113,6 +1135,7 @@ export interface WebhookEndpoint {
 /** Every message of the API's error answers that names no value (an `AppException`'s `code`). */
 export type ApiErrorMessage =
   | 'A payment for this payment request is already in progress'
+  | 'A period cannot bill more than 100000000 MRU'
   | 'A request with this idempotency key is in progress'
   | 'A subscription with a trial cannot require a first payment'
   | 'API key is required'
@@ -1140,6 +1163,7 @@ export type ApiErrorMessage =
   | 'Malformed JSON body'
   | 'Malformed URL'
   | 'Not found'
+  | 'Nothing to change'
   | 'Only completed payments can be refunded'
   | 'Only platforms can connect accounts'
   | 'Only secret API keys can create checkout sessions'
@@ -1161,13 +1185,16 @@ export type ApiErrorMessage =
   | 'Payouts are on hold for this organization'
   | 'Phone number is required'
   | 'Price amount must be a positive number'
+  | 'Price is not active'
   | 'Price not found'
   | 'Product not found'
+  | 'Prorated changes need prices of the same interval'
   | 'Refund amount exceeds the amount left to refund'
   | 'Refund not found'
   | 'Service unavailable'
   | 'Simulated transfers are only available in sandbox'
   | 'Start date is too far in the past'
+  | 'Subscription is not active'
   | 'Subscription not found'
   | 'Too many requests'
   | 'Too many webhook endpoints'
@@ -3371,8 +3398,9 @@ export interface Operations {
     body: CreateSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Application fees need a connected account` */
       400:
+        | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
         | 'Idempotency key must be 1 to 255 printable characters'
@@ -3472,6 +3500,49 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'POST /subscriptions/{id}/change': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: ChangeSubscriptionBody;
+    response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Nothing to change`, `Prorated changes need prices of the same interval`, `Price is not active`, `A period cannot bill more than 100000000 MRU` */
+      400:
+        | 'A period cannot bill more than 100000000 MRU'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Nothing to change'
+        | 'Price is not active'
+        | 'Prorated changes need prices of the same interval';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found`, `Subscription not found`, `Price not found` */
+      404: 'Not found' | 'Price not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
+      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'POST /subscriptions/{id}/pause': {
     params: { id: string };
     query: Record<string, never>;
@@ -3550,8 +3621,9 @@ export interface Operations {
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account`, `Invalid phone number` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Application fees need a connected account`, `Invalid phone number` */
       400:
+        | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
         | 'Idempotency key must be 1 to 255 printable characters'

@@ -546,6 +546,25 @@ export class Subscriptions extends Resource {
     );
   }
 
+  /**
+   * Changes the price and/or quantity: now (default; the rest of the period prorated: an invoice
+   * when up, a credit to the customer when down, unless `prorate: false`) or at `at: "period_end"`.
+   */
+  async change(
+    id: string,
+    params: Body<'POST /subscriptions/{id}/change'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions/{id}/change'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /subscriptions/{id}/change',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+
   async pause(id: string, options?: RequestOptions): Promise<Data<'POST /subscriptions/{id}/pause'>> {
     return unwrap(await this.t.call('POST /subscriptions/{id}/pause', { params: { id } }, 'write', options));
   }

@@ -29,6 +29,18 @@ export function customerIdByExternalUser(organizationId: string, externalUserId:
         WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})`;
 }
 
+/**
+ * A data-modifying CTE body adding to the credit balance of each customer of `deltas` (SQL after
+ * FROM, alias it; columns customer_id, delta: whole MRU, negative when credit is taken off an
+ * invoice). The customers must be locked by the caller (`lockCredits`) before their credit was read;
+ * the balance's CHECK refuses going below 0 whatever happens.
+ */
+export function adjustCreditsCte(deltas: Sql, at: Date): Sql {
+  return sql`UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = ${at}
+      FROM ${deltas} WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id`;
+}
+
 /** Customers: organization-scoped, every statement filters by organization. */
 @Injectable()
 export class CustomersRepository {
@@ -57,6 +69,17 @@ export class CustomersRepository {
             updated_at = CASE WHEN EXCLUDED.phone IS DISTINCT FROM c.phone AND EXCLUDED.phone IS NOT NULL
                               THEN EXCLUDED.updated_at ELSE c.updated_at END
       RETURNING ${CUSTOMER_COLUMNS}`))!;
+  }
+
+  /**
+   * Locks the customers as updating their credit does (FOR NO KEY UPDATE: not waiting for, nor
+   * blocking, the key share a new subscription or invoice of theirs takes), in id order.
+   */
+  async lockCredits(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.many<{ id: string; credit: number }>(sql`
+      SELECT id, credit_balance AS credit FROM customers WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
+    return new Map(rows.map((r) => [r.id, r.credit]));
   }
 
   byId(organizationId: string, id: string): Promise<Customer | undefined> {

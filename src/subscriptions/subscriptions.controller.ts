@@ -6,6 +6,7 @@ import { ApiData, ApiList } from '../common/http/openapi';
 import { API, Post } from '../common/http/routes';
 import {
   CancelSubscriptionDto,
+  ChangeSubscriptionDto,
   CreateSubscriptionByExternalUserDto,
   CreateSubscriptionDto,
   ExternalUserIdParams,
@@ -42,6 +43,7 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    SubscriptionError.PeriodAmountTooLarge,
     PaymentRequestError.ApplicationFeeNeedsAccount,
     CustomerError.NotFound,
     PriceError.NotFound,
@@ -59,6 +61,7 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    SubscriptionError.PeriodAmountTooLarge,
     PaymentRequestError.ApplicationFeeNeedsAccount,
     CommonError.InvalidPhoneNumber,
     PriceError.NotFound,
@@ -87,6 +90,22 @@ export class SubscriptionsController {
   @ApiData(SubscriptionJson)
   async cancel(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: CancelSubscriptionDto) {
     return { data: await this.service.cancel(t, p.id, dto.atPeriodEnd ?? false) };
+  }
+
+  @Post(':id/change')
+  @AsksForMoney()
+  @ApiErrors(
+    SubscriptionError.NotFound,
+    SubscriptionError.NothingToChange,
+    SubscriptionError.NotActive,
+    SubscriptionError.ProrationNeedsSameInterval,
+    SubscriptionError.PriceNotActive,
+    SubscriptionError.PeriodAmountTooLarge,
+    PriceError.NotFound,
+  )
+  @ApiData(SubscriptionJson)
+  async change(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: ChangeSubscriptionDto) {
+    return { data: await this.service.changePlan(t, p.id, dto) };
   }
 
   @Post(':id/pause')

@@ -11,6 +11,7 @@ import { Db } from '../database/db';
 import { Price } from '../prices/price';
 import { PricesService } from '../prices/prices.service';
 import type {
+  ChangeSubscriptionDto,
   CreateSubscriptionByExternalUserDto,
   CreateSubscriptionDto,
   ListSubscriptionsQuery,
@@ -27,12 +28,18 @@ import {
   startSubscription,
   SubscriptionTerms,
 } from './lifecycle';
+import { changePlan } from './plan-change';
 import { renewalInput, Renewals } from './renewals';
 import { Subscription, SubscriptionJson, toSubscriptionJson } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
 import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
 
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
+
+/** What one period bills must fit a payment request (at most 100,000,000 MRU). */
+function assertPeriodAmount(amount: number, quantity: number): void {
+  if (amount * quantity > 100_000_000) throw subscriptionError(SubscriptionError.PeriodAmountTooLarge);
+}
 
 /** The creation options, parsed (the DTO checked their shapes). */
 export function termsOf(
@@ -125,6 +132,58 @@ export class SubscriptionsService {
   }
 
   /**
+   * A change of price and/or quantity (docs/billing.md "Changing plan"), in one transaction under
+   * the subscription's lock and then its customer's (whose credit the change may add to or use):
+   * renew first, as every change does, then change, prorating the rest of the period.
+   */
+  async changePlan(tenant: Tenant, id: string, dto: ChangeSubscriptionDto): Promise<SubscriptionJson> {
+    if (dto.priceId === undefined && dto.quantity === undefined)
+      throw subscriptionError(SubscriptionError.NothingToChange);
+    return this.db.transaction(async () => {
+      const row = await this.subscriptionOrNotFound(this.repo.lockForRenewal(tenant.environmentId, id));
+      await this.customers.lockCredits([row.customerId]);
+      const newPrice =
+        dto.priceId === undefined ? undefined : await this.prices.withProduct(tenant, dto.priceId);
+      if (newPrice && !newPrice.subscribable) throw subscriptionError(SubscriptionError.PriceNotActive);
+      const now = new Date();
+      const first = renew(renewalInput(row), now);
+      const caughtUp = this.renewals.builder(now);
+      await this.renewals.useCredits(caughtUp, [row.customerId]);
+      caughtUp.renewal(row, first);
+      await this.renewals.apply(caughtUp);
+
+      const s = first.subscription;
+      // The price it bills now: a change made for period end may just have been applied.
+      const current =
+        s.priceId === row.priceId
+          ? { amount: row.priceAmount, interval: row.priceInterval, productName: row.productName }
+          : {
+              amount: row.pendingPriceAmount!,
+              interval: row.pendingPriceInterval!,
+              productName: row.pendingProductName!,
+            };
+      const target = newPrice ?? { id: s.priceId, ...current };
+      const quantity = dto.quantity ?? s.quantity;
+      assertPeriodAmount(target.amount, quantity);
+      const c = changePlan(
+        s,
+        current,
+        { price: target, quantity, prorate: dto.prorate ?? true, at: dto.at ?? 'now' },
+        now,
+      );
+
+      const unpaid = [row.oldestUnpaidDue, ...first.periods.map((p) => p.end)].filter((d) => d !== null);
+      const oldestUnpaidDue = unpaid.length === 0 ? null : new Date(Math.min(...unpaid.map(Number)));
+      const b = this.renewals.builder(now);
+      await this.renewals.useCredits(b, [row.customerId]);
+      b.change(c.subscription, oldestUnpaidDue !== null && oldestUnpaidDue <= now, false);
+      if (c.proration) b.proration({ ...row, ...c.subscription }, c.proration, target.productName);
+      await this.renewals.apply(b);
+      return toSubscriptionRowJson((await this.repo.byId(tenant.environmentId, id))!);
+    });
+  }
+
+  /**
    * Inserts the subscription in its state after billing what has started (with
    * `subscription-created`), then the invoices, requests and their events.
    */
@@ -134,6 +193,7 @@ export class SubscriptionsService {
     price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
   ) {
+    assertPeriodAmount(price.amount, terms.quantity ?? 1);
     const now = new Date();
     const initial = startSubscription(
       {
@@ -152,6 +212,10 @@ export class SubscriptionsService {
       priceAmount: price.amount,
       priceInterval: price.interval,
       productName: price.productName,
+      pendingPriceAmount: null,
+      pendingPriceInterval: null,
+      pendingProductName: null,
+      customerCredit: customer.creditBalance,
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
@@ -171,6 +235,7 @@ export class SubscriptionsService {
       createdAt: now,
     });
     const b = this.renewals.builder(now);
+    if (customer.creditBalance > 0) await this.renewals.useCredits(b, [customer.id]);
     b.renewal(row, r, { creating: true });
     await this.renewals.apply(b);
     return toSubscriptionJson(r.subscription, r.overdue);
@@ -192,6 +257,7 @@ export class SubscriptionsService {
       const now = new Date();
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
+      if (row.customerCredit > 0) await this.renewals.useCredits(caughtUp, [row.customerId]);
       caughtUp.renewal(row, first);
       await this.renewals.apply(caughtUp);
 

@@ -447,10 +447,12 @@ describe('every POST route of the API', () => {
     '/api/v1/customers': { externalUserId: 'any' },
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },
     '/api/v1/subscriptions/by-external-user': { externalUserId: 'any', priceId: randomUUID() },
+    '/api/v1/subscriptions/:id/change': { quantity: 2 },
     '/api/v1/refunds': { paymentId: randomUUID() },
     '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },
     '/api/v1/portal-sessions': { customerId: randomUUID() },
+    '/api/v1/payment-links': { name: 'any', amount: 10 },
     '/api/v1/accounts/:id/onboarding-link': {
       returnUrl: 'https://platform.example.mr/done',
       refreshUrl: 'https://platform.example.mr/again',

@@ -340,6 +340,10 @@ describe('every method on the real service', () => {
     ['subscriptions.getByExternalUser', ({ sk }) => sk.subscriptions.getByExternalUser(w.externalUserId)],
     ['subscriptions.pause', ({ sk }) => sk.subscriptions.pause(w.subscription.id)],
     ['subscriptions.resume', ({ sk }) => sk.subscriptions.resume(w.subscription.id)],
+    [
+      'subscriptions.change',
+      ({ sk }) => sk.subscriptions.change(w.subscription.id, { quantity: 2, at: 'period_end' }),
+    ],
     ['invoices.list', ({ sk }) => sk.invoices.list({ subscriptionId: w.subscription.id })],
     [
       'invoices.get',

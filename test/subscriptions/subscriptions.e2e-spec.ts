@@ -40,6 +40,7 @@ const SUBSCRIPTION_FIELDS = [
   'customerId',
   'priceId',
   'quantity',
+  'pendingChange',
   'status',
   'trialEnd',
   'startedAt',

@@ -121,6 +121,11 @@ export const Messages = {
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
   /** requireFirstPayment with a trial (docs/billing.md "Subscriptions that require a first payment"). */
   trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
+  nothingToChange: 'Nothing to change',
+  subscriptionNotActive: 'Subscription is not active',
+  prorationNeedsSameInterval: 'Prorated changes need prices of the same interval',
+  priceNotActive: 'Price is not active',
+  periodAmountTooLarge: 'A period cannot bill more than 100000000 MRU',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
   startTooFarInPast: 'Start date is too far in the past',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,

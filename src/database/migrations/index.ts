@@ -38,6 +38,7 @@ import { BillingWriteKeys1795616400000 } from './1795616400000-BillingWriteKeys'
 import { PaymentLinks1796700000000 } from './1796700000000-PaymentLinks';
 import { SubscriptionQuantity1796800000000 } from './1796800000000-SubscriptionQuantity';
 import { InvoiceNumbers1796800100000 } from './1796800100000-InvoiceNumbers';
+import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -80,4 +81,5 @@ export const migrations = [
   PaymentLinks1796700000000,
   SubscriptionQuantity1796800000000,
   InvoiceNumbers1796800100000,
+  PlanChanges1796800200000,
 ];

@@ -115,3 +115,30 @@ export class SubscriptionIdParams {
 export class ExternalUserIdParams {
   @ExternalIdField() externalUserId!: string;
 }
+
+export const CHANGE_AT = ['now', 'period_end'] as const;
+
+/** `POST /subscriptions/:id/change` (docs/billing.md "Changing plan"): at least one of priceId, quantity. */
+export class ChangeSubscriptionDto {
+  @UuidField({
+    optional: true,
+    description: 'An active price of an active product of the organization (another product’s is allowed)',
+  })
+  priceId?: string;
+
+  @IntegerField({ optional: true, min: 1, max: 10000, description: 'Units billed each period' })
+  quantity?: number;
+
+  @BooleanField({
+    optional: true,
+    description:
+      'Default true: with at "now", the difference over the rest of the period is invoiced (positive) or credited to the customer (negative)',
+  })
+  prorate?: boolean;
+
+  @EnumField(CHANGE_AT, {
+    optional: true,
+    description: 'Default "now"; "period_end": the next period bills the change (pendingChange until then)',
+  })
+  at?: (typeof CHANGE_AT)[number];
+}
