@@ -123,6 +123,8 @@ WITH req AS (
     'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
     'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
       'quantity', s.pending_quantity, 'effectiveAt', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'discount', CASE WHEN s.coupon_id IS NOT NULL THEN jsonb_build_object('couponId', s.coupon_id,
+      'endsAfterPeriods', s.discount_ends_after, 'periodsApplied', s.discount_periods_applied) END,
     'status', 'active',
     'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

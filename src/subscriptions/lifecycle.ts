@@ -1,3 +1,4 @@
+import { discountOf } from '../coupons/coupon';
 import type { PriceInterval } from '../prices/price';
 import { periodStart, periodsStartedBy, TrialPeriod, trialEnd as trialEndAfter } from './periods';
 import { StoredStatus, Subscription } from './subscription';
@@ -72,6 +73,9 @@ export function startSubscription(
     quantity: terms.quantity ?? 1,
     pendingPriceId: null,
     pendingQuantity: null,
+    couponId: null,
+    discountPeriodsApplied: 0,
+    discountEndsAfter: null,
     status: trialEnd ? 'trialing' : 'active',
     trialEnd,
     startedAt,
@@ -100,6 +104,8 @@ export interface RenewalInput {
   price: { amount: number; interval: PriceInterval; name?: string };
   /** The price of its change at period end (`pendingPriceId`), when it has one. */
   pendingPrice?: { amount: number; interval: PriceInterval; name?: string } | null;
+  /** The applied coupon's discount (`couponId`), when it has one. */
+  coupon?: { percentOff: number | null; amountOff: number | null } | null;
   /** The due date of its oldest invoice still pending, if any. */
   oldestUnpaidDue: Date | null;
 }
@@ -113,6 +119,8 @@ export interface BilledPeriod {
   quantity: number;
   /** What the period costs before any discount or credit: unitAmount × quantity. */
   amount: number;
+  /** Taken off by the coupon (0: none). */
+  discount: number;
   /** The subscription once this period is billed, and whether it then has an overdue invoice. */
   subscription: Subscription;
   overdue: boolean;
@@ -240,9 +248,20 @@ export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_P
       nextBillingDate: end,
       updatedAt: now,
     };
+    // The coupon discounts this period if it has periods left; its last one ends it.
+    let discount = 0;
+    if (s.couponId !== null && input.coupon) {
+      discount = discountOf(input.coupon, price.amount * s.quantity);
+      const applied = s.discountPeriodsApplied + 1;
+      s =
+        s.discountEndsAfter !== null && applied >= s.discountEndsAfter
+          ? { ...s, couponId: null, discountPeriodsApplied: 0, discountEndsAfter: null }
+          : { ...s, discountPeriodsApplied: applied };
+    }
     periods.push({
       start: next,
       end,
+      discount,
       unitAmount: price.amount,
       description: price.name ?? '',
       quantity: s.quantity,

@@ -36,6 +36,10 @@ export function renewalInput(row: RenewalRow): RenewalInput {
             interval: row.pendingPriceInterval!,
             name: row.pendingProductName!,
           },
+    coupon:
+      row.couponPercentOff === null && row.couponAmountOff === null
+        ? null
+        : { percentOff: row.couponPercentOff, amountOff: row.couponAmountOff },
     oldestUnpaidDue: row.oldestUnpaidDue,
   };
 }
@@ -96,6 +100,7 @@ export class SubscriptionsWriteBuilder {
         end: p.end,
         due: p.due ?? p.end,
         proration: false,
+        discount: p.discount,
         lines: [
           {
             description: p.description,
@@ -128,11 +133,18 @@ export class SubscriptionsWriteBuilder {
       RenewalRow,
       'id' | 'organizationId' | 'environmentId' | 'customerId' | 'customerPhone' | 'applicationFeeBps'
     >,
-    spec: { start: Date; end: Date; due: Date; proration: boolean; lines: InvoiceLineJson[] },
+    spec: {
+      start: Date;
+      end: Date;
+      due: Date;
+      proration: boolean;
+      lines: InvoiceLineJson[];
+      discount?: number;
+    },
   ): string {
     const now = this.at;
     const subtotal = spec.lines.reduce((sum, l) => sum + Number(l.amount), 0);
-    const discount = 0;
+    const discount = spec.discount ?? 0;
     const credit = this.credits.get(s.customerId) ?? 0;
     const creditApplied = Math.min(credit, subtotal - discount);
     if (creditApplied > 0) {

@@ -5,6 +5,8 @@ import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone, parseDateTime } from '../common/validation/rules';
+import { Coupon, periodsOf } from '../coupons/coupon';
+import { CouponsService } from '../coupons/coupons.service';
 import { Customer } from '../customers/customer';
 import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
@@ -35,6 +37,19 @@ import { SubscriptionError, subscriptionError } from './subscriptions.errors';
 import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
 
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
+
+/** The subscription with this discount (409 once it has ended: nothing more to discount). */
+function withDiscount(
+  s: Subscription,
+  d: Pick<Subscription, 'couponId' | 'discountPeriodsApplied' | 'discountEndsAfter'>,
+  now: Date,
+): Change {
+  if (s.status === 'cancelled' || s.status === 'expired' || s.status === 'incomplete_expired')
+    throw subscriptionError(SubscriptionError.NotActive);
+  if (s.couponId === d.couponId && d.couponId === null)
+    return { subscription: s, changed: false, voidInvoices: false };
+  return { subscription: { ...s, ...d, updatedAt: now }, changed: true, voidInvoices: false };
+}
 
 /** What one period bills must fit a payment request (at most 100,000,000 MRU). */
 function assertPeriodAmount(amount: number, quantity: number): void {
@@ -71,6 +86,7 @@ export class SubscriptionsService {
     private readonly renewals: Renewals,
     private readonly customers: CustomersService,
     private readonly prices: PricesService,
+    private readonly coupons: CouponsService,
   ) {}
 
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
@@ -80,7 +96,8 @@ export class SubscriptionsService {
     return this.db.transaction(async () => {
       const customer = await this.customers.get(tenant, dto.customerId);
       const price = await this.prices.subscribable(tenant, dto.priceId);
-      return this.start(tenant, customer, price, terms);
+      const coupon = dto.coupon === undefined ? null : await this.coupons.redeem(tenant, dto.coupon);
+      return this.start(tenant, customer, price, terms, coupon);
     });
   }
 
@@ -95,8 +112,9 @@ export class SubscriptionsService {
     const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
     return this.db.transaction(async () => {
       const price = await this.prices.subscribable(tenant, dto.priceId);
+      const coupon = dto.coupon === undefined ? null : await this.coupons.redeem(tenant, dto.coupon);
       const customer = await this.customers.findOrCreate(tenant, dto.externalUserId, phone);
-      return this.start(tenant, customer, price, terms);
+      return this.start(tenant, customer, price, terms, coupon);
     });
   }
 
@@ -117,6 +135,27 @@ export class SubscriptionsService {
     const page = pageOf(q);
     const { rows, total } = await this.repo.list(tenant.environmentId, { status: q.status }, page);
     return envelope(rows.map(toSubscriptionRowJson), total, page);
+  }
+
+  /** Applies a coupon (redeemed once), replacing the one applied; from the next invoice. */
+  applyDiscount(tenant: Tenant, id: string, couponIdOrCode: string): Promise<SubscriptionJson> {
+    return this.db.transaction(async () => {
+      const coupon = await this.coupons.redeem(tenant, couponIdOrCode);
+      return this.change(tenant, id, (s, now) =>
+        withDiscount(
+          s,
+          { couponId: coupon.id, discountPeriodsApplied: 0, discountEndsAfter: periodsOf(coupon) },
+          now,
+        ),
+      );
+    });
+  }
+
+  /** Removes the applied coupon: the next invoices are billed in full. */
+  removeDiscount(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+    return this.change(tenant, id, (s, now) =>
+      withDiscount(s, { couponId: null, discountPeriodsApplied: 0, discountEndsAfter: null }, now),
+    );
   }
 
   cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
@@ -192,10 +231,11 @@ export class SubscriptionsService {
     customer: Customer,
     price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
+    coupon: Coupon | null,
   ) {
     assertPeriodAmount(price.amount, terms.quantity ?? 1);
     const now = new Date();
-    const initial = startSubscription(
+    const started = startSubscription(
       {
         id: randomUUID(),
         organizationId: tenant.organizationId,
@@ -207,8 +247,13 @@ export class SubscriptionsService {
       terms,
       now,
     );
+    const initial = coupon
+      ? { ...started, couponId: coupon.id, discountPeriodsApplied: 0, discountEndsAfter: periodsOf(coupon) }
+      : started;
     const row: RenewalRow = {
       ...initial,
+      couponPercentOff: coupon?.percentOff ?? null,
+      couponAmountOff: coupon?.amountOff ?? null,
       priceAmount: price.amount,
       priceInterval: price.interval,
       productName: price.productName,

@@ -98,6 +98,7 @@ it('describes each record with every field the API returns', () => {
       'priceId',
       'quantity',
       'pendingChange',
+      'discount',
       'status',
       'trialEnd',
       'startedAt',

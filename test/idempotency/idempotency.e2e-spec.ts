@@ -448,6 +448,8 @@ describe('every POST route of the API', () => {
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },
     '/api/v1/subscriptions/by-external-user': { externalUserId: 'any', priceId: randomUUID() },
     '/api/v1/subscriptions/:id/change': { quantity: 2 },
+    '/api/v1/subscriptions/:id/discount': { coupon: 'ANY' },
+    '/api/v1/coupons': { percentOff: 10, duration: 'once' },
     '/api/v1/refunds': { paymentId: randomUUID() },
     '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },

@@ -41,6 +41,7 @@ const SUBSCRIPTION_FIELDS = [
   'priceId',
   'quantity',
   'pendingChange',
+  'discount',
   'status',
   'trialEnd',
   'startedAt',

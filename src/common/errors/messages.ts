@@ -122,6 +122,11 @@ export const Messages = {
   /** requireFirstPayment with a trial (docs/billing.md "Subscriptions that require a first payment"). */
   trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
   nothingToChange: 'Nothing to change',
+  couponNotFound: 'Coupon not found',
+  couponNotValid: 'Coupon is not valid',
+  couponCodeTaken: 'A coupon with this code already exists',
+  couponOneKindOfDiscount: 'A coupon takes exactly one of percentOff and amountOff',
+  couponDurationInPeriods: 'durationInPeriods goes with a repeating duration, and only with it',
   subscriptionNotActive: 'Subscription is not active',
   prorationNeedsSameInterval: 'Prorated changes need prices of the same interval',
   priceNotActive: 'Price is not active',

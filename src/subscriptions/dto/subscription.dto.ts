@@ -7,6 +7,7 @@ import {
   IntegerField,
   PhoneField,
   PredicateField,
+  StringField,
   UuidField,
 } from '../../common/validation/fields';
 import { isTrialPeriod, MAX_TRIAL_DAYS, TRIAL_PERIODS, TrialPeriod } from '../periods';
@@ -67,6 +68,14 @@ export class SubscriptionOptionsDto {
     description: 'Units of the price billed each period (default 1): each invoice is amount × quantity',
   })
   quantity?: number;
+
+  @StringField({
+    optional: true,
+    minLength: 3,
+    maxLength: 40,
+    description: 'A coupon of the organization, by id or code, applied from the first invoice',
+  })
+  coupon?: string;
 
   @IntegerField({
     optional: true,
@@ -141,4 +150,9 @@ export class ChangeSubscriptionDto {
     description: 'Default "now"; "period_end": the next period bills the change (pendingChange until then)',
   })
   at?: (typeof CHANGE_AT)[number];
+}
+
+export class ApplyDiscountDto {
+  @StringField({ minLength: 3, maxLength: 40, description: 'A coupon of the organization, by id or code' })
+  coupon!: string;
 }
