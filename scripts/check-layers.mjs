@@ -17,7 +17,7 @@ export const LAYERS = [
   ['payment-requests'],
   ['payments'],
   ['checkout'],
-  ['prices', 'customers', 'payment-links'],
+  ['prices', 'customers', 'payment-links', 'coupons'],
   ['products'],
   ['invoices'],
   ['subscriptions'],

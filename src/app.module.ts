@@ -6,6 +6,7 @@ import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { Metrics } from './common/metrics/metrics';
+import { CouponsModule } from './coupons/coupons.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
@@ -67,6 +68,7 @@ export class AppModule {
         ProductsModule,
         PricesModule,
         CustomersModule,
+        CouponsModule,
         InvoicesModule,
         SubscriptionsModule,
         BillingModule,

@@ -2,22 +2,26 @@
 
 -- SubscriptionsRepository.insert
 WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, coupon_id,
+                                   discount_periods_applied, discount_ends_after, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-                $9, $10, $11, $12, $13,
-                $14, $15, $16, $17, $18,
-                $19, $20, $21, $22)
+        VALUES ($1, $2, $3, $4, $5, $6, $7,
+                $8, $9, $10, $11,
+                $12, $13, $14, $15, $16,
+                $17, $18, $19, $20, $21,
+                $22, $23, $24, $25)
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $23, $24, $25, $26, $27, $28
+    SELECT $26, $27, $28, $29, $30, $31
       FROM created)
       SELECT 1;
 
 -- SubscriptionsRepository.byId
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -29,7 +33,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.byExternalUser
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -46,7 +52,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.list
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -64,16 +72,22 @@ SELECT (SELECT count(*) FROM subscriptions s WHERE s.environment_id = $1 AND s.s
 
 -- SubscriptionsRepository.lockForRenewal
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
    s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
-  pd.name AS "productName", c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
   JOIN customers c ON c.id = s.customer_id
+  LEFT JOIN coupons cp ON cp.id = s.coupon_id
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id
        WHERE s.id = $1 AND s.environment_id = $2
        FOR UPDATE OF s;
 
@@ -99,17 +113,23 @@ WITH claimed AS (
          FOR UPDATE SKIP LOCKED
       )
       SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
    s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
-  pd.name AS "productName", c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue", s.xmin = claimed.xmin AS current
         FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
-  JOIN customers c ON c.id = s.customer_id;
+  JOIN customers c ON c.id = s.customer_id
+  LEFT JOIN coupons cp ON cp.id = s.coupon_id
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id;
 
 -- SubscriptionsRepository.write
 SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i
@@ -170,32 +190,35 @@ WITH new_invoices AS (
             FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
            WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::text[]), unnest($34::timestamptz[]), unnest($35::text[]), unnest($36::integer[]), unnest($37::timestamptz[]), unnest($38::timestamptz[]), unnest($39::timestamptz[]), unnest($40::timestamptz[]), unnest($41::timestamptz[]), unnest($42::timestamptz[]), unnest($43::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($44::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($45::uuid[]))
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($52::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
-      UPDATE invoices i SET status = 'void', voided_at = $46, updated_at = $47
+      UPDATE invoices i SET status = 'void', voided_at = $53, updated_at = $54
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
       RETURNING i.*
     ), voided_requests AS (
-      UPDATE payment_requests pr SET voided_at = $48, updated_at = $49
+      UPDATE payment_requests pr SET voided_at = $55, updated_at = $56
        WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
     ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $50, jsonb_build_object(
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $57, jsonb_build_object(
     'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
     'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $51::text || i.id,
+    'checkoutUrl', $58::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -203,8 +226,13 @@ WITH new_invoices AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $52
-      FROM voided i)
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $59
+      FROM voided i), credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $60
+      FROM (SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($61::uuid[]), unnest($62::integer[])) AS x(customer_id, delta)) k) x
+            GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.writeStatement
@@ -262,22 +290,32 @@ WITH new_invoices AS (
             FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
            WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::text[]), unnest($34::timestamptz[]), unnest($35::text[]), unnest($36::integer[]), unnest($37::timestamptz[]), unnest($38::timestamptz[]), unnest($39::timestamptz[]), unnest($40::timestamptz[]), unnest($41::timestamptz[]), unnest($42::timestamptz[]), unnest($43::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($44::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
         RETURNING s.id
-      )$45
+      )$52, credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $53
+      FROM (SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($54::uuid[]), unnest($55::integer[])) AS x(customer_id, delta)) k) x
+            GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.search
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -295,7 +333,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.detail
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",

@@ -1,4 +1,4 @@
-import { raw, sql, SqlRows, SqlValue } from '../database/sql';
+import { raw, Sql, sql, SqlRows, SqlValue } from '../database/sql';
 
 /*
  * The customers side of other modules' statements (invoices, subscriptions): their rows shown with
@@ -19,4 +19,16 @@ export function customerIdByExternalUser(
 ): SqlValue<string | null> {
   return sql`(SELECT c.id FROM customers c
         WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})`;
+}
+
+/**
+ * A data-modifying CTE body adding to the credit balance of each customer of `deltas` (SQL after
+ * FROM, alias it; columns customer_id, delta: whole MRU, negative when credit is taken off an
+ * invoice), returning the ids changed. The customers must be locked by the caller (`lockCredits`)
+ * before their credit was read; the balance's CHECK refuses going below 0 whatever happens.
+ */
+export function adjustCreditsCte(deltas: Sql, at: Date): SqlRows<{ id: string }> {
+  return sql`UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = ${at}
+      FROM ${deltas} WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id`;
 }

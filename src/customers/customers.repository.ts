@@ -48,6 +48,17 @@ export class CustomersRepository {
       RETURNING ${CUSTOMER_COLUMNS}`))!;
   }
 
+  /**
+   * Locks the customers as updating their credit does (FOR NO KEY UPDATE: not waiting for, nor
+   * blocking, the key share a new subscription or invoice of theirs takes), in id order.
+   */
+  async lockCredits(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.many<{ id: string; credit: number }>(sql`
+      SELECT id, credit_balance AS credit FROM customers WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
+    return new Map(rows.map((r) => [r.id, r.credit]));
+  }
+
   byId(organizationId: string, id: string): Promise<Customer | undefined> {
     return this.db.one<Customer>(
       sql`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.id = ${id} AND c.organization_id = ${organizationId}`,

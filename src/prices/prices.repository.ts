@@ -39,6 +39,17 @@ export class PricesRepository {
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active`);
   }
 
+  /** A price of the organization, active or not, with its product's name and whether both are active. */
+  withProduct(
+    organizationId: string,
+    id: string,
+  ): Promise<(Price & { productName: string; subscribable: boolean }) | undefined> {
+    return this.db.one(sql`
+      SELECT ${PRICE_COLUMNS}, p.name AS "productName", pr.active AND p.active AS subscribable
+        FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
+       WHERE pr.id = ${id} AND pr.organization_id = ${organizationId}`);
+  }
+
   /** An active price of the organization whose product is active too: what new subscriptions may use. */
   subscribable(organizationId: string, id: string): Promise<(Price & { productName: string }) | undefined> {
     return this.db.one<Price & { productName: string }>(sql`

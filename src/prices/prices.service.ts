@@ -71,6 +71,16 @@ export class PricesService {
     return p;
   }
 
+  /** A price of the organization (404 when none), active or not, with its product's name and whether it can be subscribed to. */
+  async withProduct(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+  ): Promise<Price & { productName: string; subscribable: boolean }> {
+    const p = await this.repo.withProduct(tenant.organizationId, id);
+    if (!p) throw priceError(PriceError.NotFound);
+    return p;
+  }
+
   /** The active prices of each of these products. */
   async activeOf(productIds: string[]): Promise<Map<string, PriceJson[]>> {
     const byProduct = new Map<string, PriceJson[]>(productIds.map((id) => [id, []]));

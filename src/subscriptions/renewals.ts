@@ -1,6 +1,7 @@
 import { feeOfBps } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
+import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
 import { Invoice, invoiceAmount, InvoiceLineJson, toInvoiceJson } from '../invoices/invoice';
@@ -26,7 +27,19 @@ export interface BatchResult {
 export function renewalInput(row: RenewalRow): RenewalInput {
   return {
     subscription: row,
-    price: { amount: row.priceAmount, interval: row.priceInterval },
+    price: { amount: row.priceAmount, interval: row.priceInterval, name: row.productName },
+    pendingPrice:
+      row.pendingPriceAmount === null
+        ? null
+        : {
+            amount: row.pendingPriceAmount,
+            interval: row.pendingPriceInterval!,
+            name: row.pendingProductName!,
+          },
+    coupon:
+      row.couponPercentOff === null && row.couponAmountOff === null
+        ? null
+        : { percentOff: row.couponPercentOff, amountOff: row.couponAmountOff },
     oldestUnpaidDue: row.oldestUnpaidDue,
   };
 }
@@ -41,12 +54,29 @@ export class SubscriptionsWriteBuilder {
   private readonly w: Omit<SubscriptionsWrite, 'updates'>;
   /** The last state given for each subscription. */
   private readonly updates = new Map<string, Subscription>();
+  /** The credit balance left to each customer whose balance the caller locked (`useCredit`). */
+  private readonly credits = new Map<string, number>();
 
   constructor(
     private readonly publicUrl: string,
     readonly at: Date,
   ) {
-    this.w = { invoices: [], events: [], voidPendingOf: [], at };
+    this.w = { invoices: [], events: [], voidPendingOf: [], credits: [], adjustsCredits: false, at };
+  }
+
+  /**
+   * The customer's credit balance, locked by the caller until the write: taken off the invoices
+   * this builder makes for them (a customer whose credit is not given here is billed in full).
+   */
+  useCredit(customerId: string, balance: number): void {
+    if (!this.credits.has(customerId)) this.credits.set(customerId, balance);
+  }
+
+  /** Credit owed to the customer (a change prorated down): added to their balance by the write. */
+  addCredit(customerId: string, amount: number): void {
+    this.credits.set(customerId, (this.credits.get(customerId) ?? 0) + amount);
+    this.w.credits.push({ customer_id: customerId, delta: amount });
+    this.w.adjustsCredits = true;
   }
 
   get write(): SubscriptionsWrite {
@@ -70,9 +100,10 @@ export class SubscriptionsWriteBuilder {
         end: p.end,
         due: p.due ?? p.end,
         proration: false,
+        discount: p.discount,
         lines: [
           {
-            description: row.productName,
+            description: p.description,
             quantity: p.quantity,
             unitAmount: invoiceAmount(p.unitAmount),
             amount: invoiceAmount(p.amount),
@@ -102,12 +133,24 @@ export class SubscriptionsWriteBuilder {
       RenewalRow,
       'id' | 'organizationId' | 'environmentId' | 'customerId' | 'customerPhone' | 'applicationFeeBps'
     >,
-    spec: { start: Date; end: Date; due: Date; proration: boolean; lines: InvoiceLineJson[] },
+    spec: {
+      start: Date;
+      end: Date;
+      due: Date;
+      proration: boolean;
+      lines: InvoiceLineJson[];
+      discount?: number;
+    },
   ): string {
     const now = this.at;
     const subtotal = spec.lines.reduce((sum, l) => sum + Number(l.amount), 0);
-    const discount = 0;
-    const creditApplied = 0;
+    const discount = spec.discount ?? 0;
+    const credit = this.credits.get(s.customerId) ?? 0;
+    const creditApplied = Math.min(credit, subtotal - discount);
+    if (creditApplied > 0) {
+      this.credits.set(s.customerId, credit - creditApplied);
+      this.w.adjustsCredits = true;
+    }
     const amount = subtotal - discount - creditApplied;
     const paid = amount === 0;
     const invoice: Invoice = {
@@ -178,6 +221,35 @@ export class SubscriptionsWriteBuilder {
     return invoice.id;
   }
 
+  /**
+   * The proration of a plan change of `row`: an invoice for `amount` over [start, end) with its
+   * payment request when positive (credit the customer has is taken off it), a credit to the
+   * customer when negative.
+   */
+  proration(row: RenewalRow, p: { amount: number; start: Date; end: Date }, description: string): void {
+    if (p.amount < 0) {
+      this.addCredit(row.customerId, -p.amount);
+      return;
+    }
+    this.invoice(row, {
+      start: p.start,
+      end: p.end,
+      due: p.end,
+      proration: true,
+      lines: [
+        {
+          description,
+          quantity: 1,
+          unitAmount: invoiceAmount(p.amount),
+          amount: invoiceAmount(p.amount),
+          periodStart: p.start.toISOString(),
+          periodEnd: p.end.toISOString(),
+          proration: true,
+        },
+      ],
+    });
+  }
+
   /** A change made through the API: the new state, its `subscription-updated`, and voiding when cancelled now. */
   change(s: Subscription, overdue: boolean, voidInvoices: boolean): void {
     this.updates.set(s.id, s);
@@ -211,6 +283,7 @@ export class Renewals {
   constructor(
     private readonly db: Db,
     private readonly repo: SubscriptionsRepository,
+    private readonly customers: CustomersService,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -229,6 +302,12 @@ export class Renewals {
     return this.db.transaction(async () => {
       const rows = await this.repo.claimDue(now, limit, environmentId);
       const b = this.builder(now);
+      // Customers with credit (few): locked, after their subscriptions as every writer locks them,
+      // and their balance read again under the lock, so two batches never spend it twice.
+      await this.useCredits(
+        b,
+        rows.filter((r) => r.current && r.customerCredit > 0).map((r) => r.customerId),
+      );
       const updated: string[] = [];
       const stillDue: string[] = [];
       let skipped = 0;
@@ -254,6 +333,13 @@ export class Renewals {
         stillDue,
       };
     });
+  }
+
+  /** Locks these customers and gives the builder their credit balances. */
+  async useCredits(b: SubscriptionsWriteBuilder, customerIds: string[]): Promise<void> {
+    const unique = [...new Set(customerIds)];
+    if (unique.length === 0) return;
+    for (const [id, balance] of await this.customers.lockCredits(unique)) b.useCredit(id, balance);
   }
 
   /** Writes what a builder collected (nothing when it is empty). */

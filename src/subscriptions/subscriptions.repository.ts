@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
-import { customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
+import { couponRows } from '../coupons/coupons.fragments';
+import { adjustCreditsCte, customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
@@ -56,6 +57,15 @@ export interface RenewalRow extends Subscription {
   priceInterval: PriceInterval;
   /** The name of the price's product: what the invoice lines say. */
   productName: string;
+  /** The pending change's price (null: none). */
+  pendingPriceAmount: number | null;
+  pendingPriceInterval: PriceInterval | null;
+  pendingProductName: string | null;
+  /** The customer's credit balance as read (locked only when the caller locked the customer). */
+  customerCredit: number;
+  /** The applied coupon's discount (null: none). */
+  couponPercentOff: number | null;
+  couponAmountOff: number | null;
   customerPhone: string | null;
   /** The due date of its oldest pending invoice. */
   oldestUnpaidDue: Date | null;
@@ -136,6 +146,13 @@ const NEW_EVENT_COLUMNS: { [K in keyof NewEventRow]: ColumnType } = {
 /** A subscription's new state, as the write statement sets it. */
 interface SubscriptionChange {
   id: string;
+  price_id: string;
+  quantity: number;
+  pending_price_id: string | null;
+  pending_quantity: number | null;
+  coupon_id: string | null;
+  discount_periods_applied: number;
+  discount_ends_after: number | null;
   status: string;
   billing_anchor: Date;
   billing_interval: string;
@@ -151,6 +168,13 @@ interface SubscriptionChange {
 
 const SUBSCRIPTION_CHANGE_COLUMNS: { [K in keyof SubscriptionChange]: ColumnType } = {
   id: 'uuid',
+  price_id: 'uuid',
+  quantity: 'integer',
+  pending_price_id: 'uuid',
+  pending_quantity: 'integer',
+  coupon_id: 'uuid',
+  discount_periods_applied: 'integer',
+  discount_ends_after: 'integer',
   status: 'text',
   billing_anchor: 'timestamptz',
   billing_interval: 'text',
@@ -172,14 +196,22 @@ export interface SubscriptionsWrite {
   updates: Subscription[];
   /** Subscriptions whose pending invoices become void. */
   voidPendingOf: string[];
+  /** Credit added to customers' balances (the credit the invoices take off is subtracted as they are inserted). */
+  credits: { customer_id: string; delta: number }[];
+  /** Some customer's credit balance changes: the statement adjusts balances (else it leaves customers alone). */
+  adjustsCredits: boolean;
   at: Date;
 }
 
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
-  pd.name AS "productName", c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
 const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${productRows('pd')} ON pd.id = p.product_id
-  JOIN ${customerRows('c')} ON c.id = s.customer_id`;
+  JOIN ${customerRows('c')} ON c.id = s.customer_id
+  LEFT JOIN ${couponRows('cp')} ON cp.id = s.coupon_id
+  LEFT JOIN ${priceRows('pp')} ON pp.id = s.pending_price_id LEFT JOIN ${productRows('ppd')} ON ppd.id = pp.product_id`;
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
@@ -218,10 +250,12 @@ export class SubscriptionsRepository {
   async insert(s: Subscription, event: NewEvent): Promise<void> {
     await this.db.exec(sql`
       WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, coupon_id,
+                                   discount_periods_applied, discount_ends_after, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
-        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.status}, ${s.trialEnd},
+        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.couponId},
+                ${s.discountPeriodsApplied}, ${s.discountEndsAfter}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
                 ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})
@@ -366,6 +400,13 @@ export class SubscriptionsRepository {
   async write(w: SubscriptionsWrite): Promise<{ invoices: number; subscriptions: number }> {
     const updates = w.updates.map((s): SubscriptionChange => ({
       id: s.id,
+      price_id: s.priceId,
+      quantity: s.quantity,
+      pending_price_id: s.pendingPriceId,
+      pending_quantity: s.pendingQuantity,
+      coupon_id: s.couponId,
+      discount_periods_applied: s.discountPeriodsApplied,
+      discount_ends_after: s.discountEndsAfter,
       status: s.status,
       billing_anchor: s.billingAnchor,
       billing_interval: s.billingInterval,
@@ -413,16 +454,31 @@ export class SubscriptionsRepository {
         SELECT * FROM ${rowsFrom('u', updates, SUBSCRIPTION_CHANGE_COLUMNS)}
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY(${w.updates.map((u) => u.id)}::uuid[])
         RETURNING s.id
-      )${voiding}
+      )${voiding}${this.creditAdjustment(w)}
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`);
     return row!;
+  }
+
+  /** The write's CTE adjusting credit balances: less what its invoices took off, plus what was added. */
+  private creditAdjustment(w: SubscriptionsWrite): Sql {
+    if (!w.adjustsCredits) return empty;
+    return sql`, credits_adjusted AS (${adjustCreditsCte(
+      sql`(SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM ${rowsFrom('k', w.credits, { customer_id: 'uuid', delta: 'integer' })}) x
+            GROUP BY customer_id) d`,
+      w.at,
+    )})`;
   }
 
   /**

@@ -64,7 +64,7 @@ it('describes each record with every field the API returns', () => {
     ['id', 'productId', 'amount', 'interval', 'active', 'createdAt'].sort(),
   );
   expect(fields('CustomerJson')).toEqual(
-    ['id', 'externalUserId', 'phone', 'language', 'organizationId', 'createdAt'].sort(),
+    ['id', 'externalUserId', 'phone', 'language', 'creditBalance', 'organizationId', 'createdAt'].sort(),
   );
   expect(fields('InvoiceJson')).toEqual(
     [
@@ -97,6 +97,8 @@ it('describes each record with every field the API returns', () => {
       'customerId',
       'priceId',
       'quantity',
+      'pendingChange',
+      'discount',
       'status',
       'trialEnd',
       'startedAt',

@@ -40,6 +40,8 @@ const SUBSCRIPTION_FIELDS = [
   'customerId',
   'priceId',
   'quantity',
+  'pendingChange',
+  'discount',
   'status',
   'trialEnd',
   'startedAt',

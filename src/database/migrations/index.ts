@@ -39,6 +39,8 @@ import { PaymentLinks1796700000000 } from './1796700000000-PaymentLinks';
 import { PayoutAccountChanges1796500000000 } from './1796500000000-PayoutAccountChanges';
 import { SubscriptionQuantity1796800000000 } from './1796800000000-SubscriptionQuantity';
 import { InvoiceNumbers1796800100000 } from './1796800100000-InvoiceNumbers';
+import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
+import { Coupons1796800300000 } from './1796800300000-Coupons';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -82,4 +84,6 @@ export const migrations = [
   PayoutAccountChanges1796500000000,
   SubscriptionQuantity1796800000000,
   InvoiceNumbers1796800100000,
+  PlanChanges1796800200000,
+  Coupons1796800300000,
 ];
