@@ -9,12 +9,23 @@ import { LedgerService } from './ledger.service';
 import { LedgerSettlement } from './ledger-settlement';
 import { RefundsController } from './refunds.controller';
 import { RefundsJob } from './refunds.job';
+import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
+import { SettlementReportRepository } from './settlement-report.repository';
 
 @Module({
   imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
   controllers: [LedgerController, RefundsController],
-  providers: [LedgerChecks, LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
+  providers: [
+    LedgerChecks,
+    LedgerRepository,
+    LedgerService,
+    LedgerSettlement,
+    RefundsRepository,
+    RefundsService,
+    RefundsJob,
+    SettlementReportRepository,
+  ],
   exports: [LedgerChecks, LedgerRepository, LedgerService, RefundsService],
 })
 export class LedgerModule {}
