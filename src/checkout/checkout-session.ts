@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { raw } from '../database/sql';
-import type { VerificationStatus } from '../organizations/account';
+import type { VerificationStatus } from '../organizations/verification';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/payment';
 

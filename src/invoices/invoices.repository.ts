@@ -13,7 +13,7 @@ import {
   KeysetQuery,
 } from '../database/keyset';
 import { and, raw, Sql, sql } from '../database/sql';
-import type { VerificationStatus } from '../organizations/account';
+import type { VerificationStatus } from '../organizations/verification';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import {

@@ -9,7 +9,9 @@ import { LedgerService } from './ledger.service';
 import { LedgerSettlement } from './ledger-settlement';
 import { RefundsController } from './refunds.controller';
 import { ReconcileRefundsJob } from './reconcile-refunds.job';
+import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
+import { SettlementReportRepository } from './settlement-report.repository';
 
 @Module({
   imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
@@ -19,8 +21,10 @@ import { RefundsService } from './refunds.service';
     LedgerRepository,
     LedgerService,
     LedgerSettlement,
+    RefundsRepository,
     RefundsService,
     ReconcileRefundsJob,
+    SettlementReportRepository,
   ],
   exports: [LedgerChecks, LedgerRepository, LedgerService, RefundsService],
 })

@@ -1,14 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { organizationError, OrganizationError } from './organizations.errors';
 import type { Tenant } from './tenant';
+import { VERIFICATION_STATUSES, type VerificationStatus } from './verification';
 
 /*
  * An organization's standing for Production (docs/going-live.md): its verification and payout
  * account, as GET /organization and the `account-updated` event show them.
  */
-
-export const VERIFICATION_STATUSES = ['unverified', 'submitted', 'verified', 'rejected'] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 export const PAYOUT_ACCOUNT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type PayoutAccountStatus = (typeof PAYOUT_ACCOUNT_STATUSES)[number];

@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
 import { raw, sql } from '../database/sql';
-import type { VerificationStatus } from './account';
+import type { VerificationStatus } from './verification';
 import type { EnvironmentKind } from './tenant';
 
 /** A connected organization as its platform sees it (docs/platforms.md). */

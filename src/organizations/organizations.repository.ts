@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { and, raw, Sql, sql } from '../database/sql';
-import type { Account, PayoutAccountStatus, VerificationStatus } from './account';
+import type { Account, PayoutAccountStatus } from './account';
+import type { VerificationStatus } from './verification';
 import type { EnvironmentKind, KeyKind } from './tenant';
 
 export interface KeyRow {

@@ -5,7 +5,7 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, raw, Sql, sql } from '../database/sql';
-import type { VerificationStatus } from '../organizations/account';
+import type { VerificationStatus } from '../organizations/verification';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { linkPlacesOf, linkTotalsOf } from '../payment-requests/payment-requests.fragments';

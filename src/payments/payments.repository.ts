@@ -8,6 +8,7 @@ import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
+import type { PaymentRequest } from '../payment-requests/payment-request';
 import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import {
@@ -21,8 +22,6 @@ import {
   SettledRow,
   settleStatement,
 } from './pay.statements';
-import type { Settlement, SettlementExtension } from './settlement-types';
-import type { PaymentRequest } from '../payment-requests/payment-request';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
@@ -36,6 +35,7 @@ import {
   PaymentStatus,
   toPaymentJson,
 } from './payment';
+import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** Payments of one day, one bank app and one status. */
 export interface PaymentDayRow {

@@ -1,7 +1,9 @@
 import { BankUnavailableError, withDeadline } from '../payments/banks/bank';
 import { BankSimulator, startBankSimulator } from '../payments/banks/simulator/bank-simulator';
+import type { TransferRequest } from '../payments/banks/bank';
+import { BankGatewayClient } from '../payments/banks/gateway-client';
 import { timeOrderedId } from '../database/time-ordered-id';
-import { GatewayTransfers, SandboxTransfers, TransferRequest } from './transfers';
+import { SandboxTransfers } from './transfers';
 
 const transfer = (reference: string, iban = 'MR1300020001010000123456753'): TransferRequest => ({
   reference,
@@ -43,7 +45,7 @@ describe('Sandbox transfers', () => {
 
 describe('the transfer operation against the bank simulator', () => {
   let sim: BankSimulator;
-  const gateway = () => new GatewayTransfers(sim.url, 'gateway-key');
+  const gateway = () => new BankGatewayClient(sim.url, 'gateway-key');
   const send = (request: TransferRequest, timeoutMs = 2000) =>
     withDeadline(timeoutMs, (s) => gateway().transfer(request, s));
 
@@ -82,7 +84,7 @@ describe('the transfer operation against the bank simulator', () => {
     sim.setMode('hang');
     await expect(send(transfer('t-5'), 200)).rejects.toBeInstanceOf(BankUnavailableError);
     sim.setMode('normal');
-    const unauthorised = new GatewayTransfers(sim.url, 'wrong-key');
+    const unauthorised = new BankGatewayClient(sim.url, 'wrong-key');
     expect(await withDeadline(2000, (s) => unauthorised.transfer(transfer('t-6'), s))).toMatchObject({
       status: 'failed',
     });

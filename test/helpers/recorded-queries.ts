@@ -17,6 +17,8 @@ import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceReminders } from '../../src/invoices/invoice-reminders';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
+import { RefundsRepository } from '../../src/ledger/refunds.repository';
+import { SettlementReportRepository } from '../../src/ledger/settlement-report.repository';
 import { LedgerRepository } from '../../src/ledger/ledger.repository';
 import { ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.fragments';
 import { LedgerChecks } from '../../src/ledger/ledger-checks';
@@ -138,7 +140,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   dashboard: [DashboardRepository],
   admin: [OperatorsRepository, AuditLogRepository],
   billing: [BillingRepository],
-  ledger: [LedgerRepository],
+  ledger: [LedgerRepository, RefundsRepository, SettlementReportRepository],
   payouts: [PayoutsRepository],
   portal: [PortalRepository],
   'payment-links': [PaymentLinksRepository],

@@ -7,7 +7,7 @@ import { fill, formatTime } from '../../dashboard/format';
 import { parseChoice } from '../../dashboard/forms';
 import { AccountService } from '../../going-live/account.service';
 import { GoLiveService, OpenedApplication } from '../../going-live/go-live.service';
-import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/account';
+import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/verification';
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
 import { OrganizationsService } from '../../organizations/organizations.service';

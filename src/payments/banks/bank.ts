@@ -61,6 +61,31 @@ export type RefundAnswer =
   | { status: 'unknown' };
 
 /**
+ * Money sent from Khoums to a merchant's payout account (docs/bank-gateway.md "Transfers"): the
+ * gateway's third operation, which payouts use.
+ */
+export interface TransferRequest {
+  /** Our payout id: the gateway's idempotency reference, so a transfer asked twice is sent once. */
+  reference: string;
+  amount: number;
+  bank: string;
+  holderName: string;
+  iban: string;
+  description: string;
+}
+
+/** What the gateway says about a transfer. */
+export type TransferAnswer =
+  | { status: 'paid'; bankReference: string | null }
+  | { status: 'in_transit'; bankReference: string | null }
+  | { status: 'failed'; reason: string };
+
+export interface TransferAdapter {
+  /** Sends the transfer, or (the same reference again) answers its current state. */
+  transfer(request: TransferRequest, signal: AbortSignal): Promise<TransferAnswer>;
+}
+
+/**
  * The bank did not give a usable answer: no answer in time, a 5xx, a broken connection or the
  * bank not being configured. The outcome of a charge is then not known to us.
  */
