@@ -202,6 +202,27 @@ export class HaTopology {
     }
   }
 
+  /** deploy/ha/backup: a base backup of the leader; its directory. */
+  async backup(): Promise<string> {
+    const { stdout } = await run(join(DEPLOY, 'backup'), [this.dir], { timeout: 120_000 });
+    return stdout.trim().split('\n').pop()!;
+  }
+
+  /**
+   * deploy/ha/restore: `backup` with the archived WAL up to `targetTime`, started as a standalone
+   * server with its data in `dataDir`; its URL (with the topology's password). The caller stops it.
+   */
+  async restore(backup: string, targetTime: string, dataDir: string): Promise<string> {
+    const { stdout } = await run(
+      join(DEPLOY, 'restore'),
+      [backup, join(this.dir, 'wal-archive'), targetTime, dataDir],
+      { timeout: 180_000 },
+    );
+    const url = new URL(stdout.trim().split('\n').pop()!);
+    url.password = this.env.HA_PASSWORD;
+    return url.toString();
+  }
+
   async stop(): Promise<void> {
     await run(join(DEPLOY, 'stop'), [this.dir], { timeout: 60_000 });
   }
