@@ -70,6 +70,8 @@ it('answers 503 with Retry-After within DB_QUERY_TIMEOUT_MS while PostgreSQL is 
 
   frozen = await serverProcesses();
   signalAll(frozen, 'SIGSTOP');
+  // Woken in any case (a hung request would keep the test from reaching its own SIGCONT).
+  const wake = setTimeout(() => signalAll(frozen, 'SIGCONT'), 30_000);
   const answers = await Promise.all(
     [10, 11, 12, 13, 14, 15].map(async (n) => {
       const started = Date.now();
@@ -82,6 +84,7 @@ it('answers 503 with Retry-After within DB_QUERY_TIMEOUT_MS while PostgreSQL is 
     expect(a.ms).toBeLessThan(BANK_TIMEOUT_MS);
   }
 
+  clearTimeout(wake);
   signalAll(frozen, 'SIGCONT');
   frozen = [];
   let n = 100;
