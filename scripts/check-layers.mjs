@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The module graph of src/ (docs/architecture.md): each top-level folder is a module, and a
 // module may import only from its own layer or the layers below it. Fails on an import that
-// points up, on a folder missing from LAYERS, and on any cycle between folders.
+// points up, on a folder missing from LAYERS, on any cycle between folders, and on a controller
+// that imports a repository.
 // usage: node scripts/check-layers.mjs [SRC_DIR]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import path from 'node:path';
 /** Lowest first. The files at the root of src/ (main.ts, app.ts, app.module.ts) are above all. */
 export const LAYERS = [
   ['common', 'config'],
-  ['database'],
+  ['database', 'jobs'],
   ['organizations'],
   ['auth'],
   ['webhooks', 'idempotency', 'going-live', 'platforms'],
@@ -72,6 +73,21 @@ for (const file of files) {
         `${where}: ${from} (layer ${layerOf.get(from)}) must not import ${to} (layer ${layerOf.get(to)})`,
       );
     }
+  }
+}
+
+// Controllers read and write through services (docs/architecture.md "Data access: one rule"): a
+// *.controller.ts file never imports a *.repository module. `import type` (a row's shape) is erased
+// at compile time and can inject nothing, so it is allowed.
+const REPOSITORY_IMPORT =
+  /\bimport\s+(type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+\.repository)['"]|\bimport\(\s*['"]([^'"]+\.repository)['"]\s*\)|\brequire\(\s*['"]([^'"]+\.repository)['"]\s*\)/g;
+for (const file of files.filter((f) => f.endsWith('.controller.ts'))) {
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(REPOSITORY_IMPORT)) {
+    if (m[1]) continue;
+    problems.push(
+      `${path.relative(src, file)} imports ${m[2] ?? m[3] ?? m[4]}: a controller never touches a repository; ` +
+        "inject the owning module's service and give it the read it needs (`import type` of a row is allowed)",
+    );
   }
 }
 

@@ -1,6 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
@@ -59,8 +58,6 @@ export class AppModule {
           readMaxLagMs: config.DATABASE_READ_MAX_LAG_MS,
           preparedStatements: config.preparedStatements,
         }),
-        // Registered once, here: every module's @Cron/@Interval jobs share it.
-        ScheduleModule.forRoot(),
         OrganizationsModule,
         WebhooksModule,
         PaymentRequestsModule,

@@ -234,6 +234,8 @@ export interface CreateSubscriptionByExternalUserBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
@@ -257,6 +259,8 @@ export interface CreateSubscriptionBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** A customer of the organization */
@@ -323,11 +327,20 @@ export interface Dunning {
 export interface Invoice {
   /** Also the transactionId of its payment request */
   id: string;
+  /** Gapless and increasing per organization and environment: `<prefix>-000001` */
+  number: string;
   customerId: string;
   subscriptionId: string;
   status: 'pending' | 'paid' | 'void' | 'refunded';
-  /** Decimal amount in MRU with two decimals */
+  /** What the customer pays: subtotal − discount − creditApplied; decimal MRU with two decimals */
   amount: string;
+  /** The sum of the lines, decimal MRU */
+  subtotal: string;
+  /** Taken off by the subscription’s coupon, decimal MRU */
+  discount: string;
+  /** Taken off from the customer’s credit balance, decimal MRU */
+  creditApplied: string;
+  lines: InvoiceLine[];
   /** The end of the billed period (the subscription’s next billing date when the invoice was created) */
   dueDate: string | null;
   /** The payment request that pays it */
@@ -345,6 +358,21 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
+}
+
+export interface InvoiceLine {
+  /** What the line bills: the product’s name */
+  description: string;
+  /** Units billed (the subscription’s quantity) */
+  quantity: number;
+  /** Decimal MRU per unit */
+  unitAmount: string;
+  /** Decimal MRU: unitAmount × quantity, or the prorated difference */
+  amount: string;
+  periodStart: string;
+  periodEnd: string;
+  /** The rest of a period after a change of price or quantity */
+  proration: boolean;
 }
 
 export interface LatestPayment {
@@ -748,6 +776,8 @@ export interface PublicPaymentRequestView {
   invoiceId: string | null;
   /** Whole MRU the connected account pays its platform when the request is paid; null: none */
   applicationFee: number | null;
+  /** The payment link the request was made for; null otherwise */
+  paymentLinkId: string | null;
   environmentId: string;
   createdAt: string;
   updatedAt: string;
@@ -878,6 +908,8 @@ export interface Subscription {
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
+  /** Units of the price billed each period: each invoice is the price’s amount × quantity */
+  quantity: number;
   status:
     | 'trialing'
     | 'active'

@@ -9,6 +9,7 @@ export enum AdminError {
   UnknownPayoutBank = 'unknown_payout_bank',
   InvalidPayoutHolder = 'invalid_payout_holder',
   NotUnderReview = 'application_not_under_review',
+  NoPayoutAccountChange = 'no_payout_account_change',
   /** The console's guard and pages (its filter turns each into a page, or the sign-in redirect). */
   SignInRequired = 'admin_sign_in_required',
   PasswordChangeRequired = 'admin_password_change_required',
@@ -25,6 +26,7 @@ export const adminError = domainErrors<AdminError>({
   [AdminError.UnknownPayoutBank]: [400, Messages.unknownPayoutBank],
   [AdminError.InvalidPayoutHolder]: [400, Messages.invalidPayoutHolder],
   [AdminError.NotUnderReview]: [409, Messages.applicationNotUnderReview],
+  [AdminError.NoPayoutAccountChange]: [409, Messages.noPayoutAccountChange],
   [AdminError.SignInRequired]: [303, Messages.signInRequired],
   [AdminError.PasswordChangeRequired]: [303, Messages.passwordChangeRequired],
   [AdminError.SecurityCheck]: [403, Messages.securityCheckFailed],

@@ -8,9 +8,12 @@ import type { Account } from '../organizations/account';
 import type { DocumentKind, DocumentType } from '../organizations/application';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { AdminError, adminError } from './admin.errors';
-import { Actor, AuditLogRepository } from './audit-log.repository';
+import { Actor, AuditEntry, AuditFilter, AuditLogRepository } from './audit-log.repository';
 
 /** The audited actions, as the audit log names them. */
+/** The longest reason an operator gives for refusing an application (the console's form checks it too). */
+export const REJECTION_REASON_MAX = 1000;
+
 export const OPERATOR_ACTIONS = [
   'organization.verify',
   'organization.reject',
@@ -19,6 +22,8 @@ export const OPERATOR_ACTIONS = [
   'organization.payouts_hold',
   'organization.payouts_release',
   'organization.payout_account',
+  'organization.payout_account_change_approve',
+  'organization.payout_account_change_reject',
   'organization.open_document',
   'organization.show_id_number',
 ] as const;
@@ -47,6 +52,13 @@ export function auditRecord(a: Account): Record<string, unknown> {
       ibanLast4: a.payoutAccount.iban.slice(-4),
       status: a.payoutAccount.status,
     },
+    payoutAccountChange: a.payoutAccountChange && {
+      bank: a.payoutAccountChange.bank,
+      holderName: a.payoutAccountChange.holderName,
+      ibanLast4: a.payoutAccountChange.iban.slice(-4),
+      status: a.payoutAccountChange.status,
+      requestedAt: a.payoutAccountChange.requestedAt,
+    },
   };
 }
 
@@ -66,6 +78,11 @@ export class OperatorActionsService {
     private readonly config: AppConfig,
     private readonly goLive: GoLiveService,
   ) {}
+
+  /** The audit log of operators' actions, newest first, at most 200 entries. */
+  auditLog(filter: AuditFilter): Promise<AuditEntry[]> {
+    return this.audit.list(filter);
+  }
 
   /**
    * Approves the organization for Production, and its pending payout account. `onlySubmitted` (the
@@ -90,7 +107,7 @@ export class OperatorActionsService {
     onlySubmitted = false,
   ): Promise<AccountChange> {
     const text = reason.trim();
-    if (text.length < 1 || text.length > 1000) throw adminError(AdminError.ReasonRequired);
+    if (text.length < 1 || text.length > REJECTION_REASON_MAX) throw adminError(AdminError.ReasonRequired);
     return this.act(actor, 'organization.reject', organizationId, async (before) => {
       if (onlySubmitted && before.verificationStatus !== 'submitted')
         throw adminError(AdminError.NotUnderReview);
@@ -177,6 +194,35 @@ export class OperatorActionsService {
     return this.act(actor, 'organization.payout_account', organizationId, () =>
       this.organizations.savePayoutAccount(organizationId, { bank, holderName, iban, status: 'approved' }),
     );
+  }
+
+  /**
+   * Approves the owner's request to change the payout account (docs/going-live.md): the account is
+   * replaced, approved, and the request removed; `account-updated` follows. Refused (409) when no
+   * request waits, checked under the organization's lock, so two operators cannot both decide.
+   */
+  approvePayoutAccountChange(actor: Actor, organizationId: string): Promise<AccountChange> {
+    return this.act(actor, 'organization.payout_account_change_approve', organizationId, async (before) => {
+      const change = before.payoutAccountChange;
+      if (change?.status !== 'pending') throw adminError(AdminError.NoPayoutAccountChange);
+      const { bank, holderName, iban } = change;
+      await this.organizations.savePayoutAccount(organizationId, {
+        bank,
+        holderName,
+        iban,
+        status: 'approved',
+      });
+      await this.organizations.deletePayoutAccountChange(organizationId);
+    });
+  }
+
+  /** Refuses the request: payouts keep going to the approved account; the owner sees the refusal. */
+  rejectPayoutAccountChange(actor: Actor, organizationId: string): Promise<AccountChange> {
+    return this.act(actor, 'organization.payout_account_change_reject', organizationId, async (before) => {
+      if (before.payoutAccountChange?.status !== 'pending')
+        throw adminError(AdminError.NoPayoutAccountChange);
+      await this.organizations.rejectPayoutAccountChange(organizationId);
+    });
   }
 
   private act(

@@ -8,14 +8,16 @@ import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
-import { RemindersScheduler } from './reminders.scheduler';
+import { SendRemindersJob } from './send-reminders.job';
 import { DunningRun } from './dunning-run';
 import { SmsGateway } from './sms-gateway';
 import { SmsSender } from './sms-sender';
-import { BillingScheduler } from './billing.scheduler';
+import { BillSubscriptionsJob } from './bill-subscriptions.job';
+import { SendSmsJob } from './send-sms.job';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
 import { RemindersOfInvoices } from './reminders-of-invoices';
+import { SmsLogService } from './sms-log.service';
 
 @Module({
   imports: [SubscriptionsModule, PaymentsModule, InvoicesModule],
@@ -25,11 +27,13 @@ import { RemindersOfInvoices } from './reminders-of-invoices';
     BillingSettingsService,
     BillingRun,
     ReminderRun,
-    RemindersScheduler,
+    SendRemindersJob,
     DunningRun,
     SmsGateway,
+    SmsLogService,
     SmsSender,
-    BillingScheduler,
+    BillSubscriptionsJob,
+    SendSmsJob,
     BillingSettlement,
     SandboxBillingGuard,
     RemindersOfInvoices,
@@ -39,6 +43,7 @@ import { RemindersOfInvoices } from './reminders-of-invoices';
     ReminderRun,
     DunningRun,
     SmsSender,
+    SmsLogService,
     SmsGateway,
     BillingRepository,
     BillingSettingsService,

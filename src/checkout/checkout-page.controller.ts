@@ -6,8 +6,6 @@ import { Public } from '../auth/decorators';
 import { AppError } from '../common/errors/app-error';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { Post } from '../common/http/routes';
-import { AppConfig } from '../config/config';
-import { ServerSecrets } from '../database/server-secrets.repository';
 import { PaymentError } from '../payments/payments.errors';
 import { CheckoutError } from './checkout.errors';
 import { CheckoutPayments } from './checkout-payments';
@@ -18,7 +16,7 @@ import {
   PageSession,
   successRedirect,
 } from './checkout-sessions.service';
-import { checkoutSurface, checkoutTexts } from './hosted-page';
+import { CheckoutSurface, checkoutTexts } from './hosted-page';
 import { payFromHostedPage } from './hosted-pay-flow';
 
 /**
@@ -36,13 +34,12 @@ export class CheckoutPageController implements OnModuleInit {
     private readonly sessions: CheckoutSessionsService,
     private readonly payments: CheckoutPayments,
     private readonly renderer: CheckoutPageRenderer,
-    private readonly config: AppConfig,
-    private readonly secrets: ServerSecrets,
+    private readonly checkoutSurface: CheckoutSurface,
   ) {}
 
   /** The CSRF key: the operator's, or the one every instance shares through the database. */
   async onModuleInit(): Promise<void> {
-    this.surface = await checkoutSurface(this.config, this.secrets);
+    this.surface = await this.checkoutSurface.make();
   }
 
   @Get(':id')

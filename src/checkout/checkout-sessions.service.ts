@@ -176,6 +176,11 @@ export class CheckoutSessionsService {
     return toCheckoutSessionJson(session);
   }
 
+  /** Every session of a payment request of the environment, newest first. */
+  ofRequest(environmentId: string, paymentRequestId: string): Promise<CheckoutSession[]> {
+    return this.repo.ofRequest(environmentId, paymentRequestId);
+  }
+
   /**
    * POST /checkout-session/:id/expire: an open session (even one already past its deadline) becomes
    * expired; 409 while a payment is pending, whose outcome decides the session.

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { PaymentsModule } from '../payments/payments.module';
-import { CheckoutExpiryJob } from './checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from './expire-checkout-sessions.job';
 import { CheckoutPageController } from './checkout-page.controller';
 import { CheckoutPageRenderer } from './checkout-page.renderer';
 import { BankAppPayments, CheckoutPayments } from './checkout-payments';
@@ -9,6 +9,7 @@ import { CheckoutSessionsController } from './checkout-sessions.controller';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSettlement } from './checkout-settlement';
+import { CheckoutSurface } from './hosted-page';
 import { PublicCheckoutController } from './public-checkout.controller';
 import { PublicCheckoutService } from './public-checkout.service';
 
@@ -18,12 +19,13 @@ import { PublicCheckoutService } from './public-checkout.service';
   providers: [
     CheckoutSessionsService,
     CheckoutSessionsRepository,
-    CheckoutExpiryJob,
+    ExpireCheckoutSessionsJob,
     CheckoutSettlement,
     CheckoutPageRenderer,
+    CheckoutSurface,
     PublicCheckoutService,
     { provide: CheckoutPayments, useClass: BankAppPayments },
   ],
-  exports: [CheckoutSessionsService, CheckoutSessionsRepository],
+  exports: [CheckoutSessionsService, CheckoutSessionsRepository, CheckoutSurface],
 })
 export class CheckoutModule {}

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { isUUID } from 'class-validator';
 import { AppError } from '../common/errors/app-error';
@@ -20,15 +21,26 @@ import { publicPhone } from './public-checkout';
  * (src/invoices/) live on one surface, in one layout, and post one pay form.
  */
 
-/** The hosted checkout's surface: cookies on /checkout, and the operator's CSRF key or the one instances share. */
-export async function checkoutSurface(config: AppConfig, secrets: ServerSecrets): Promise<PageSurface> {
-  return {
-    path: '/checkout',
-    languages: LANGUAGES,
-    languageCookie: 'khoums_lang',
-    csrfSecret: config.CHECKOUT_CSRF_SECRET ?? (await secrets.get('checkout-csrf')),
-    secure: config.publicUrl.startsWith('https:'),
-  };
+/**
+ * The hosted checkout's surface: cookies on /checkout, and the operator's CSRF key or the one
+ * instances share. Each page's controller (checkout, invoice, payment link) makes it at start-up.
+ */
+@Injectable()
+export class CheckoutSurface {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly secrets: ServerSecrets,
+  ) {}
+
+  async make(): Promise<PageSurface> {
+    return {
+      path: '/checkout',
+      languages: LANGUAGES,
+      languageCookie: 'khoums_lang',
+      csrfSecret: this.config.CHECKOUT_CSRF_SECRET ?? (await this.secrets.get('checkout-csrf')),
+      secure: this.config.publicUrl.startsWith('https:'),
+    };
+  }
 }
 
 export const checkoutTexts = (page: PageRequest): CheckoutTexts => CHECKOUT_TEXTS[page.lang];

@@ -457,9 +457,49 @@ export class AppConfig {
   @IsBoolean()
   PAYOUT_SCHEDULER = true;
 
+  /** Expire checkout sessions past their deadline every minute from this instance (any number may: they claim disjoint batches). */
+  @Transform(toBool)
+  @IsBoolean()
+  CHECKOUT_EXPIRY_SCHEDULER = true;
+
+  /** Delete Idempotency-Key records older than 24 h every minute from this instance (any number may: they delete disjoint batches). */
+  @Transform(toBool)
+  @IsBoolean()
+  IDEMPOTENCY_EXPIRY_SCHEDULER = true;
+
+  /** Write the API keys' last-used times this instance gathered every 30 s (false: only when the instance stops). */
+  @Transform(toBool)
+  @IsBoolean()
+  API_KEY_LAST_USED_SCHEDULER = true;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
+}
+
+/**
+ * The settings that turn a scheduled job on or off on an instance (docs/operations.md, "Jobs"):
+ * every job names one of them (`JobSchedule.switch`), so this list is where a new job's switch
+ * starts, and what the test apps and the CLI turn off.
+ */
+export const JOB_SWITCHES = [
+  'CHECKOUT_EXPIRY_SCHEDULER',
+  'IDEMPOTENCY_EXPIRY_SCHEDULER',
+  'API_KEY_LAST_USED_SCHEDULER',
+  'EVENT_RETENTION_SCHEDULER',
+  'BILLING_SCHEDULER',
+  'PAYOUT_SCHEDULER',
+  'RECONCILE_INTERVAL_MS',
+  'SMS_SEND_INTERVAL_MS',
+] as const satisfies ReadonlyArray<keyof AppConfig>;
+export type JobSwitch = (typeof JOB_SWITCHES)[number];
+
+/** The environment that turns every scheduled job off (`false`, or 0 for an interval). */
+export function allJobsOff(): Record<JobSwitch, string> {
+  const defaults = new AppConfig();
+  return Object.fromEntries(
+    JOB_SWITCHES.map((s) => [s, typeof defaults[s] === 'boolean' ? 'false' : '0']),
+  ) as Record<JobSwitch, string>;
 }
 
 /** Settings without a default (so absent from `new AppConfig()`), read when set. */

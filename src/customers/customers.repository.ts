@@ -18,17 +18,6 @@ const isExternalUserIdTaken = (err: unknown) =>
  * Parts of other modules' statements (invoices, subscriptions): their rows shown with their customer.
  */
 
-/** SQL after FROM or JOIN: the customers, as `alias` (id, external_user_id, phone), for another module's statement. */
-export function customerRows(alias: string): Sql {
-  return raw(`customers ${alias}`);
-}
-
-/** SQL: the id of the organization's customer with this externalUserId (null: none). */
-export function customerIdByExternalUser(organizationId: string, externalUserId: string): Sql {
-  return sql`(SELECT c.id FROM customers c
-        WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})`;
-}
-
 /** Customers: organization-scoped, every statement filters by organization. */
 @Injectable()
 export class CustomersRepository {

@@ -4,6 +4,7 @@ import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone } from '../common/validation/rules';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { Customer, CustomerJson, CustomerLanguage, toCustomerJson } from './customer';
 import { CustomerError, customerError } from './customers.errors';
 import { CustomersRepository } from './customers.repository';
@@ -51,6 +52,21 @@ export class CustomersService {
     const customer = await this.repo.byId(tenant.organizationId, id);
     if (!customer) throw customerError(CustomerError.NotFound);
     return customer;
+  }
+
+  /** A customer of the organization (either environment), or undefined. */
+  findInOrganization(organizationId: string, id: string): Promise<Customer | undefined> {
+    return this.repo.byId(organizationId, id);
+  }
+
+  /** The organization's customer with this externalUserId, or undefined. */
+  findByExternalUserId(organizationId: string, externalUserId: string): Promise<Customer | undefined> {
+    return this.repo.byExternalUserId(organizationId, externalUserId);
+  }
+
+  /** A keyset page of the organization's customers, newest first; `q` is an externalUserId or a phone. */
+  search(organizationId: string, filter: { q?: string }, page: KeysetQuery): Promise<KeysetPage<Customer>> {
+    return this.repo.search(organizationId, filter, page);
   }
 
   /** The customer with this externalUserId, created if needed; a given phone (already normalised) replaces the stored one. */

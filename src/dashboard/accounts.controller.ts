@@ -3,7 +3,8 @@ import { ONBOARDING_TEXTS } from '../common/i18n/onboarding-texts';
 import { LedgerService } from '../ledger/ledger.service';
 import { ConnectedAccountsService } from '../organizations/connected-accounts.service';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { PaymentsService } from '../payments/payments.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
@@ -25,7 +26,8 @@ export class DashboardAccountsController {
     private readonly accounts: ConnectedAccountsService,
     private readonly organizations: OrganizationsService,
     private readonly ledger: LedgerService,
-    private readonly payments: PaymentsRepository,
+    private readonly payments: PaymentsService,
+    private readonly methods: PaymentMethodsService,
   ) {}
 
   @Get()
@@ -78,7 +80,7 @@ export class DashboardAccountsController {
     const environmentId = await this.organizations.environmentId(account.id, scope.environment);
     if (!environmentId) throw dashboardError(DashboardError.NotFound);
     const base = `/dashboard/accounts/${account.id}/payments`;
-    const list = await paymentsList(d, this.payments, environmentId, base, { linkRows: false });
+    const list = await paymentsList(d, this.payments, this.methods, environmentId, base, { linkRows: false });
     const heading = fill(p.accountPaymentsTitle, { name: account.name });
     this.renderer.render(d, 'account-payments', heading, {
       ...list,

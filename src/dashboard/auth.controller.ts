@@ -2,6 +2,7 @@ import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
 import { OrganizationError } from '../organizations/organizations.errors';
+import { ORGANIZATION_NAME_MAX } from '../platforms/dto/account.dto';
 import { EmailTakenError, OrganizationsService } from '../organizations/organizations.service';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { normalizeEmail, PasswordProblem, passwordProblem } from '../organizations/users';
@@ -83,7 +84,7 @@ export class DashboardAuthController {
       this.renderer.render(d, 'signup', t.signUpTitle, { name, email: emailInput, errors });
     const email = normalizeEmail(emailInput);
     const errors: Record<string, string> = {};
-    if (!name || name.length > 200) errors.name = t.nameRequired;
+    if (!name || name.length > ORGANIZATION_NAME_MAX) errors.name = t.nameRequired;
     if (!email) errors.email = t.invalidEmail;
     const problem = passwordProblem(password);
     if (problem) errors.password = passwordProblemText(t, problem);

@@ -2,12 +2,12 @@ import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
+import { EXTERNAL_ID } from '../common/validation/fields';
 import { normalizePhone } from '../common/validation/rules';
 import type { Customer } from '../customers/customer';
 import { CustomerError } from '../customers/customers.errors';
-import { CustomersRepository } from '../customers/customers.repository';
 import { CustomersService } from '../customers/customers.service';
-import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
@@ -17,8 +17,6 @@ import { parseText } from './forms';
 import { customerRow, pager, subscriptionRow } from './presenters';
 
 const PAGE_SIZE = 25;
-/** An external user id is 1 to 128 printable characters (as the API's ExternalIdField). */
-const EXTERNAL_USER_ID = /^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]{1,128}$/u;
 
 interface CustomerForm {
   externalUserId: string;
@@ -32,7 +30,7 @@ function customerForm(d: DashboardRequest): CustomerForm & { normalizedPhone: st
   const phone = d.field('phone').trim();
   const normalizedPhone = phone === '' ? null : normalizePhone(phone);
   const errors: Record<string, string> = {};
-  if (!EXTERNAL_USER_ID.test(externalUserId)) errors.externalUserId = d.t.invalidExternalUserId;
+  if (!EXTERNAL_ID.test(externalUserId)) errors.externalUserId = d.t.invalidExternalUserId;
   if (phone !== '' && !normalizedPhone) errors.phone = d.t.invalidPhone;
   return { externalUserId, phone, normalizedPhone, errors };
 }
@@ -46,8 +44,7 @@ export class DashboardCustomersController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly customers: CustomersService,
-    private readonly repo: CustomersRepository,
-    private readonly subscriptions: SubscriptionsRepository,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   @ReadsReplica('page')
@@ -107,7 +104,7 @@ export class DashboardCustomersController {
 
   /** A customer of the organization (either environment), or the 404 page. */
   private async customerOrNotFoundPage(d: DashboardRequest, id: string): Promise<Customer> {
-    const customer = await this.repo.byId(d.scope.organizationId, idOr404(id));
+    const customer = await this.customers.findInOrganization(d.scope.organizationId, idOr404(id));
     if (!customer) throw dashboardError(DashboardError.NotFound);
     return customer;
   }
@@ -115,7 +112,7 @@ export class DashboardCustomersController {
   private async renderList(d: DashboardRequest, form: CustomerForm): Promise<void> {
     const { t } = d;
     const q = parseText(d.query('q'));
-    const page = await this.repo.search(
+    const page = await this.customers.search(
       d.scope.organizationId,
       { q },
       { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },

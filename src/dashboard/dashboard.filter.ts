@@ -6,6 +6,7 @@ import { isDatabaseUnavailable, serviceUnavailable } from '../common/errors/data
 import { sendAppError } from '../common/http/error.filter';
 import { DashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
+import { apiRuleText } from './forms';
 import { DashboardSurface } from './dashboard-surface';
 import { SESSION_COOKIE } from './sessions.service';
 
@@ -56,10 +57,13 @@ export class DashboardErrorFilter implements ExceptionFilter {
     const status =
       error instanceof AppError ? error.status : error instanceof HttpException ? error.getStatus() : 500;
     if (status === 404) return this.renderer.error(d, 404, t.notFoundTitle, t.notFoundBody);
-    // A rule of a domain the page did not turn into a form message: its status and the API's words
-    // (English, marked as such on a page in another language).
-    if (error instanceof AppError && status < 500)
+    // A rule of a domain the page did not turn into a form message: its status and its text in the
+    // page's language; a rule the texts do not name yet, the API's words (marked as English).
+    if (error instanceof AppError && status < 500) {
+      const text = apiRuleText(d.lang, error.code);
+      if (text) return this.renderer.error(d, status, t.serverErrorTitle, text);
       return this.renderer.error(d, status, t.serverErrorTitle, error.message, 'en');
+    }
     this.logger.error({ err: error, requestId: req.id }, 'dashboard error');
     this.renderer.error(d, 500, t.serverErrorTitle, t.serverErrorBody);
   }

@@ -6,6 +6,7 @@ import type { Role } from '../organizations/users';
 import type { DashboardRequest } from './dashboard-request';
 import { DASHBOARD_LANGUAGES } from './dashboard-surface';
 import { fill } from './format';
+import { FORM_LIMITS } from './forms';
 
 export const roleLabel = (t: DashboardTexts, role: Role): string =>
   ({ owner: t.roleOwner, developer: t.roleDeveloper, viewer: t.roleViewer })[role];
@@ -85,6 +86,7 @@ export class DashboardRenderer {
       nonce: d.page.nonce,
       t,
       csrf: d.csrf(),
+      limits: FORM_LIMITS,
       canEdit: d.canEdit,
       isOwner: d.isOwner,
       notice: notice && Object.hasOwn(t.notices, notice) ? t.notices[notice] : undefined,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { sql } from '../database/sql';
-import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.repository';
+import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.fragments';
 import type { VerificationStatus } from '../organizations/account';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { Role } from '../organizations/users';

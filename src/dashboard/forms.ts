@@ -1,12 +1,39 @@
 import type { AppError } from '../common/errors/app-error';
+import { DASHBOARD_TEXTS, DashboardTexts } from '../common/i18n/dashboard-texts';
 import type { Language } from '../common/i18n/languages';
+import { EXTERNAL_ID_MAX } from '../common/validation/fields';
 import { MAX_AMOUNT } from '../common/validation/rules';
 import { isStorableText } from '../common/validation/storable';
+import { REFUND_REASON_MAX } from '../ledger/dto/refund.dto';
+import { API_KEY_NAME_MAX } from '../organizations/api-keys.service';
+import { PASSWORD_MIN } from '../organizations/users';
+import { LINK_LIMITS } from '../payment-links/dto/payment-link.dto';
+import { ORGANIZATION_NAME_MAX } from '../platforms/dto/account.dto';
+import { PRODUCT_LIMITS } from '../products/dto/product.dto';
 
 /*
  * Reading the dashboard's forms and filter links: what the browser sent is only ever a string, and
  * a value that does not parse is left out (a filter) or reported (a form), never passed to SQL.
  */
+
+/**
+ * The limits the forms' fields carry (`maxlength="{{@root.limits.…}}"`, every page's locals), taken
+ * from the API's DTOs and rules that check them, never restated: the browser stops at the length the
+ * server accepts.
+ */
+export const FORM_LIMITS = {
+  externalUserId: EXTERNAL_ID_MAX,
+  manualPaymentReference: EXTERNAL_ID_MAX,
+  productName: PRODUCT_LIMITS.name,
+  productDescription: PRODUCT_LIMITS.description,
+  linkName: LINK_LIMITS.name,
+  linkDescription: LINK_LIMITS.description,
+  linkSuccessMessage: LINK_LIMITS.successMessage,
+  refundReason: REFUND_REASON_MAX,
+  organizationName: ORGANIZATION_NAME_MAX,
+  passwordMin: PASSWORD_MIN,
+  keyName: API_KEY_NAME_MAX,
+} as const;
 
 /** A path inside the dashboard to come back to, else `fallback` (never another site). */
 export function safeReturn(value: unknown, fallback: string): string {
@@ -59,7 +86,20 @@ export interface FormMessage {
   lang?: Language;
 }
 
-/** A rule of the API a form broke: its exact (English) words, marked as English on a page in another language. */
+/** The API's rules the dashboard words in the page's language (its texts' `apiRules`), by error code. */
+export type ApiRule = keyof DashboardTexts['apiRules'];
+
+/** The rule's text in the page's language; undefined for a code the texts do not name. */
+export function apiRuleText(pageLang: Language, code: string): string | undefined {
+  const rules = DASHBOARD_TEXTS[pageLang].apiRules;
+  return Object.hasOwn(rules, code) ? rules[code as ApiRule] : undefined;
+}
+
+/**
+ * A rule of the API a form broke, in the page's language. A form catches only rules of `ApiRule`
+ * (its list is typed so), so the API's English words, marked as such, are only a safety net.
+ */
 export function apiFormMessage(pageLang: Language, err: AppError): FormMessage {
-  return { text: err.message, lang: pageLang === 'en' ? undefined : 'en' };
+  const text = apiRuleText(pageLang, err.code);
+  return text ? { text } : { text: err.message, lang: pageLang === 'en' ? undefined : 'en' };
 }

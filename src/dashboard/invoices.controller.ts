@@ -5,11 +5,10 @@ import { isUUID, validateSync } from 'class-validator';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
 import { AppConfig } from '../config/config';
-import { CustomersRepository } from '../customers/customers.repository';
+import { CustomersService } from '../customers/customers.service';
 import { RecordManualPaymentDto } from '../invoices/dto/invoice.dto';
 import { INVOICE_STATUSES, MANUAL_PAYMENT_METHODS } from '../invoices/invoice';
 import { InvoiceError } from '../invoices/invoices.errors';
-import { InvoicesRepository } from '../invoices/invoices.repository';
 import { InvoicesService } from '../invoices/invoices.service';
 import { PaymentError } from '../payments/payments.errors';
 import { DashboardError, dashboardError } from './dashboard.errors';
@@ -17,10 +16,10 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatDate } from './format';
-import { BillingRepository } from '../billing/billing.repository';
+import { SmsLogService } from '../billing/sms-log.service';
 import { maskPhone } from '../billing/sms-text';
 import { toInvoiceJson } from '../invoices/invoice';
-import { parseAmount, parseChoice, parseText } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, parseAmount, parseChoice, parseText } from './forms';
 import { invoiceRow, pager } from './presenters';
 
 const PAGE_SIZE = 25;
@@ -32,9 +31,16 @@ interface PaymentForm {
   reference: string;
   paidAt: string;
   errors: Record<string, string>;
-  /** The API's own message when the invoice refused the payment (409, or 400 over the amount due). */
-  refused?: string;
+  /** Why the invoice refused the payment (409, or 400 over the amount due), in the page's language. */
+  refused?: FormMessage;
 }
+
+/** The invoice's rules a manual payment can break, each worded in the page's language. */
+const MANUAL_PAYMENT_RULES = [
+  InvoiceError.AmountExceedsDue,
+  InvoiceError.NotPending,
+  PaymentError.InProgress,
+] satisfies ApiRule[];
 
 const EMPTY_PAYMENT_FORM: PaymentForm = { amount: '', method: 'cash', reference: '', paidAt: '', errors: {} };
 
@@ -77,10 +83,9 @@ export class DashboardInvoicesController {
 
   constructor(
     private readonly renderer: DashboardRenderer,
-    private readonly invoices: InvoicesRepository,
     private readonly invoicesService: InvoicesService,
-    private readonly customers: CustomersRepository,
-    private readonly billing: BillingRepository,
+    private readonly customers: CustomersService,
+    private readonly smsLog: SmsLogService,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -101,11 +106,11 @@ export class DashboardInvoicesController {
     };
     // A customer the organization does not have matches no invoice.
     const customerId =
-      customer && (await this.customers.byExternalUserId(scope.organizationId, customer))?.id;
+      customer && (await this.customers.findByExternalUserId(scope.organizationId, customer))?.id;
     const page =
       customer && !customerId
         ? { items: [] }
-        : await this.invoices.search(
+        : await this.invoicesService.search(
             scope.environmentId,
             { status, customerId, subscriptionId: filters.subscriptionId },
             { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
@@ -142,17 +147,17 @@ export class DashboardInvoicesController {
       await this.invoicesService.recordManualPayment(d.scope, invoiceId, form.dto);
     } catch (err) {
       if (AppError.is(err, InvoiceError.NotFound)) throw dashboardError(DashboardError.NotFound);
-      if (AppError.is(err, InvoiceError.AmountExceedsDue, InvoiceError.NotPending, PaymentError.InProgress))
-        return this.renderInvoice(d, invoiceId, { ...form, refused: err.message });
+      if (AppError.is(err, ...MANUAL_PAYMENT_RULES))
+        return this.renderInvoice(d, invoiceId, { ...form, refused: apiFormMessage(d.lang, err) });
       throw err;
     }
     d.page.redirect(`/dashboard/invoices/${invoiceId}?notice=manualPaymentRecorded`);
   }
 
   private async renderInvoice(d: DashboardRequest, id: string, form: PaymentForm): Promise<void> {
-    const invoice = await this.invoices.detail(d.scope.environmentId, id);
+    const invoice = await this.invoicesService.detail(d.scope.environmentId, id);
     if (!invoice) throw dashboardError(DashboardError.NotFound);
-    const sms = await this.billing.smsOfInvoice(d.scope.environmentId, invoice.id);
+    const sms = await this.smsLog.ofInvoice(d.scope.environmentId, invoice.id);
     const json = toInvoiceJson(invoice, this.publicUrl);
     this.renderer.render(d, 'invoice', fill(d.t.invoiceTitle, { customer: invoice.customerExternalUserId }), {
       invoice: invoiceRow(d, invoice, this.publicUrl, d.signedIn.organizationName),

@@ -1,7 +1,12 @@
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
-import { ApiKeysService, isRollDelay, ROLL_DELAYS } from '../organizations/api-keys.service';
+import {
+  API_KEY_NAME_MAX,
+  ApiKeysService,
+  isRollDelay,
+  ROLL_DELAYS,
+} from '../organizations/api-keys.service';
 import { OrganizationError } from '../organizations/organizations.errors';
 import type { ApiKeyInfo } from '../organizations/organizations.repository';
 import { keyPrefix } from '../organizations/secrets';
@@ -39,7 +44,7 @@ export class DashboardKeysController {
   async create(@Dash() d: DashboardRequest): Promise<void> {
     const kind = d.field('type') === '' ? 'secret' : parseChoice(d.field('type'), KINDS);
     if (!kind) throw dashboardError(DashboardError.InvalidForm);
-    const name = d.field('name').trim().slice(0, 100) || null;
+    const name = d.field('name').trim().slice(0, API_KEY_NAME_MAX) || null;
     const scope = d.scope;
     const issued = await this.keys.issue(
       scope.organizationId,

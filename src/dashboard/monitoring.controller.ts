@@ -2,8 +2,9 @@ import { ReadsReplica } from '../database/reads-replica';
 import { Get } from '@nestjs/common';
 import { formatMru } from '../common/i18n/languages';
 import { LedgerService } from '../ledger/ledger.service';
-import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { PaymentsService } from '../payments/payments.service';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
@@ -20,8 +21,9 @@ export class DashboardMonitoringController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly reports: ReportsService,
-    private readonly requests: PaymentRequestsRepository,
-    private readonly payments: PaymentsRepository,
+    private readonly requests: PaymentRequestsService,
+    private readonly payments: PaymentsService,
+    private readonly methods: PaymentMethodsService,
     private readonly ledger: LedgerService,
   ) {}
 
@@ -117,14 +119,20 @@ export class DashboardMonitoringController {
   @ReadsReplica('page')
   @Get('payments')
   async paymentsList(@Dash() d: DashboardRequest): Promise<void> {
-    const locals = await paymentsList(d, this.payments, d.scope.environmentId, '/dashboard/payments');
+    const locals = await paymentsList(
+      d,
+      this.payments,
+      this.methods,
+      d.scope.environmentId,
+      '/dashboard/payments',
+    );
     this.renderer.render(d, 'payments', d.t.paymentsTitle, locals);
   }
 
   @Get('payment-methods')
   async paymentMethods(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
-    const methods = await this.payments.methods(d.scope.environmentId);
+    const methods = await this.methods.listAll(d.scope.environmentId);
     this.renderer.render(d, 'payment-methods', t.paymentMethodsTitle, {
       methods: methods.map((m) => ({
         id: m.id,

@@ -9,9 +9,8 @@ import { parseDateTime } from '../common/validation/rules';
 import { LINK_LIMITS } from '../payment-links/dto/payment-link.dto';
 import { closureOf, linkPagePath, PaymentLink, PaymentLinkJson } from '../payment-links/payment-link';
 import { PaymentLinkError } from '../payment-links/payment-links.errors';
-import { PaymentLinksRepository } from '../payment-links/payment-links.repository';
 import { PaymentLinksService } from '../payment-links/payment-links.service';
-import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
@@ -169,8 +168,7 @@ export class DashboardPaymentLinksController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly links: PaymentLinksService,
-    private readonly linksRepo: PaymentLinksRepository,
-    private readonly requests: PaymentRequestsRepository,
+    private readonly requests: PaymentRequestsService,
   ) {}
 
   @ReadsReplica('page')
@@ -249,13 +247,13 @@ export class DashboardPaymentLinksController {
   }
 
   private async linkOrNotFoundPage(d: DashboardRequest, id: string): Promise<PaymentLink> {
-    const link = await this.linksRepo.byId(d.scope.environmentId, idOr404(id));
+    const link = await this.links.findInEnvironment(d.scope.environmentId, idOr404(id));
     if (!link) throw dashboardError(DashboardError.NotFound);
     return link;
   }
 
   private async renderList(d: DashboardRequest, form: LinkForm, status: number): Promise<void> {
-    const page = await this.linksRepo.search(d.scope.environmentId, {
+    const page = await this.links.search(d.scope.environmentId, {
       after: d.query('after'),
       before: d.query('before'),
       limit: PAGE_SIZE,

@@ -1,30 +1,29 @@
 import { Get, Param } from '@nestjs/common';
-import { CheckoutSessionsRepository } from '../checkout/checkout-sessions.repository';
+import { CheckoutSessionsService } from '../checkout/checkout-sessions.service';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
 import { Post } from '../common/http/routes';
 import { formatMru } from '../common/i18n/languages';
+import { REFUND_REASON_MAX } from '../ledger/dto/refund.dto';
 import { LedgerError } from '../ledger/ledger.errors';
 import type { RefundJson } from '../ledger/refund';
 import { RefundsService } from '../ledger/refunds.service';
 import { assertMayAskForMoney } from '../organizations/account';
 import { OrganizationError } from '../organizations/organizations.errors';
-import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
 import type { PaymentListItem } from '../payments/payment-search';
-import { PaymentsRepository } from '../payments/payments.repository';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { PaymentsService } from '../payments/payments.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
-import { apiFormMessage, FormMessage, parseAmount } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, parseAmount } from './forms';
 import { deliveryRow, paymentRow, requestRow, sessionRow, Viewer } from './presenters';
 
 /** The refunds of a payment the page lists (the API pages them; a payment has a few). */
 const REFUNDS_SHOWN = 100;
-/** As the API's `reason`. */
-const REASON_MAX = 500;
 
 /** What the refund form of one payment was sent with, and what was wrong. */
 interface RefundForm {
@@ -40,7 +39,7 @@ const REFUND_RULES = [
   LedgerError.AmountExceedsLeft,
   CommonError.AmountNotPositive,
   OrganizationError.NotVerifiedForProduction,
-];
+] satisfies ApiRule[];
 
 /**
  * A payment request's page: the request, its payments (a completed one with its refunds, what is
@@ -52,10 +51,10 @@ const REFUND_RULES = [
 export class DashboardPaymentRequestController {
   constructor(
     private readonly renderer: DashboardRenderer,
-    private readonly requests: PaymentRequestsRepository,
-    private readonly payments: PaymentsRepository,
-    private readonly checkout: CheckoutSessionsRepository,
-    private readonly webhooks: WebhooksRepository,
+    private readonly requests: PaymentRequestsService,
+    private readonly payments: PaymentsService,
+    private readonly checkout: CheckoutSessionsService,
+    private readonly webhooks: WebhooksService,
     private readonly refunds: RefundsService,
   ) {}
 
@@ -69,7 +68,7 @@ export class DashboardPaymentRequestController {
   @DashboardAccess('owner')
   async refund(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const tenant = d.tenant;
-    const payment = await this.payments.paymentJson(tenant.environmentId, idOr404(id));
+    const payment = await this.payments.findInEnvironment(tenant.environmentId, idOr404(id));
     if (!payment) throw dashboardError(DashboardError.NotFound);
     const form: RefundForm = {
       paymentId: payment.id,
@@ -78,7 +77,7 @@ export class DashboardPaymentRequestController {
     };
     const amount = form.amount === '' ? undefined : parseAmount(form.amount);
     if (form.amount !== '' && amount === undefined) form.error = { text: d.t.invalidAmount };
-    else if (form.reason.length > REASON_MAX) form.error = { text: d.t.reasonTooLong };
+    else if (form.reason.length > REFUND_REASON_MAX) form.error = { text: d.t.reasonTooLong };
     if (form.error) return this.render(d, payment.paymentRequestId, form);
     try {
       assertMayAskForMoney(tenant);
@@ -96,7 +95,7 @@ export class DashboardPaymentRequestController {
     const { t } = d;
     const v = { t, lang: d.lang };
     const tenant = d.tenant;
-    const pr = await this.requests.byId(tenant.environmentId, requestId);
+    const pr = await this.requests.findInEnvironment(tenant.environmentId, requestId);
     if (!pr) throw dashboardError(DashboardError.NotFound);
     const [payments, sessions, deliveries] = await Promise.all([
       this.payments.ofRequest(tenant.environmentId, pr.id),

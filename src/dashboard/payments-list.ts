@@ -1,6 +1,7 @@
 import { normalizePhone } from '../common/validation/rules';
 import { PAYMENT_STATUSES } from '../payments/payment';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
+import { PaymentsService } from '../payments/payments.service';
 import type { DashboardRequest } from './dashboard-request';
 import { parseAmount, parseChoice, parseDay, parseText } from './forms';
 import { pager, paymentRow } from './presenters';
@@ -38,7 +39,8 @@ export function commonFilters(d: DashboardRequest) {
  */
 export async function paymentsList(
   d: DashboardRequest,
-  payments: PaymentsRepository,
+  payments: PaymentsService,
+  paymentMethods: PaymentMethodsService,
   environmentId: string,
   base: string,
   options: { linkRows: boolean } = { linkRows: true },
@@ -46,7 +48,7 @@ export async function paymentsList(
   const { t } = d;
   const { form, search } = commonFilters(d);
   const status = parseChoice(d.query('status'), PAYMENT_STATUSES);
-  const methods = await payments.methods(environmentId);
+  const methods = await paymentMethods.listAll(environmentId);
   const methodId = parseChoice(
     d.query('method'),
     methods.map((m) => m.id),

@@ -4,11 +4,10 @@ import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
 import { PRICE_INTERVALS, PriceInterval } from '../prices/price';
 import { PriceError } from '../prices/prices.errors';
-import { PricesRepository } from '../prices/prices.repository';
 import { PricesService } from '../prices/prices.service';
+import { PRODUCT_LIMITS } from '../products/dto/product.dto';
 import type { Product } from '../products/product';
 import { ProductError } from '../products/products.errors';
-import { ProductsRepository } from '../products/products.repository';
 import { ProductsService } from '../products/products.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
@@ -37,13 +36,13 @@ interface PriceForm {
   errors: Errors;
 }
 
-/** The product form, checked as the API checks it (name 1 to 200 characters, description at most 2,000). */
+/** The product form, checked as the API checks it (PRODUCT_LIMITS). */
 function productForm(d: DashboardRequest): ProductForm {
   const name = d.field('name').trim();
   const description = d.field('description').trim();
   const errors: Errors = {};
-  if (name.length < 1 || name.length > 200) errors.name = d.t.productNameRequired;
-  if (description.length > 2000) errors.description = d.t.descriptionTooLong;
+  if (name.length < 1 || name.length > PRODUCT_LIMITS.name) errors.name = d.t.productNameRequired;
+  if (description.length > PRODUCT_LIMITS.description) errors.description = d.t.descriptionTooLong;
   return { name, description, errors };
 }
 
@@ -80,9 +79,7 @@ export class DashboardProductsController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly products: ProductsService,
-    private readonly productsRepo: ProductsRepository,
     private readonly prices: PricesService,
-    private readonly pricesRepo: PricesRepository,
   ) {}
 
   @ReadsReplica('page')
@@ -171,14 +168,14 @@ export class DashboardProductsController {
 
   /** An active product of the session's environment, or the 404 page. */
   private async productOrNotFoundPage(d: DashboardRequest, id: string): Promise<Product> {
-    const product = await this.productsRepo.active(d.scope.environmentId, idOr404(id));
+    const product = await this.products.findActive(d.scope.environmentId, idOr404(id));
     if (!product) throw dashboardError(DashboardError.NotFound);
     return product;
   }
 
   /** An active price of an active product of the session's environment, or the 404 page. */
   private async priceOrNotFoundPage(d: DashboardRequest, id: string) {
-    const price = await this.pricesRepo.activeInEnvironment(d.scope.environmentId, idOr404(id));
+    const price = await this.prices.findActive(d.scope.environmentId, idOr404(id));
     if (!price) throw dashboardError(DashboardError.NotFound);
     return price;
   }
@@ -196,12 +193,12 @@ export class DashboardProductsController {
 
   private async renderList(d: DashboardRequest, form: ProductForm): Promise<void> {
     const { t } = d;
-    const page = await this.productsRepo.search(d.scope.environmentId, {
+    const page = await this.products.search(d.scope.environmentId, {
       after: d.query('after'),
       before: d.query('before'),
       limit: PAGE_SIZE,
     });
-    const prices = await this.pricesRepo.activeOf(page.items.map((p) => p.id));
+    const prices = await this.prices.activePricesOf(page.items.map((p) => p.id));
     this.renderer.render(d, 'products', t.productsTitle, {
       rows: page.items.map((p) =>
         productRow(
@@ -221,7 +218,7 @@ export class DashboardProductsController {
     forms: { product?: ProductForm; newPrice?: PriceForm; priceEdit?: PriceForm },
   ): Promise<void> {
     const { t } = d;
-    const prices = await this.pricesRepo.activeOf([product.id]);
+    const prices = await this.prices.activePricesOf([product.id]);
     const intervals = (selected: string) =>
       PRICE_INTERVALS.map((i) => ({ value: i, label: t[`interval_${i}`], selected: i === selected }));
     const newPrice = forms.newPrice ?? { amount: '', interval: 'monthly', errors: {} };

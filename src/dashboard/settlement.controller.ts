@@ -9,7 +9,7 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { formatCount, formatDate, utcDay } from './format';
-import { apiFormMessage, FormMessage, queryString } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, queryString } from './forms';
 
 /** The days the report shows when none are asked for: the last 30, today included. */
 const DEFAULT_DAYS = 30;
@@ -44,7 +44,7 @@ export class DashboardSettlementController {
     try {
       rows = await this.ledger.settlement(d.tenant, from, to);
     } catch (err) {
-      if (!AppError.is(err, LedgerError.ReportRange)) throw err;
+      if (!AppError.is(err, ...([LedgerError.ReportRange] satisfies ApiRule[]))) throw err;
       error = apiFormMessage(lang, err);
     }
     const mru = (n: number) => formatMru(n, lang);

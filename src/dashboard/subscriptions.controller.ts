@@ -3,10 +3,9 @@ import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
 import { AppConfig } from '../config/config';
-import { InvoicesRepository } from '../invoices/invoices.repository';
+import { InvoicesService } from '../invoices/invoices.service';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus, subscriptionStatus } from '../subscriptions/subscription';
 import { SubscriptionError } from '../subscriptions/subscriptions.errors';
-import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
@@ -39,8 +38,7 @@ export class DashboardSubscriptionsController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly subscriptions: SubscriptionsService,
-    private readonly repo: SubscriptionsRepository,
-    private readonly invoices: InvoicesRepository,
+    private readonly invoices: InvoicesService,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -51,7 +49,7 @@ export class DashboardSubscriptionsController {
   async list(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
     const status = parseChoice(d.query('status'), SUBSCRIPTION_STATUSES);
-    const page = await this.repo.search(
+    const page = await this.subscriptions.search(
       d.scope.environmentId,
       { status },
       { after: d.query('after'), before: d.query('before'), limit: PAGE_SIZE },
@@ -72,7 +70,7 @@ export class DashboardSubscriptionsController {
   async subscription(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const { t } = d;
     const environmentId = d.scope.environmentId;
-    const s = await this.repo.detail(environmentId, idOr404(id));
+    const s = await this.subscriptions.detail(environmentId, idOr404(id));
     if (!s) throw dashboardError(DashboardError.NotFound);
     const invoices = await this.invoices.search(
       environmentId,

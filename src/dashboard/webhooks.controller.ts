@@ -5,7 +5,6 @@ import { isHttpUrl } from '../common/validation/rules';
 import { DEFAULT_EVENT_KINDS, EVENT_KINDS, EventKind } from '../webhooks/event-kinds';
 import { DELIVERY_STATUSES, WebhookEndpoint } from '../webhooks/webhook';
 import { WebhookError } from '../webhooks/webhooks.errors';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
@@ -39,7 +38,6 @@ export class DashboardWebhooksController {
   constructor(
     private readonly renderer: DashboardRenderer,
     private readonly webhooks: WebhooksService,
-    private readonly repo: WebhooksRepository,
   ) {}
 
   @Get()
@@ -66,7 +64,7 @@ export class DashboardWebhooksController {
   async deliveries(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
     const scope = d.scope;
-    const endpoints = await this.repo.allEndpoints(scope.environmentId);
+    const endpoints = await this.webhooks.allEndpoints(scope.environmentId);
     const filters = {
       endpointId: parseChoice(
         d.query('endpointId'),
@@ -75,7 +73,7 @@ export class DashboardWebhooksController {
       event: parseChoice(d.query('event'), EVENT_KINDS),
       status: parseChoice(d.query('status'), DELIVERY_STATUSES),
     };
-    const page = await this.repo.searchDeliveries(scope.environmentId, filters, {
+    const page = await this.webhooks.searchDeliveries(scope.environmentId, filters, {
       after: d.query('after'),
       before: d.query('before'),
       limit: PAGE_SIZE,
@@ -100,7 +98,7 @@ export class DashboardWebhooksController {
   async delivery(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const { t } = d;
     const scope = d.scope;
-    const delivery = await this.repo.deliveryWithEvent(scope.environmentId, idOr404(id));
+    const delivery = await this.webhooks.deliveryWithEvent(scope.environmentId, idOr404(id));
     if (!delivery) throw dashboardError(DashboardError.NotFound);
     const attempts = await this.webhooks.listAttempts(scope, delivery.id);
     const here = `/dashboard/webhooks/deliveries/${delivery.id}`;
@@ -209,7 +207,7 @@ export class DashboardWebhooksController {
     status: number,
   ): Promise<void> {
     const { t } = d;
-    const endpoints = await this.repo.allEndpoints(d.scope.environmentId);
+    const endpoints = await this.webhooks.allEndpoints(d.scope.environmentId);
     this.renderer.render(
       d,
       'webhooks',
@@ -236,7 +234,7 @@ export class DashboardWebhooksController {
   ): Promise<void> {
     const { t } = d;
     const here = `/dashboard/webhooks/${endpoint.id}`;
-    const recent = await this.repo.searchDeliveries(
+    const recent = await this.webhooks.searchDeliveries(
       d.scope.environmentId,
       { endpointId: endpoint.id },
       { limit: 10 },

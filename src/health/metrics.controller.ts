@@ -8,7 +8,7 @@ import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { NoRateLimit } from '../rate-limits/decorators';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { HealthError, healthError } from './health.errors';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -27,7 +27,7 @@ export class MetricsController {
     private readonly metrics: Metrics,
     config: AppConfig,
     db: Db,
-    webhooks: WebhooksRepository,
+    webhooks: WebhooksService,
   ) {
     if (config.METRICS_TOKEN) this.token = digest(config.METRICS_TOKEN);
     metrics.onScrape(() => {

@@ -3,13 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators';
-import { checkoutSurface } from '../checkout/hosted-page';
+import { CheckoutSurface } from '../checkout/hosted-page';
 import { payFromHostedPage } from '../checkout/hosted-pay-flow';
 import { AppError } from '../common/errors/app-error';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { Post } from '../common/http/routes';
-import { AppConfig } from '../config/config';
-import { ServerSecrets } from '../database/server-secrets.repository';
 import { InvoiceIdParams } from './dto/invoice.dto';
 import { invoicePagePath } from './invoice';
 import { InvoicePageRenderer } from './invoice-page.renderer';
@@ -38,13 +36,12 @@ export class InvoicePageController implements OnModuleInit {
   constructor(
     private readonly service: InvoicePageService,
     private readonly renderer: InvoicePageRenderer,
-    private readonly config: AppConfig,
-    private readonly secrets: ServerSecrets,
+    private readonly checkoutSurface: CheckoutSurface,
   ) {}
 
   /** The hosted checkout's surface and CSRF key (the operator's, or the one instances share). */
   async onModuleInit(): Promise<void> {
-    this.surface = await checkoutSurface(this.config, this.secrets);
+    this.surface = await this.checkoutSurface.make();
   }
 
   @Get(':id')

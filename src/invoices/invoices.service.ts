@@ -7,12 +7,13 @@ import { AppConfig } from '../config/config';
 import type { ListInvoicesQuery, RecordManualPaymentDto } from './dto/invoice.dto';
 import { assertAmount, parseDateTime } from '../common/validation/rules';
 import { Db } from '../database/db';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { timeOrderedId } from '../database/time-ordered-id';
 import { feeStillDue } from '../payment-requests/application-fee';
 import { PaymentError, paymentError } from '../payments/payments.errors';
 import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
-import { InvoicesRepository } from './invoices.repository';
+import { InvoiceListItem, InvoiceSearch, InvoicesRepository } from './invoices.repository';
 
 /** Invoices are read through the API, never created or changed by it: the billing run makes them. */
 @Injectable()
@@ -94,5 +95,19 @@ export class InvoicesService {
       total,
       page,
     );
+  }
+
+  /** A keyset page of the environment's invoices, newest first, with their customer (the dashboard's list). */
+  search(
+    environmentId: string,
+    filter: InvoiceSearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<InvoiceListItem>> {
+    return this.repo.search(environmentId, filter, page);
+  }
+
+  /** An invoice of the environment with its customer, or undefined. */
+  detail(environmentId: string, id: string): Promise<InvoiceListItem | undefined> {
+    return this.repo.detail(environmentId, id);
   }
 }

@@ -8,13 +8,20 @@ import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { LedgerSettlement } from './ledger-settlement';
 import { RefundsController } from './refunds.controller';
-import { RefundsJob } from './refunds.job';
+import { ReconcileRefundsJob } from './reconcile-refunds.job';
 import { RefundsService } from './refunds.service';
 
 @Module({
   imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
   controllers: [LedgerController, RefundsController],
-  providers: [LedgerChecks, LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
+  providers: [
+    LedgerChecks,
+    LedgerRepository,
+    LedgerService,
+    LedgerSettlement,
+    RefundsService,
+    ReconcileRefundsJob,
+  ],
   exports: [LedgerChecks, LedgerRepository, LedgerService, RefundsService],
 })
 export class LedgerModule {}

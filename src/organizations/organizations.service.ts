@@ -7,6 +7,7 @@ import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { UsersRepository } from './users.repository';
 import { generatePassword, hashPassword } from './secrets';
+import type { VerificationStatus } from './account';
 import type { EnvironmentKind, NewEnvironment } from './tenant';
 
 export interface EnvironmentCredentials {
@@ -153,6 +154,19 @@ export class OrganizationsService {
   /** The id of one of the organization's environments. */
   async environmentId(organizationId: string, kind: EnvironmentKind): Promise<string | undefined> {
     return (await this.repo.environment(organizationId, kind))?.id;
+  }
+
+  /**
+   * The operators' list: organizations whose name contains `q` (or whose id is `q`), of one
+   * verification status when given, newest first, at most 100.
+   */
+  searchOrganizations(filter: {
+    q?: string;
+    status?: VerificationStatus;
+  }): Promise<
+    { id: string; name: string; verificationStatus: VerificationStatus; platform: boolean; createdAt: Date }[]
+  > {
+    return this.repo.searchOrganizations(filter);
   }
 
   count(): Promise<number> {

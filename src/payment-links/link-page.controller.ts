@@ -6,13 +6,11 @@ import { Public } from '../auth/decorators';
 import type { PaymentMethodChoice } from '../checkout/checkout-payments';
 import { CheckoutSessionsService } from '../checkout/checkout-sessions.service';
 import { CheckoutError } from '../checkout/checkout.errors';
-import { checkoutSurface } from '../checkout/hosted-page';
+import { CheckoutSurface } from '../checkout/hosted-page';
 import { AppError } from '../common/errors/app-error';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { Post } from '../common/http/routes';
 import { normalizePhone } from '../common/validation/rules';
-import { AppConfig } from '../config/config';
-import { ServerSecrets } from '../database/server-secrets.repository';
 import { validIdempotencyKey } from '../idempotency/request-key';
 import { OrganizationError } from '../organizations/organizations.errors';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
@@ -63,13 +61,12 @@ export class LinkPageController implements OnModuleInit {
     private readonly sessions: CheckoutSessionsService,
     private readonly methods: PaymentMethodsService,
     private readonly qr: QrCodes,
-    private readonly config: AppConfig,
-    private readonly secrets: ServerSecrets,
+    private readonly checkoutSurface: CheckoutSurface,
   ) {}
 
   /** The hosted checkout's CSRF key, with cookies of their own on /l. */
   async onModuleInit(): Promise<void> {
-    this.surface = { ...(await checkoutSurface(this.config, this.secrets)), path: '/l' };
+    this.surface = { ...(await this.checkoutSurface.make()), path: '/l' };
   }
 
   @Get(':code')

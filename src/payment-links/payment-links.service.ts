@@ -7,6 +7,7 @@ import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertAmount, parseDateTime } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { IdempotencyError } from '../idempotency/idempotency.errors';
 import { IdempotencyKeyRecords, IdempotentReplay } from '../idempotency/idempotency-key-records';
 import { RequestKey } from '../idempotency/request-key';
@@ -119,6 +120,16 @@ export class PaymentLinksService {
     const link = await this.repo.byId(tenant.environmentId, id);
     if (!link) throw paymentLinkError(PaymentLinkError.NotFound);
     return link;
+  }
+
+  /** A link of the environment, or undefined. */
+  findInEnvironment(environmentId: string, id: string): Promise<PaymentLink | undefined> {
+    return this.repo.byId(environmentId, id);
+  }
+
+  /** A keyset page of the environment's links, newest first, with their totals. */
+  search(environmentId: string, page: KeysetQuery): Promise<KeysetPage<PaymentLink>> {
+    return this.repo.search(environmentId, page);
   }
 
   async list(tenant: Tenant, q: ListPaymentLinksQuery): Promise<ListEnvelope<PaymentLinkJson>> {

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { assertAmount, assertPhone } from '../common/validation/rules';
 import { applicationFeeOf } from './application-fee';
 import { IdempotencyKeyRecords } from '../idempotency/idempotency-key-records';
@@ -16,6 +17,7 @@ import {
   toPaymentRequestJson,
 } from './payment-request';
 import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
+import type { PaymentRequestSearch } from './payment-request-search';
 import { PaymentRequestListFilter, PaymentRequestsRepository } from './payment-requests.repository';
 
 export interface NewPaymentRequest {
@@ -91,6 +93,20 @@ export class PaymentRequestsService {
     const pr = await this.repo.byId(tenant.environmentId, id);
     if (!pr) throw paymentRequestError(PaymentRequestError.NotFound);
     return pr;
+  }
+
+  /** A payment request of the environment, or undefined. */
+  findInEnvironment(environmentId: string, id: string): Promise<PaymentRequest | undefined> {
+    return this.repo.byId(environmentId, id);
+  }
+
+  /** A keyset page of the dashboard's search of the environment's payment requests, newest first. */
+  search(
+    environmentId: string,
+    filter: PaymentRequestSearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<PaymentRequest>> {
+    return this.repo.search(environmentId, filter, page);
   }
 
   /** A hot path (merchants' retry rule 3, the pay screen): one indexed query. */

@@ -23,6 +23,11 @@ export class PaymentMethodsService implements OnModuleInit {
     return this.repo.enabledMethods(environmentId);
   }
 
+  /** Every bank app of the environment, enabled or not, in display order. */
+  listAll(environmentId: string): Promise<PaymentMethod[]> {
+    return this.repo.methods(environmentId);
+  }
+
   /** An enabled method of the environment, or 404 `Payment method not found`. */
   async findEnabled(environmentId: string, id: string): Promise<PaymentMethod> {
     const method = await this.repo.enabledMethod(environmentId, id);

@@ -3,9 +3,11 @@ import { csvFile } from '../common/http/csv';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
 import { PAYMENT_CSV_COLUMNS, PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
+import type { PaymentListItem, PaymentSearch } from './payment-search';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
@@ -23,6 +25,25 @@ export class PaymentsService {
     const payment = await this.repo.paymentJson(tenant.environmentId, id);
     if (!payment) throw paymentError(PaymentError.NotFound);
     return payment;
+  }
+
+  /** A payment of the environment, or undefined. */
+  findInEnvironment(environmentId: string, id: string): Promise<PaymentJson | undefined> {
+    return this.repo.paymentJson(environmentId, id);
+  }
+
+  /** A keyset page of the dashboard's search of the environment's payments, newest first, with their bank app. */
+  search(
+    environmentId: string,
+    filter: PaymentSearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<PaymentListItem>> {
+    return this.repo.search(environmentId, filter, page);
+  }
+
+  /** Every payment of a request of the environment, newest first, with its bank app. */
+  ofRequest(environmentId: string, paymentRequestId: string): Promise<PaymentListItem[]> {
+    return this.repo.ofRequest(environmentId, paymentRequestId);
   }
 
   /** Newest first; filters combine. Two statements (page and count), whatever the page size. */

@@ -1,5 +1,6 @@
 import { BankUnavailableError, withDeadline } from '../payments/banks/bank';
 import { BankSimulator, startBankSimulator } from '../payments/banks/simulator/bank-simulator';
+import { timeOrderedId } from '../database/time-ordered-id';
 import { GatewayTransfers, SandboxTransfers, TransferRequest } from './transfers';
 
 const transfer = (reference: string, iban = 'MR1300020001010000123456753'): TransferRequest => ({
@@ -19,6 +20,24 @@ describe('Sandbox transfers', () => {
       reason: 'rejected by the sandbox bank',
     });
     expect(await sandbox.transfer(transfer('p2'))).toMatchObject({ status: 'paid' });
+  });
+
+  it('give each payout its own bank reference, even two made in the same millisecond, and the same one when asked again', async () => {
+    const sandbox = new SandboxTransfers();
+    const now = Date.now();
+    const [a, b] = [timeOrderedId(now), timeOrderedId(now)];
+    expect(a.slice(0, 8)).toBe(b.slice(0, 8));
+    const first = await sandbox.transfer(transfer(a));
+    const second = await sandbox.transfer(transfer(b));
+    expect(first).toMatchObject({
+      status: 'paid',
+      bankReference: expect.stringMatching(/^sbx_payout_[0-9a-f]{32}$/),
+    });
+    expect(second).toMatchObject({ status: 'paid' });
+    expect(
+      first.status === 'paid' && second.status === 'paid' && first.bankReference !== second.bankReference,
+    ).toBe(true);
+    expect(await sandbox.transfer(transfer(a))).toEqual(first);
   });
 });
 

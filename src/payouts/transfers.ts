@@ -97,13 +97,17 @@ export class GatewayTransfers implements TransferAdapter {
   }
 }
 
-/** The Sandbox's transfers: an IBAN ending in 0001 fails, any other is paid at once. */
+/**
+ * The Sandbox's transfers: an IBAN ending in 0001 fails, any other is paid at once. The bank
+ * reference is the payout's whole id: its first characters are only its time (two payouts made
+ * in the same second share them), and the same payout asked again keeps its reference.
+ */
 export class SandboxTransfers implements TransferAdapter {
   async transfer(request: TransferRequest): Promise<TransferAnswer> {
     return Promise.resolve(
       request.iban.endsWith('0001')
         ? { status: 'failed', reason: 'rejected by the sandbox bank' }
-        : { status: 'paid', bankReference: `sbx_payout_${request.reference.slice(0, 8)}` },
+        : { status: 'paid', bankReference: `sbx_payout_${request.reference.replace(/-/g, '')}` },
     );
   }
 }

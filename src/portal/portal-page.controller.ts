@@ -8,7 +8,6 @@ import { Post } from '../common/http/routes';
 import { LANGUAGES } from '../common/i18n/languages';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
-import { ServerSecrets } from '../database/server-secrets.repository';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { PortalSession } from './portal.repository';
 import { portalPath, PortalRenderer, portalTexts, sessionScope, signInScope } from './portal.renderer';
@@ -37,7 +36,6 @@ export class PortalPageController implements OnModuleInit {
     private readonly service: PortalService,
     private readonly renderer: PortalRenderer,
     private readonly config: AppConfig,
-    private readonly secrets: ServerSecrets,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -45,7 +43,7 @@ export class PortalPageController implements OnModuleInit {
       path: '/portal',
       languages: LANGUAGES,
       languageCookie: 'khoums_portal_lang',
-      csrfSecret: await this.secrets.get('portal-csrf'),
+      csrfSecret: await this.service.csrfSecret(),
       secure: this.config.publicUrl.startsWith('https:'),
     };
   }

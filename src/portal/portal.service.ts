@@ -257,6 +257,11 @@ export class PortalService implements OnApplicationShutdown {
     await this.repo.pruneSessions(session.createdAt, PRUNE_BATCH);
   }
 
+  /** The portal's CSRF key, shared by every instance. */
+  csrfSecret(): Promise<string> {
+    return this.secrets.get('portal-csrf');
+  }
+
   private async hashCode(codeId: string, code: string): Promise<string> {
     return createHmac('sha256', await this.secrets.get('portal-codes'))
       .update(`${codeId}:${code}`)

@@ -61,8 +61,14 @@ export class PricesService {
   }
 
   /** The price a new subscription may use: active, of an active product of the organization. */
-  async subscribable(tenant: Pick<Tenant, 'organizationId'>, id: string): Promise<Price> {
-    return this.priceOrNotFound(this.repo.subscribable(tenant.organizationId, id));
+  /** An active price of an active product, with the product's name (what an invoice line says). */
+  async subscribable(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+  ): Promise<Price & { productName: string }> {
+    const p = await this.repo.subscribable(tenant.organizationId, id);
+    if (!p) throw priceError(PriceError.NotFound);
+    return p;
   }
 
   /** The active prices of each of these products. */
@@ -70,6 +76,16 @@ export class PricesService {
     const byProduct = new Map<string, PriceJson[]>(productIds.map((id) => [id, []]));
     for (const p of await this.repo.activeOf(productIds)) byProduct.get(p.productId)!.push(toPriceJson(p));
     return byProduct;
+  }
+
+  /** The active prices of these products, by product then oldest first. */
+  activePricesOf(productIds: string[]): Promise<Price[]> {
+    return this.repo.activeOf(productIds);
+  }
+
+  /** An active price of an active product of the environment, or undefined. */
+  findActive(environmentId: string, id: string): Promise<Price | undefined> {
+    return this.repo.activeInEnvironment(environmentId, id);
   }
 
   private async priceOrNotFound(price: Promise<Price | undefined>): Promise<Price> {

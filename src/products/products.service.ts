@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { PricesService } from '../prices/prices.service';
 import type { CreateProductDto, ListProductsQuery, UpdateProductDto } from './dto/product.dto';
 import { Product, ProductJson, ProductWithPricesJson, toProductJson } from './product';
@@ -38,6 +39,16 @@ export class ProductsService {
     const product = await this.repo.active(tenant.environmentId, id);
     if (!product) throw productError(ProductError.NotFound);
     return (await this.withPrices([product]))[0];
+  }
+
+  /** An active product of the environment, or undefined. */
+  findActive(environmentId: string, id: string): Promise<Product | undefined> {
+    return this.repo.active(environmentId, id);
+  }
+
+  /** A keyset page of the environment's active products, newest first. */
+  search(environmentId: string, page: KeysetQuery): Promise<KeysetPage<Product>> {
+    return this.repo.search(environmentId, page);
   }
 
   /** Active products of the environment, newest first, each with its active prices: three statements for any page. */

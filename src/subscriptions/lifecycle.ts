@@ -18,6 +18,8 @@ export interface SubscriptionTerms {
   expiresAt?: Date;
   /** Starts `incomplete`, its first invoice due at once (not with a trial: 400). */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1). */
+  quantity?: number;
 }
 
 /** The dates creation inputs describe: 400 when they cannot describe a subscription. */
@@ -67,6 +69,7 @@ export function startSubscription(
   return {
     ...ids,
     priceId: price.id,
+    quantity: terms.quantity ?? 1,
     status: trialEnd ? 'trialing' : 'active',
     trialEnd,
     startedAt,
@@ -100,6 +103,9 @@ export interface BilledPeriod {
   start: Date;
   end: Date;
   /** The price's amount at the time of billing. */
+  unitAmount: number;
+  quantity: number;
+  /** What the period costs before any discount or credit: unitAmount × quantity. */
   amount: number;
   /** The subscription once this period is billed, and whether it then has an overdue invoice. */
   subscription: Subscription;
@@ -216,7 +222,15 @@ export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_P
       nextBillingDate: end,
       updatedAt: now,
     };
-    periods.push({ start: next, end, amount: price.amount, subscription: s, overdue: false });
+    periods.push({
+      start: next,
+      end,
+      unitAmount: price.amount,
+      quantity: s.quantity,
+      amount: price.amount * s.quantity,
+      subscription: s,
+      overdue: false,
+    });
   }
 
   // An invoice is overdue from its due date, the end of its period: any older invoice still

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
-import { Invoice, invoiceAmount, toInvoiceJson } from '../invoices/invoice';
+import { Invoice, invoiceAmount, InvoiceLineJson, toInvoiceJson } from '../invoices/invoice';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request';
 import type { EventKind } from '../webhooks/event-kinds';
 import { dueAt, Renewal, renew, RenewalInput } from './lifecycle';
@@ -64,65 +64,118 @@ export class SubscriptionsWriteBuilder {
    * its `subscription-created` tells all that `subscription-updated` events would.
    */
   renewal(row: RenewalRow, r: Renewal, { creating = false } = {}): void {
-    const s = row;
     for (const p of r.periods) {
-      const now = this.at;
-      const invoice: Invoice = {
-        id: timeOrderedId(),
-        organizationId: s.organizationId,
-        environmentId: s.environmentId,
-        customerId: s.customerId,
-        subscriptionId: s.id,
-        status: 'pending',
-        amount: invoiceAmount(p.amount),
-        periodStart: p.start,
-        periodEnd: p.end,
-        dueDate: p.due ?? p.end,
-        paymentRequestId: timeOrderedId(),
-        createdAt: now,
-        amountPaid: '0.00',
-        manualPayments: [],
-      };
-      const request: PaymentRequest = {
-        id: invoice.paymentRequestId!,
-        environmentId: s.environmentId,
-        transactionId: invoice.id,
-        amount: p.amount,
-        phoneNumber: row.customerPhone,
-        status: 'pending',
-        paidAt: null,
-        invoiceId: invoice.id,
-        voidedAt: null,
-        paymentLinkId: null,
-        paymentCount: 0,
-        applicationFee: feeOfBps(p.amount, s.applicationFeeBps),
-        createdAt: now,
-        updatedAt: now,
-      };
-      this.w.invoices.push({
-        id: invoice.id,
-        organization_id: s.organizationId,
-        environment_id: s.environmentId,
-        customer_id: s.customerId,
-        subscription_id: s.id,
-        amount: p.amount,
-        period_start: p.start,
-        period_end: p.end,
-        due_date: p.due ?? p.end,
-        payment_request_id: request.id,
-        phone_number: row.customerPhone,
-        application_fee: request.applicationFee,
-        created_at: now,
+      const invoiceId = this.invoice(row, {
+        start: p.start,
+        end: p.end,
+        due: p.due ?? p.end,
+        proration: false,
+        lines: [
+          {
+            description: row.productName,
+            quantity: p.quantity,
+            unitAmount: invoiceAmount(p.unitAmount),
+            amount: invoiceAmount(p.amount),
+            periodStart: p.start.toISOString(),
+            periodEnd: p.end.toISOString(),
+            proration: false,
+          },
+        ],
       });
-      this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
-      this.event(s, 'payment-request-created', toPaymentRequestJson(request), invoice.id);
       if (!creating)
-        this.event(s, 'subscription-updated', toSubscriptionJson(p.subscription, p.overdue), invoice.id);
+        this.event(row, 'subscription-updated', toSubscriptionJson(p.subscription, p.overdue), invoiceId);
     }
     if (!r.changed || creating) return;
-    this.updates.set(s.id, r.subscription);
-    if (r.ended === 'cancelled' || r.ended === 'incomplete_expired') this.w.voidPendingOf.push(s.id);
-    if (r.ended) this.event(s, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
+    this.updates.set(row.id, r.subscription);
+    if (r.ended === 'cancelled' || r.ended === 'incomplete_expired') this.w.voidPendingOf.push(row.id);
+    if (r.ended) this.event(row, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
+  }
+
+  /**
+   * An invoice of `s` for these lines, with its payment request (`transactionId` = the invoice id,
+   * the customer's phone) and events `invoice-created` and `payment-request-created`; an invoice of
+   * 0 is paid at once, without a request (`invoice-created`, `invoice-paid`). Its number is given
+   * by the statement that inserts it (and put in its events there). Returns its id.
+   */
+  private invoice(
+    s: Pick<
+      RenewalRow,
+      'id' | 'organizationId' | 'environmentId' | 'customerId' | 'customerPhone' | 'applicationFeeBps'
+    >,
+    spec: { start: Date; end: Date; due: Date; proration: boolean; lines: InvoiceLineJson[] },
+  ): string {
+    const now = this.at;
+    const subtotal = spec.lines.reduce((sum, l) => sum + Number(l.amount), 0);
+    const discount = 0;
+    const creditApplied = 0;
+    const amount = subtotal - discount - creditApplied;
+    const paid = amount === 0;
+    const invoice: Invoice = {
+      id: timeOrderedId(),
+      number: '',
+      organizationId: s.organizationId,
+      environmentId: s.environmentId,
+      customerId: s.customerId,
+      subscriptionId: s.id,
+      status: paid ? 'paid' : 'pending',
+      amount: invoiceAmount(amount),
+      subtotal: invoiceAmount(subtotal),
+      discount: invoiceAmount(discount),
+      creditApplied: invoiceAmount(creditApplied),
+      lines: spec.lines,
+      periodStart: spec.start,
+      periodEnd: spec.end,
+      dueDate: spec.due,
+      paymentRequestId: paid ? null : timeOrderedId(),
+      createdAt: now,
+      amountPaid: '0.00',
+      manualPayments: [],
+    };
+    const applicationFee = feeOfBps(amount, s.applicationFeeBps);
+    this.w.invoices.push({
+      id: invoice.id,
+      organization_id: s.organizationId,
+      environment_id: s.environmentId,
+      customer_id: s.customerId,
+      subscription_id: s.id,
+      amount,
+      subtotal,
+      discount,
+      credit_applied: creditApplied,
+      lines: spec.lines,
+      proration: spec.proration,
+      status: invoice.status === 'paid' ? 'paid' : 'pending',
+      period_start: spec.start,
+      period_end: spec.end,
+      due_date: spec.due,
+      payment_request_id: invoice.paymentRequestId,
+      phone_number: s.customerPhone,
+      application_fee: applicationFee,
+      created_at: now,
+    });
+    this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
+    if (paid) {
+      this.event(s, 'invoice-paid', toInvoiceJson(invoice, this.publicUrl), invoice.id);
+      return invoice.id;
+    }
+    const request: PaymentRequest = {
+      id: invoice.paymentRequestId!,
+      environmentId: s.environmentId,
+      transactionId: invoice.id,
+      amount,
+      phoneNumber: s.customerPhone,
+      status: 'pending',
+      paidAt: null,
+      invoiceId: invoice.id,
+      voidedAt: null,
+      paymentLinkId: null,
+      paymentCount: 0,
+      applicationFee,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.event(s, 'payment-request-created', toPaymentRequestJson(request), invoice.id);
+    return invoice.id;
   }
 
   /** A change made through the API: the new state, its `subscription-updated`, and voiding when cancelled now. */
@@ -132,7 +185,12 @@ export class SubscriptionsWriteBuilder {
     this.event(s, 'subscription-updated', toSubscriptionJson(s, overdue));
   }
 
-  private event(s: Subscription, kind: EventKind, data: object, invoiceId: string | null = null): void {
+  private event(
+    s: Pick<Subscription, 'organizationId' | 'environmentId'>,
+    kind: EventKind,
+    data: object,
+    invoiceId: string | null = null,
+  ): void {
     this.w.events.push({
       id: timeOrderedId(),
       organization_id: s.organizationId,

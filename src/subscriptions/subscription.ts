@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
-import { hasOverdueInvoice } from '../invoices/invoices.repository';
+import { hasOverdueInvoice } from '../invoices/invoices.fragments';
 import type { PriceInterval } from '../prices/price';
 
 export const SUBSCRIPTION_STATUSES = [
@@ -42,6 +42,8 @@ export interface Subscription {
   environmentId: string;
   customerId: string;
   priceId: string;
+  /** Units of the price billed each period (1–10,000). */
+  quantity: number;
   status: StoredStatus;
   trialEnd: Date | null;
   startedAt: Date;
@@ -70,7 +72,7 @@ export interface Subscription {
 /** The columns of a subscription under the alias `s`, named as Subscription's properties. */
 export const SUBSCRIPTION_COLUMNS = raw(
   `s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity, s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -111,6 +113,13 @@ export class SubscriptionJson {
     description: 'The price it was created with; each renewal bills its current amount',
   })
   priceId!: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 10000,
+    description: 'Units of the price billed each period: each invoice is the price’s amount × quantity',
+  })
+  quantity!: number;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status!: SubscriptionStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd!: string | null;
   @ApiProperty({ format: 'date-time' }) startedAt!: string;
@@ -144,6 +153,7 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
     id: s.id,
     customerId: s.customerId,
     priceId: s.priceId,
+    quantity: s.quantity,
     status: subscriptionStatus(s.status, overdue, s.firstPaymentDueBy),
     trialEnd: isoOrNull(s.trialEnd),
     startedAt: s.startedAt.toISOString(),
@@ -166,7 +176,7 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
  */
 export function subscriptionJsonSql(status: Sql): Sql {
   return sql`jsonb_build_object(
-    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'status', ${status},
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity, 'status', ${status},
     'trialEnd', ${isoUtc('s.trial_end')}, 'startedAt', ${isoUtc('s.started_at')},
     'currentPeriodStart', ${isoUtc('s.current_period_start')}, 'currentPeriodEnd', ${isoUtc('s.current_period_end')},
     'nextBillingDate', ${isoUtc('s.next_billing_date')}, 'expiresAt', ${isoUtc('s.expires_at')},

@@ -1,31 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
-import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
 import {
-  hasOverdueInvoice,
-  insertInvoicesFrom,
+  insertInvoicesCtes,
   lockPendingRequestsOf,
   oldestPendingDueDateOf,
   overdueSubscriptionsOf,
   voidPendingCtes,
-} from '../invoices/invoices.repository';
+} from '../invoices/invoices.fragments';
 import { InvoiceReminders } from '../invoices/invoice-reminders';
-import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
+import { insertRequestsFrom } from '../payment-requests/payment-requests.fragments';
 import type { PriceInterval } from '../prices/price';
-import { priceRows } from '../prices/prices.repository';
-import { productRows } from '../products/products.repository';
-import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { priceRows } from '../prices/prices.fragments';
+import { productRows } from '../products/products.fragments';
+import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
   CURRENT_STATUSES,
   overdueSql,
   Subscription,
   SUBSCRIPTION_COLUMNS,
-  subscriptionJsonSql,
   SubscriptionStatus,
 } from './subscription';
 
@@ -56,6 +54,8 @@ const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = s.customer_id JO
 export interface RenewalRow extends Subscription {
   priceAmount: number;
   priceInterval: PriceInterval;
+  /** The name of the price's product: what the invoice lines say. */
+  productName: string;
   customerPhone: string | null;
   /** The due date of its oldest pending invoice. */
   oldestUnpaidDue: Date | null;
@@ -66,7 +66,7 @@ export interface ClaimedRow extends RenewalRow {
   current: boolean;
 }
 
-/** An invoice to create, with its payment request's id and phone. */
+/** An invoice to create, with its payment request's id and phone (no request: nothing to pay, paid at once). */
 export interface NewInvoiceRow {
   id: string;
   organization_id: string;
@@ -74,10 +74,16 @@ export interface NewInvoiceRow {
   customer_id: string;
   subscription_id: string;
   amount: number;
+  subtotal: number;
+  discount: number;
+  credit_applied: number;
+  lines: object[];
+  proration: boolean;
+  status: 'pending' | 'paid';
   period_start: Date;
   period_end: Date;
   due_date: Date;
-  payment_request_id: string;
+  payment_request_id: string | null;
   phone_number: string | null;
   /** Its payment request's application fee (the subscription's basis points of the amount); null: none. */
   application_fee: number | null;
@@ -102,6 +108,12 @@ const NEW_INVOICE_COLUMNS: { [K in keyof NewInvoiceRow]: ColumnType } = {
   customer_id: 'uuid',
   subscription_id: 'uuid',
   amount: 'integer',
+  subtotal: 'integer',
+  discount: 'integer',
+  credit_applied: 'integer',
+  lines: 'jsonb',
+  proration: 'boolean',
+  status: 'text',
   period_start: 'timestamptz',
   period_end: 'timestamptz',
   due_date: 'timestamptz',
@@ -164,9 +176,10 @@ export interface SubscriptionsWrite {
 }
 
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
-  c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone",
   ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
-const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${customerRows('c')} ON c.id = s.customer_id`;
+const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${productRows('pd')} ON pd.id = p.product_id
+  JOIN ${customerRows('c')} ON c.id = s.customer_id`;
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
@@ -183,36 +196,6 @@ const isCurrent = raw(
     .map((st) => `'${st}'`)
     .join(', ')})`,
 );
-
-/** SQL: the name of the product the subscription (`subscriptionId`, SQL naming it) bills, its price's product. */
-export function productNameOfSubscription(subscriptionId: Sql): Sql {
-  return sql`(SELECT product.name FROM subscriptions sub
-      JOIN ${priceRows('price')} ON price.id = sub.price_id JOIN ${productRows('product')} ON product.id = price.product_id
-     WHERE sub.id = ${subscriptionId})`;
-}
-
-/** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
-export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
-
-/**
- * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
- * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
- * paid: it was overdue and was the subscription's last overdue invoice. The settlement statement's
- * part (billing/billing-settlement.ts): the status is derived from the invoices, so the event is
- * all that changes.
- */
-export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
-  const reactivated = sql`${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
-       WHERE s.status = 'active' AND paid.due_date <= ${at}
-         AND NOT ${hasOverdueInvoice({ subscriptionId: raw('s.id'), at, except: raw('paid.id') })}`;
-  return sql`${raw(name)} AS (${insertEventPerRow(reactivated, {
-    organizationId: raw('s.organization_id'),
-    environmentId: raw('s.environment_id'),
-    kind: 'subscription-updated',
-    data: subscriptionJsonSql(sql`'active'`),
-    createdAt: at,
-  })})`;
-}
 
 /**
  * Subscriptions live in the environment of the key that created them: every read filters by
@@ -235,10 +218,10 @@ export class SubscriptionsRepository {
   async insert(s: Subscription, event: NewEvent): Promise<void> {
     await this.db.exec(sql`
       WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
-        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
+        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
                 ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})
@@ -413,15 +396,19 @@ export class SubscriptionsRepository {
     const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
       WITH new_invoices AS (
         SELECT * FROM ${rowsFrom('x', w.invoices, NEW_INVOICE_COLUMNS)}
-      ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`, this.reminders)}
-      ), requests_created AS (${insertRequestsFrom(sql`(
+      ), ${insertInvoicesCtes('invoices_created', sql`new_invoices`, this.reminders)}
+      , requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at
-            FROM new_invoices n JOIN invoices_created USING (id)) r`)}
+            FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r`)}
       ), new_events AS (
         SELECT * FROM ${rowsFrom('e', w.events, NEW_EVENT_COLUMNS)}
-      ), events_created AS (${insertEventsFrom(sql`new_events e
-          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)`)}
+      ), events_created AS (${insertEventsFrom(sql`(
+          SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
+                 CASE WHEN e.kind IN ('invoice-created', 'invoice-paid') THEN e.data || jsonb_build_object('number', ic.number)
+                      ELSE e.data END AS data
+            FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
+           WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e`)}
       ), changes AS (
         SELECT * FROM ${rowsFrom('u', updates, SUBSCRIPTION_CHANGE_COLUMNS)}
       ), updated AS (

@@ -8,6 +8,7 @@ import { assertPhone, parseDateTime } from '../common/validation/rules';
 import { Customer } from '../customers/customer';
 import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { Price } from '../prices/price';
 import { PricesService } from '../prices/prices.service';
 import type {
@@ -28,9 +29,14 @@ import {
   SubscriptionTerms,
 } from './lifecycle';
 import { renewalInput, Renewals } from './renewals';
-import { Subscription, SubscriptionJson, toSubscriptionJson } from './subscription';
+import { Subscription, SubscriptionJson, SubscriptionStatus, toSubscriptionJson } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
-import { RenewalRow, SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
+import {
+  RenewalRow,
+  SubscriptionListItem,
+  SubscriptionRow,
+  SubscriptionsRepository,
+} from './subscriptions.repository';
 
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
 
@@ -46,6 +52,7 @@ export function termsOf(
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
     requireFirstPayment: dto.requireFirstPayment,
+    quantity: dto.quantity,
     applicationFeeBps: dto.applicationFeeBps ?? null,
   };
 }
@@ -111,6 +118,20 @@ export class SubscriptionsService {
     return envelope(rows.map(toSubscriptionRowJson), total, page);
   }
 
+  /** A keyset page of the environment's subscriptions, newest first, with their customer and price. */
+  search(
+    environmentId: string,
+    filter: { status?: SubscriptionStatus; customerId?: string },
+    page: KeysetQuery,
+  ): Promise<KeysetPage<SubscriptionListItem>> {
+    return this.repo.search(environmentId, filter, page);
+  }
+
+  /** A subscription of the environment with its customer and price, or undefined. */
+  detail(environmentId: string, id: string): Promise<SubscriptionListItem | undefined> {
+    return this.repo.detail(environmentId, id);
+  }
+
   cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
     return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now));
   }
@@ -130,7 +151,7 @@ export class SubscriptionsService {
   private async start(
     tenant: Tenant,
     customer: Customer,
-    price: Price,
+    price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
   ) {
     const now = new Date();
@@ -150,6 +171,7 @@ export class SubscriptionsService {
       ...initial,
       priceAmount: price.amount,
       priceInterval: price.interval,
+      productName: price.productName,
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };

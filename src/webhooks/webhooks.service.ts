@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { AppConfig } from '../config/config';
+import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { ConnectedAccountsService } from '../organizations/connected-accounts.service';
 import { isPublicUrl } from './address-policy';
 import type {
@@ -24,7 +25,7 @@ import {
   WebhookEndpointJson,
 } from './webhook';
 import { WebhookError, webhookError } from './webhooks.errors';
-import { WebhooksRepository } from './webhooks.repository';
+import { DeliveryLogItem, DeliverySearch, WebhooksRepository } from './webhooks.repository';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 /** Each endpoint may hold WEBHOOK_ENDPOINT_CONCURRENCY delivery slots; this bounds one environment's share. */
@@ -155,6 +156,38 @@ export class WebhooksService {
     const delivery = await this.repo.delivery(tenant.environmentId, id);
     if (!delivery) throw webhookError(WebhookError.DeliveryNotFound);
     return delivery;
+  }
+
+  /** The environment's endpoints, newest first (the delivery log's filter). */
+  allEndpoints(environmentId: string): Promise<WebhookEndpoint[]> {
+    return this.repo.allEndpoints(environmentId);
+  }
+
+  /** A keyset page of the environment's delivery log, newest first, each with its endpoint's URL. */
+  searchDeliveries(
+    environmentId: string,
+    filter: DeliverySearch,
+    page: KeysetQuery,
+  ): Promise<KeysetPage<DeliveryLogItem>> {
+    return this.repo.searchDeliveries(environmentId, filter, page);
+  }
+
+  /** The deliveries of the events about one object of the environment (a payment request), newest first. */
+  deliveriesConcerning(environmentId: string, subjectId: string): Promise<DeliveryLogItem[]> {
+    return this.repo.deliveriesConcerning(environmentId, subjectId);
+  }
+
+  /** A delivery of the environment with its endpoint's URL and its event's body, or undefined. */
+  deliveryWithEvent(
+    environmentId: string,
+    id: string,
+  ): Promise<(DeliveryLogItem & { eventData: unknown; eventCreatedAt: Date }) | undefined> {
+    return this.repo.deliveryWithEvent(environmentId, id);
+  }
+
+  /** Deliveries still to make, in every environment (the outbox's backlog, for the metrics). */
+  countPendingDeliveries(): Promise<number> {
+    return this.repo.countPendingDeliveries();
   }
 
   /** Every attempt of a delivery, oldest first. */

@@ -1,5 +1,9 @@
 import { CLI_ACTOR } from '../../src/admin/audit-log.repository';
-import { OperatorActionsService, READ_ACTIONS } from '../../src/admin/operator-actions.service';
+import {
+  OperatorActionsService,
+  READ_ACTIONS,
+  REJECTION_REASON_MAX,
+} from '../../src/admin/operator-actions.service';
 import { ADMIN_TEXTS } from '../../src/common/i18n/admin-texts';
 import { GO_LIVE_TEXTS } from '../../src/common/i18n/go-live-texts';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -424,11 +428,15 @@ describe('the queue and an application', () => {
     const { org, owner } = await appliedOrganization(t, 'Decided Shop');
     const { operator, browser } = await signedInOperator(t);
     const path = `/admin/organizations/${org.organizationId}`;
-    await browser.get(path);
+    const page = await browser.get(path);
+    expect(page.text).toContain(`maxlength="${REJECTION_REASON_MAX}"`);
 
     const empty = await browser.post(`${path}/reject`, { reason: '   ' });
     expect(empty.status).toBe(400);
     expect(empty.text).toContain(en.reasonRequired);
+    const long = await browser.post(`${path}/reject`, { reason: 'x'.repeat(REJECTION_REASON_MAX + 1) });
+    expect(long.status).toBe(400);
+    expect(long.text).toContain(en.reasonRequired);
     expect((await standing(org.organizationId)).status).toBe('submitted');
 
     const reason = 'The RCCM extract is older than three months';

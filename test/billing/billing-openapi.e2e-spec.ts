@@ -69,10 +69,15 @@ it('describes each record with every field the API returns', () => {
   expect(fields('InvoiceJson')).toEqual(
     [
       'id',
+      'number',
       'customerId',
       'subscriptionId',
       'status',
       'amount',
+      'subtotal',
+      'discount',
+      'creditApplied',
+      'lines',
       'dueDate',
       'paymentRequestId',
       'checkoutUrl',
@@ -91,6 +96,7 @@ it('describes each record with every field the API returns', () => {
       'id',
       'customerId',
       'priceId',
+      'quantity',
       'status',
       'trialEnd',
       'startedAt',

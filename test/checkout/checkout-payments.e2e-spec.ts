@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { CheckoutPayments } from '../../src/checkout/checkout-payments';
 import { CheckoutSessionsService } from '../../src/checkout/checkout-sessions.service';
-import { CheckoutExpiryJob } from '../../src/checkout/checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from '../../src/checkout/expire-checkout-sessions.job';
 import { Messages } from '../../src/common/errors/messages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -187,7 +187,7 @@ describe('checkout sessions and payments', () => {
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });
       const pending = await pay(transactionId, '22129003');
       await makeOverdue(t, data.id);
-      await t.app.get(CheckoutExpiryJob).run();
+      await t.app.get(ExpireCheckoutSessionsJob).run();
       expect((await session(data.id)).status).toBe('open');
 
       const expire = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', sk);

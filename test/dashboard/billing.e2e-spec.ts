@@ -1,6 +1,9 @@
 import { Client } from 'pg';
 import { ReminderRun } from '../../src/billing/reminder-run';
+import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
+import { EXTERNAL_ID_MAX } from '../../src/common/validation/fields';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
+import { PRODUCT_LIMITS } from '../../src/products/dto/product.dto';
 import { startTestApp, TestApp } from '../helpers/app';
 import { catalog, createCustomer, createSubscription, invoicesOf, timeTravel, DAY } from '../helpers/billing';
 import { DASHBOARD_ENV, DashboardBrowser, relLink, signedInOwner, unescapeHtml } from '../helpers/dashboard';
@@ -113,10 +116,20 @@ describe('products and prices', () => {
 
   it('answers a form that does not parse with its page and what to fix, creating nothing', async () => {
     const { org, browser } = await signedInOwner(t);
-    await browser.get('/dashboard/products');
+    const page = await browser.get('/dashboard/products');
+    // The fields stop where the API's product does.
+    expect(page.text).toContain(`name="name" type="text" maxlength="${PRODUCT_LIMITS.name}"`);
+    expect(page.text).toContain(`name="description" type="text" maxlength="${PRODUCT_LIMITS.description}"`);
     const noName = await browser.post('/dashboard/products', { name: '  ', description: '' });
     expect(noName.status).toBe(200);
     expect(noName.text).toContain('Enter a name (at most 200 characters).');
+    const longName = await browser.post('/dashboard/products', {
+      name: 'x'.repeat(PRODUCT_LIMITS.name + 1),
+      description: 'y'.repeat(PRODUCT_LIMITS.description + 1),
+    });
+    expect(longName.status).toBe(200);
+    expect(longName.text).toContain('Enter a name (at most 200 characters).');
+    expect(longName.text).toContain('The description is at most 2,000 characters.');
     const { product } = await catalog(t, org);
     for (const amount of ['0', '-3', '12.5', 'abc', '100000001']) {
       const res = await browser.post(`/dashboard/products/${product.id}/prices`, {
@@ -177,7 +190,14 @@ describe('products and prices', () => {
 describe('customers', () => {
   it('adds a customer, finds it by externalUserId or phone, edits it, and refuses a taken externalUserId', async () => {
     const { org, browser } = await signedInOwner(t);
-    await browser.get('/dashboard/customers');
+    const page = await browser.get('/dashboard/customers');
+    // The externalUserId's field stops where the API's does.
+    expect(page.text).toContain(`name="externalUserId" type="text" maxlength="${EXTERNAL_ID_MAX}"`);
+    const tooLong = await browser.post('/dashboard/customers', {
+      externalUserId: 'x'.repeat(EXTERNAL_ID_MAX + 1),
+    });
+    expect(tooLong.status).toBe(200);
+    expect(tooLong.text).toContain('Enter an ID of 1 to 128 printable characters.');
     const created = await browser.post('/dashboard/customers', {
       externalUserId: 'client-7',
       phone: '+222 22 12 34 56',
@@ -329,10 +349,10 @@ describe('subscriptions', () => {
     const after = await browser.get(path);
     expect(after.text).not.toContain('data-testid="cancel-now"');
     expect(after.text).not.toContain('data-testid="pause"');
-    // Pausing a cancelled subscription: the API's 409, as a page.
+    // Pausing a cancelled subscription: the API's 409, as a page in the page's language.
     const refused = await browser.post(`${path}/pause`);
     expect(refused.status).toBe(409);
-    expect(refused.text).toContain('A cancelled subscription cannot be paused');
+    expect(refused.text).toContain(DASHBOARD_TEXTS.en.apiRules.subscription_cannot_be_paused);
   });
 
   it('shows a subscription with an overdue invoice as past due, and filters it so', async () => {

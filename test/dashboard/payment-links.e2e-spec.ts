@@ -1,4 +1,5 @@
 import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
+import { LINK_LIMITS } from '../../src/payment-links/dto/payment-link.dto';
 import { startTestApp, TestApp } from '../helpers/app';
 import {
   DASHBOARD_ENV,
@@ -66,7 +67,14 @@ it('creates a fixed-amount link and shows its page: address, WhatsApp, QR code d
 
 it('leaves the amount to the customer between limits; refuses what the API refuses, on the field', async () => {
   const { org, browser } = await signedInOwner(t);
-  await browser.get('/dashboard/payment-links');
+  const page = await browser.get('/dashboard/payment-links');
+  // The texts' fields stop where the API's link does.
+  for (const [name, max] of [
+    ['name', LINK_LIMITS.name],
+    ['description', LINK_LIMITS.description],
+    ['successMessage', LINK_LIMITS.successMessage],
+  ] as const)
+    expect(page.text).toMatch(new RegExp(`name="${name}"[^>]* maxlength="${max}"`));
   const bad = await browser.post('/dashboard/payment-links', {
     name: '',
     minAmount: '500',

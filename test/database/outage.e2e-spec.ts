@@ -5,6 +5,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { Client } from 'pg';
 import { freePort } from '../../src/common/net';
 import { runMigrations } from '../../src/database/data-source';
+import { CONNECTION_TIMEOUT_MS } from '../../src/database/database.module';
 import { RunningPostgres, startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -219,7 +220,10 @@ it('answers 503 with Retry-After while PostgreSQL is stopped, then serves again 
       retryAfter: '5',
     });
   }
-  expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(6_000);
+  // A request that waits for a connection gives up at the pool's connect time-out: the slowest answer
+  // is that wait and the answer after it, which a loaded machine (load 20 seen) stretches by seconds.
+  // A hang would last until the fetch's 15 s abort (status 0, refused above).
+  expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(CONNECTION_TIMEOUT_MS + 5_000);
   expect(back.at - restartedAt).toBeLessThan(10_000);
 
   // Nothing acknowledged is lost.
@@ -263,6 +267,7 @@ it('answers 503 with Retry-After while PostgreSQL is stopped, then serves again 
   expect(outages).toBeLessThanOrEqual(5);
   expect(logged('PostgreSQL is reachable again')).toBe(outages);
   expect(logged('Claiming webhook deliveries failed')).toBe(0);
-  expect(logged('reconciliation pass failed')).toBe(0);
+  // No job's own failure line (`<job> failed; tried again on the next tick`): the runner's outage line says it.
+  expect(logged('failed; tried again on the next tick')).toBe(0);
   expect(logged('unhandled error')).toBe(0);
 }, 150_000);

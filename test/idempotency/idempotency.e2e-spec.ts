@@ -10,7 +10,7 @@ import { Post } from '../../src/common/http/routes';
 import { Db } from '../../src/database/db';
 import { raw, sql } from '../../src/database/sql';
 import { ONCE_PER_KEY } from '../../src/common/http/idempotency-scope';
-import { IdempotencyExpiryJob } from '../../src/idempotency/idempotency-expiry.job';
+import { ExpireIdempotencyKeysJob } from '../../src/idempotency/expire-idempotency-keys.job';
 import { RequestKey } from '../../src/idempotency/request-key';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
@@ -420,7 +420,7 @@ describe('expiry', () => {
       [ids],
     );
 
-    const job = t.app.get(IdempotencyExpiryJob);
+    const job = t.app.get(ExpireIdempotencyKeysJob);
     await Promise.all([job.run(2), job.run(2)]);
     await job.run(2);
     expect(await count(`idempotency_keys WHERE id = ANY($1)`, [ids])).toBe(0);
@@ -443,6 +443,7 @@ describe('every POST route of the API', () => {
     '/api/v1/payment': { transactionId: 'any', phoneNumber: '22222222', configurationId: randomUUID() },
     '/api/v1/webhook-endpoints': { url: 'https://merchant.example.mr/any', enabled: false },
     '/api/v1/products': { name: 'any' },
+    '/api/v1/payment-links': { name: 'any', amount: 10 },
     '/api/v1/prices': { productId: randomUUID(), amount: 10, interval: 'monthly' },
     '/api/v1/customers': { externalUserId: 'any' },
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },

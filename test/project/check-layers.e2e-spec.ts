@@ -63,3 +63,37 @@ it('fails on a folder without a layer', () => {
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('src/reports/ is not in LAYERS');
 });
+
+it('fails on a controller that imports a repository, in any folder', () => {
+  const r = check(
+    tree({
+      'dashboard/customers.controller.ts':
+        "import { CustomersService } from '../customers/customers.service';\nimport { CustomersRepository } from '../customers/customers.repository';",
+      'admin/console/audit.controller.ts':
+        "import {\n  AuditLogRepository,\n} from '../audit-log.repository';",
+      'customers/customers.service.ts': "import { CustomersRepository } from './customers.repository';",
+      'customers/customers.repository.ts': 'export class CustomersRepository {}',
+      'admin/audit-log.repository.ts': 'export class AuditLogRepository {}',
+    }),
+  );
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(
+    'dashboard/customers.controller.ts imports ../customers/customers.repository: a controller never touches a repository',
+  );
+  expect(r.stderr).toContain('admin/console/audit.controller.ts imports ../audit-log.repository');
+  expect(r.stderr).not.toContain('customers.service.ts imports');
+});
+
+it("passes a controller's `import type` of a repository's row", () => {
+  const r = check(
+    tree({
+      'dashboard/customers.controller.ts':
+        "import type { Customer } from '../customers/customers.repository';\nimport { CustomersService } from '../customers/customers.service';",
+      'customers/customers.service.ts': "import { CustomersRepository } from './customers.repository';",
+      'customers/customers.repository.ts':
+        'export interface Customer { id: string }\nexport class CustomersRepository {}',
+    }),
+  );
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+});

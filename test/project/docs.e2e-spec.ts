@@ -64,6 +64,38 @@ it('never cites a document a merchant does not have, in any file of the project'
   expect(citing).toEqual([]);
 });
 
+/**
+ * The prose paragraphs of a document, each with whether a code block stands just before or after
+ * it (a sentence may go on across a command it shows).
+ */
+function paragraphs(text: string): Array<{ text: string; codeBefore: boolean; codeAfter: boolean }> {
+  const blocks = text
+    .replace(/^```[\s\S]*?^```/gm, '\n\n```\n\n')
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
+  const prose = (b: string) => b !== '```' && !/^(#|[-*+] |\||>|\d+\. |<|!\[|\[[^\]]*\]:)/.test(b);
+  return blocks.flatMap((b, i) =>
+    prose(b) ? [{ text: b, codeBefore: blocks[i - 1] === '```', codeAfter: blocks[i + 1] === '```' }] : [],
+  );
+}
+
+it('has no section spliced into another: every paragraph begins and ends a sentence, and a heading starts a line of its own', () => {
+  const broken: string[] = [];
+  for (const file of DOCS) {
+    for (const p of paragraphs(read(file))) {
+      const where = `${file.slice(ROOT.length + 1)}: ${p.text.slice(0, 60)}`;
+      if (/^[a-z]/.test(p.text) && !p.codeBefore) broken.push(`begins mid-sentence: ${where}`);
+      if (!/[.:?!)][`*_"')]*$/.test(p.text) && !p.codeAfter) broken.push(`ends mid-sentence: ${where}`);
+      if (/\n#{1,6} /.test(p.text)) broken.push(`a heading inside a paragraph: ${where}`);
+      // A line of another section pasted after a sentence's end: "… the whole argument.\norganizations' …"
+      for (const [line] of p.text.matchAll(/[^\s]+[.!?]\n[a-z][^\s]*/g))
+        broken.push(`a line from elsewhere: ${where} (${line})`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
+
 it('names only files that exist', () => {
   const missing: string[] = [];
   for (const file of DOCS) {

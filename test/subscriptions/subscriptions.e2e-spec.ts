@@ -39,6 +39,7 @@ const SUBSCRIPTION_FIELDS = [
   'id',
   'customerId',
   'priceId',
+  'quantity',
   'status',
   'trialEnd',
   'startedAt',

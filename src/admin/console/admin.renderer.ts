@@ -3,8 +3,12 @@ import { Views } from '../../common/http/views';
 import { ADMIN_TEXTS, AdminNotice, AdminTexts } from '../../common/i18n/admin-texts';
 import { direction, Language } from '../../common/i18n/languages';
 import { fill } from '../../dashboard/format';
+import { REJECTION_REASON_MAX } from '../operator-actions.service';
 import type { AdminRequest } from './admin-request';
 import { ADMIN_LANGUAGES } from './admin-surface';
+
+/** The limits the console's fields carry (`maxlength="{{@root.limits.…}}"`), as its actions check them. */
+export const CONSOLE_FORM_LIMITS = { rejectionReason: REJECTION_REASON_MAX } as const;
 
 /** The menu: [path, text]; the longest matching path is the current entry. */
 const NAV: [string, keyof AdminTexts][] = [
@@ -61,6 +65,7 @@ export class AdminRenderer {
       nonce: a.page.nonce,
       t,
       csrf: a.csrf(),
+      limits: CONSOLE_FORM_LIMITS,
       notice: notice && Object.hasOwn(t.notices, notice) ? t.notices[notice] : undefined,
       languages: ADMIN_LANGUAGES.map((code) => {
         query.set('lang', code);

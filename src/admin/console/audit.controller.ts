@@ -4,8 +4,13 @@ import type { AdminTexts } from '../../common/i18n/admin-texts';
 import { GO_LIVE_TEXTS } from '../../common/i18n/go-live-texts';
 import { fill, formatTime } from '../../dashboard/format';
 import { parseChoice, parseDay } from '../../dashboard/forms';
-import { AuditEntry, AuditFilter, AuditLogRepository } from '../audit-log.repository';
-import { OPERATOR_ACTIONS, OperatorAction, READ_ACTIONS } from '../operator-actions.service';
+import type { AuditEntry, AuditFilter } from '../audit-log.repository';
+import {
+  OPERATOR_ACTIONS,
+  OperatorAction,
+  OperatorActionsService,
+  READ_ACTIONS,
+} from '../operator-actions.service';
 import { OperatorsService } from '../operators.service';
 import { AdminPages } from './admin-pages';
 import { Adm, AdminRequest } from './admin-request';
@@ -52,7 +57,7 @@ export function changesOf(
 export class AdminAuditController {
   constructor(
     private readonly renderer: AdminRenderer,
-    private readonly audit: AuditLogRepository,
+    private readonly actions: OperatorActionsService,
     private readonly operators: OperatorsService,
   ) {}
 
@@ -73,7 +78,7 @@ export class AdminAuditController {
       from: parseDay(from),
       to: parseDay(to, true),
     };
-    const entries = await this.audit.list(filter);
+    const entries = await this.actions.auditLog(filter);
     this.renderer.render(a, 'audit', t.auditTitle, {
       filters: { organization: organization ?? '', from: filter.from ? from : '', to: filter.to ? to : '' },
       filtered: Boolean(

@@ -10,10 +10,10 @@ import { GoLiveService, OpenedApplication } from '../../going-live/go-live.servi
 import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/account';
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
-import { OrganizationsRepository } from '../../organizations/organizations.repository';
+import { OrganizationsService } from '../../organizations/organizations.service';
 import { AdminError, adminError } from '../admin.errors';
 import type { Actor } from '../audit-log.repository';
-import { OperatorActionsService } from '../operator-actions.service';
+import { OperatorActionsService, REJECTION_REASON_MAX } from '../operator-actions.service';
 import { AdminPages, idOr404 } from './admin-pages';
 import { Adm, AdminRequest } from './admin-request';
 import { AdminRenderer } from './admin.renderer';
@@ -47,7 +47,7 @@ const APPLICATION_ROWS = [
 
 /** What the organization page shows beside the record: a form's error and the values typed. */
 interface PageState {
-  errors?: Partial<Record<'reason' | 'feeBps' | 'decision', string>>;
+  errors?: Partial<Record<'reason' | 'feeBps' | 'decision' | 'change', string>>;
   reason?: string;
   feeBps?: string;
 }
@@ -65,7 +65,7 @@ const actorOf = (a: AdminRequest): Actor => ({ operatorId: a.signedIn.operatorId
 export class AdminOrganizationsController {
   constructor(
     private readonly renderer: AdminRenderer,
-    private readonly organizations: OrganizationsRepository,
+    private readonly organizations: OrganizationsService,
     private readonly accounts: AccountService,
     private readonly goLive: GoLiveService,
     private readonly actions: OperatorActionsService,
@@ -73,13 +73,22 @@ export class AdminOrganizationsController {
 
   @Get()
   async queue(@Adm() a: AdminRequest): Promise<void> {
-    const rows = await this.goLive.submittedQueue();
+    const [rows, changes] = await Promise.all([
+      this.goLive.submittedQueue(),
+      this.goLive.payoutAccountChangeQueue(),
+    ]);
     this.renderer.render(a, 'queue', a.t.queueTitle, {
       rows: rows.map((r) => ({
         id: r.id,
         name: r.name,
         href: `/admin/organizations/${r.id}`,
         submittedAt: formatTime(r.submittedAt, a.lang),
+      })),
+      changes: changes.map((r) => ({
+        id: r.id,
+        name: r.name,
+        href: `/admin/organizations/${r.id}`,
+        requestedAt: formatTime(r.requestedAt, a.lang),
       })),
     });
   }
@@ -147,7 +156,7 @@ export class AdminOrganizationsController {
   async reject(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
     const reason = a.field('reason');
     const organizationId = idOr404(id);
-    if (!reason.trim() || reason.trim().length > 1000)
+    if (!reason.trim() || reason.trim().length > REJECTION_REASON_MAX)
       return this.renderOrganization(
         a,
         organizationId,
@@ -192,6 +201,45 @@ export class AdminOrganizationsController {
     const held = a.field('held') === 'true';
     await this.actions.setPayoutsHeld(actorOf(a), organizationId, held);
     this.done(a, organizationId, held ? 'payoutsHeld' : 'payoutsReleased');
+  }
+
+  /** The owner's payout account change (docs/going-live.md): approved, the payouts go to the new account. */
+  @Post('organizations/:id/payout-account-change/approve')
+  async approvePayoutAccountChange(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
+    const organizationId = idOr404(id);
+    await this.decideChange(a, organizationId, 'payoutAccountChangeApproved', () =>
+      this.actions.approvePayoutAccountChange(actorOf(a), organizationId),
+    );
+  }
+
+  @Post('organizations/:id/payout-account-change/reject')
+  async rejectPayoutAccountChange(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
+    const organizationId = idOr404(id);
+    await this.decideChange(a, organizationId, 'payoutAccountChangeRejected', () =>
+      this.actions.rejectPayoutAccountChange(actorOf(a), organizationId),
+    );
+  }
+
+  /** A change no longer waiting (another operator decided, or the owner asked again) is shown, 409. */
+  private async decideChange(
+    a: AdminRequest,
+    organizationId: string,
+    notice: AdminNotice,
+    act: () => Promise<unknown>,
+  ): Promise<void> {
+    try {
+      await act();
+    } catch (err) {
+      if (AppError.is(err, AdminError.NoPayoutAccountChange))
+        return this.renderOrganization(
+          a,
+          organizationId,
+          { errors: { change: a.t.noPayoutAccountChange } },
+          409,
+        );
+      throw err;
+    }
+    this.done(a, organizationId, notice);
   }
 
   /** Approve or reject: an application no longer waiting (another operator decided) is shown, 409. */
@@ -267,6 +315,14 @@ function organizationFacts(a: AdminRequest, account: Account) {
       holderName: account.payoutAccount.holderName,
       iban: account.payoutAccount.iban,
       status: GO_LIVE_TEXTS[a.lang][`payoutStatus_${account.payoutAccount.status}`],
+    },
+    payoutAccountChange: account.payoutAccountChange?.status === 'pending' && {
+      bank: account.payoutAccountChange.bank,
+      holderName: account.payoutAccountChange.holderName,
+      iban: account.payoutAccountChange.iban,
+      requestedAt: fill(t.requestedAt, {
+        date: formatTime(new Date(account.payoutAccountChange.requestedAt), a.lang),
+      }),
     },
   };
 }

@@ -18,6 +18,9 @@ export const Messages = {
   invalidPayoutHolder: 'Account holder must be 1 to 200 characters',
   /** The operators' console: a decision on an application no longer waiting for one. */
   applicationNotUnderReview: 'The application is not waiting for a decision',
+  noPayoutAccountChange: 'No payout account change is waiting for a decision',
+  payoutAccountChangeNeedsVerification:
+    'Only a verified organization changes its payout account; apply to go live with it',
   passwordChangeRequired: 'Password change required',
   /** The go-live application (the dashboard translates them by code). */
   applicationUnderReview: 'The application is already being reviewed',

@@ -105,15 +105,23 @@ export const StringField = (o: FieldOptions & { minLength?: number; maxLength?: 
   );
 };
 
+/** The longest of the merchant's own identifiers (transactionId, externalUserId, a receipt's reference). */
+export const EXTERNAL_ID_MAX = 128;
+/** One of the merchant's own identifiers: 1 to EXTERNAL_ID_MAX printable characters (the dashboard's forms check it too). */
+export const EXTERNAL_ID = new RegExp(
+  `^[^\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}\\p{Zl}\\p{Zp}]{1,${EXTERNAL_ID_MAX}}$`,
+  'u',
+);
+
 /** The merchant's own identifiers (transactionId, externalUserId): 1 to 128 printable characters. */
 export const ExternalIdField = (o: FieldOptions = {}) => {
-  const type = 'string (1-128 printable characters)';
+  const type = `string (1-${EXTERNAL_ID_MAX} printable characters)`;
   return field(
     type,
     o,
-    { type: 'string', minLength: 1, maxLength: 128 },
+    { type: 'string', minLength: 1, maxLength: EXTERNAL_ID_MAX },
     IsString({ message: Msg.expected('string') }),
-    Matches(/^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]{1,128}$/u, { message: Msg.expected(type) }),
+    Matches(EXTERNAL_ID, { message: Msg.expected(type) }),
   );
 };
 

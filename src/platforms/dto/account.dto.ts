@@ -3,8 +3,16 @@ import { MaxLength } from 'class-validator';
 import { VerificationJson } from '../../organizations/account';
 import { Msg, StringField, UrlField, UuidField } from '../../common/validation/fields';
 
+/** The longest organization name, shared by the API and the dashboard's sign-up form. */
+export const ORGANIZATION_NAME_MAX = 200;
+
 export class CreateAccountDto {
-  @StringField({ minLength: 1, maxLength: 200, description: "The merchant's name", example: 'Boutique Nour' })
+  @StringField({
+    minLength: 1,
+    maxLength: ORGANIZATION_NAME_MAX,
+    description: "The merchant's name",
+    example: 'Boutique Nour',
+  })
   name!: string;
 
   @StringField({

@@ -1,16 +1,26 @@
 import { PaginationQuery } from '../../common/pagination';
 import { BooleanField, StringField, UuidField } from '../../common/validation/fields';
 
-export class CreateProductDto {
-  @StringField({ minLength: 1, maxLength: 200, example: 'Abonnement Premium' }) name!: string;
+/** The limits of a product's texts, shared by the API and the dashboard's forms. */
+export const PRODUCT_LIMITS = { name: 200, description: 2000 } as const;
 
-  @StringField({ optional: true, nullable: true, maxLength: 2000 }) description?: string | null;
+export class CreateProductDto {
+  @StringField({ minLength: 1, maxLength: PRODUCT_LIMITS.name, example: 'Abonnement Premium' })
+  name!: string;
+
+  @StringField({ optional: true, nullable: true, maxLength: PRODUCT_LIMITS.description })
+  description?: string | null;
 }
 
 export class UpdateProductDto {
-  @StringField({ optional: true, minLength: 1, maxLength: 200 }) name?: string;
+  @StringField({ optional: true, minLength: 1, maxLength: PRODUCT_LIMITS.name }) name?: string;
 
-  @StringField({ optional: true, nullable: true, maxLength: 2000, description: 'null removes it' })
+  @StringField({
+    optional: true,
+    nullable: true,
+    maxLength: PRODUCT_LIMITS.description,
+    description: 'null removes it',
+  })
   description?: string | null;
 
   @BooleanField({

@@ -59,6 +59,15 @@ export class SubscriptionOptionsDto {
       'Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial',
   })
   requireFirstPayment?: boolean;
+
+  @IntegerField({
+    optional: true,
+    min: 1,
+    max: 10000,
+    description: 'Units of the price billed each period (default 1): each invoice is amount × quantity',
+  })
+  quantity?: number;
+
   @IntegerField({
     optional: true,
     min: 0,

@@ -1,4 +1,4 @@
-import { CheckoutExpiryJob } from '../../src/checkout/checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from '../../src/checkout/expire-checkout-sessions.job';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { createSession, eventsFor, makeOverdue, txId } from '../helpers/checkout';
 
@@ -19,7 +19,7 @@ describe('checkout session expiry job', () => {
     const due = await createSession(t, sk, { transactionId: txId(), amount: 100 });
     const notDue = await createSession(t, sk, { transactionId: txId(), amount: 100 });
     await makeOverdue(t, due.data.id);
-    const job = t.app.get(CheckoutExpiryJob);
+    const job = t.app.get(ExpireCheckoutSessionsJob);
 
     await job.run();
     await job.run();
@@ -35,7 +35,7 @@ describe('checkout session expiry job', () => {
       Array.from({ length: 8 }, () => createSession(t, sk, { transactionId: txId(), amount: 100 })),
     );
     for (const s of sessions) await makeOverdue(t, s.data.id);
-    const job = t.app.get(CheckoutExpiryJob);
+    const job = t.app.get(ExpireCheckoutSessionsJob);
 
     await Promise.all([job.run(), job.run()]);
 
@@ -51,7 +51,7 @@ describe('checkout session expiry job', () => {
       `UPDATE checkout_sessions SET status = 'cancelled', expires_at = now() - interval '1 minute' WHERE id = $1`,
       [s.data.id],
     );
-    await t.app.get(CheckoutExpiryJob).run();
+    await t.app.get(ExpireCheckoutSessionsJob).run();
     expect(await status(s.data.id)).toBe('cancelled');
     expect(await eventsFor(t, 'checkout-session-expired', s.data.id)).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { Messages } from '../../src/common/errors/messages';
 import { AppConfig } from '../../src/config/config';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { EventRetentionJob } from '../../src/webhooks/event-retention.job';
+import { PruneEventsJob } from '../../src/webhooks/prune-events.job';
 import { newTenant, privateDatabase, recordEvent, startTestApp, TestApp } from '../helpers/app';
 import { expectText } from '../helpers/http';
 import { watchOverlap } from '../helpers/overlap';
@@ -91,7 +91,7 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
     const other = await newTenant(t);
     const othersOld = await event(other, 90);
 
-    const deleted = await t.app.get(EventRetentionJob).run({ environmentId: org.sandbox.environmentId });
+    const deleted = await t.app.get(PruneEventsJob).run({ environmentId: org.sandbox.environmentId });
 
     expect(deleted).toBe(4);
     const all = [...withoutDeliveries, succeeded, failed, pending, ...recent, othersOld];
@@ -105,7 +105,7 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
     );
     expect(attempts).toBe(1);
     // Pruned once, nothing is left to prune.
-    expect(await t.app.get(EventRetentionJob).run({ environmentId: org.sandbox.environmentId })).toBe(0);
+    expect(await t.app.get(PruneEventsJob).run({ environmentId: org.sandbox.environmentId })).toBe(0);
   });
 
   it('keeps events EVENT_RETENTION_DAYS as configured', async () => {
@@ -113,7 +113,7 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
     try {
       const org = await newTenant(t);
       const [old, kept] = [await event(org, 8), await event(org, 6)];
-      expect(await week.app.get(EventRetentionJob).run({ environmentId: org.sandbox.environmentId })).toBe(1);
+      expect(await week.app.get(PruneEventsJob).run({ environmentId: org.sandbox.environmentId })).toBe(1);
       expect(await remaining('events', [old, kept])).toEqual([kept]);
     } finally {
       await week.close();
@@ -136,7 +136,7 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
     expect(replayed.status).toBe(200);
     expect(replayed.body.data).toMatchObject({ id: recentDelivery, status: 'pending' });
 
-    expect(await t.app.get(EventRetentionJob).run({ environmentId: org.sandbox.environmentId })).toBe(1);
+    expect(await t.app.get(PruneEventsJob).run({ environmentId: org.sandbox.environmentId })).toBe(1);
     expectText(await retry(org, oldDelivery), 404, Messages.webhookDeliveryNotFound);
   });
 
@@ -153,8 +153,8 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
     try {
       const scope = { environmentId: org.sandbox.environmentId, batch: 7 };
       const [a, b] = await Promise.all([
-        t.app.get(EventRetentionJob).run(scope),
-        second.app.get(EventRetentionJob).run(scope),
+        t.app.get(PruneEventsJob).run(scope),
+        second.app.get(PruneEventsJob).run(scope),
       ]);
       expect(a + b).toBe(n);
       expect(a).toBeGreaterThan(0);
@@ -171,13 +171,14 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
   it('the scheduled tick prunes every environment and never overlaps itself; EVENT_RETENTION_SCHEDULER=false turns it off', async () => {
     const [x, y] = [await newTenant(t), await newTenant(t)];
     const old = [await event(x, 31), await event(y, 31)];
-    const job = t.app.get(EventRetentionJob);
-    // Counts in flight, not calls: the app's own ten-minute tick may fire while the switch is on.
-    const runs = watchOverlap(EventRetentionJob.prototype, 'run');
+    const job = t.app.get(PruneEventsJob);
+    // Counts in flight, not calls (test/jobs/ checks the guard of every job; this is the job's own).
+    const runs = watchOverlap(PruneEventsJob.prototype, 'run');
     const config = t.app.get(AppConfig);
     try {
-      // The test apps run with the scheduler off (a tick at the clock's ten minutes would prune what
-      // the other tests count): this one does nothing.
+      // The test apps run with the scheduler off (no timer; a tick at the clock's ten minutes would
+      // prune what the other tests count): this one does nothing.
+      expect(job.isScheduled).toBe(false);
       await job.tick();
       expect(runs.calls(job)).toBe(0);
       expect(await remaining('events', old)).toEqual([...old].sort());
@@ -200,7 +201,7 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
   it('a tick that fails because PostgreSQL is away logs nothing of its own; any other failure is logged', async () => {
     // An app of its own: the services' log lines go to the newest app's logs.
     const own = await startTestApp({}, db.url);
-    const job = own.app.get(EventRetentionJob);
+    const job = own.app.get(PruneEventsJob);
     const config = own.app.get(AppConfig);
     // The run's failures as the driver gives them: the server refusing connections, then a bug.
     const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
@@ -211,8 +212,8 @@ describe('event retention (EVENT_RETENTION_DAYS, default 30)', () => {
       await job.tick();
       await job.tick();
       // Lines arrive in order: once the bug's is in, the first tick's would be too.
-      await waitFor(() => logged('event pruning failed') > 0, 'the bug’s line');
-      expect(logged('event pruning failed')).toBe(1);
+      await waitFor(() => logged('prune-events failed') > 0, 'the bug’s line');
+      expect(logged('prune-events failed')).toBe(1);
       expect(logged('PostgreSQL is unreachable')).toBe(1);
     } finally {
       await own.close();
