@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { formatMru } from '../common/i18n/languages';
@@ -32,6 +33,7 @@ export class DashboardSettlementController {
     private readonly ledger: LedgerService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('settlement')
   async report(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
@@ -74,6 +76,7 @@ export class DashboardSettlementController {
   }
 
   /** The page's rows as the API's CSV, to download. A range the API refuses: its 400 page. */
+  @ReadsReplica('page')
   @Get('settlement.csv')
   async csv(@Dash() d: DashboardRequest): Promise<void> {
     const { from, to } = reportDays(d);

@@ -203,6 +203,19 @@ it('survives the leader PostgreSQL killed under load: serving again within 30 s 
   expect(summarize(l.answers, killedAt).unavailable).toBeGreaterThan(0);
   await expectNothingLostNorDoubled(l);
   await expectEventsExactlyOnce();
+  // A pay cut off by the kill after its bank call stays pending: reconciliation settles it.
+  await waitFor(
+    async () => {
+      const [{ pending }] = await ha!.query<{ pending: number }>(
+        `SELECT count(*)::int AS pending FROM payments WHERE environment_id = $1 AND status = 'pending'`,
+        [org.sandbox.environmentId],
+      );
+      return pending === 0;
+    },
+    'reconciliation to settle the payments the failover left pending',
+    60_000,
+  );
+  figures.failover.noPaymentPendingAfterKillMs = Date.now() - killedAt;
 }, 240_000);
 
 it('switches the leader over as planned under load: a few seconds of 503 at most, nothing lost or doubled, the old leader streaming again', async () => {

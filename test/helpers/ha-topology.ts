@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { waitFor } from './poll';
+import { processTree, signalAll } from './processes';
 
 const run = promisify(execFile);
 const DEPLOY = join(__dirname, '../../deploy/ha');
@@ -115,43 +116,12 @@ export class HaTopology {
 
   /** Every process of the node (its Patroni, its PostgreSQL), as a machine that froze would stop. */
   nodeProcesses(node: NodeName): number[] {
-    const parents = new Map<number, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch {
-        // exited meanwhile
-      }
-    }
-    const found = new Set([
-      Number(readFileSync(join(this.dir, `${node}.pid`), 'utf8')),
-      this.postmaster(node),
-    ]);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const [pid, ppid] of parents)
-        if (found.has(ppid) && !found.has(pid)) {
-          found.add(pid);
-          grew = true;
-        }
-    }
-    return [...found];
+    return processTree([Number(readFileSync(join(this.dir, `${node}.pid`), 'utf8')), this.postmaster(node)]);
   }
 
   /** SIGSTOP (or SIGCONT) every process of the node: its sockets stay open and silent. */
-  signalNode(node: NodeName, signal: 'SIGSTOP' | 'SIGCONT'): number[] {
-    const pids = this.nodeProcesses(node);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // exited meanwhile
-      }
-    }
-    return pids;
+  signalNode(node: NodeName, signal: 'SIGSTOP' | 'SIGCONT'): void {
+    signalAll(this.nodeProcesses(node), signal);
   }
 
   /** A planned switchover through Patroni's REST API; resolves once Patroni says it is done. */
@@ -200,6 +170,27 @@ export class HaTopology {
     } finally {
       await client.end();
     }
+  }
+
+  /** deploy/ha/backup: a base backup of the leader; its directory. */
+  async backup(): Promise<string> {
+    const { stdout } = await run(join(DEPLOY, 'backup'), [this.dir], { timeout: 120_000 });
+    return stdout.trim().split('\n').pop()!;
+  }
+
+  /**
+   * deploy/ha/restore: `backup` with the archived WAL up to `targetTime`, started as a standalone
+   * server with its data in `dataDir`; its URL (with the topology's password). The caller stops it.
+   */
+  async restore(backup: string, targetTime: string, dataDir: string): Promise<string> {
+    const { stdout } = await run(
+      join(DEPLOY, 'restore'),
+      [backup, join(this.dir, 'wal-archive'), targetTime, dataDir],
+      { timeout: 180_000 },
+    );
+    const url = new URL(stdout.trim().split('\n').pop()!);
+    url.password = this.env.HA_PASSWORD;
+    return url.toString();
   }
 
   async stop(): Promise<void> {
