@@ -5,6 +5,7 @@ import { csrfToken } from '../../src/common/http/csrf';
 import { PageErrorFilter } from '../../src/common/pages/page.filter';
 import { PageGuard } from '../../src/common/pages/page.guard';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
+import { createSession, txId } from '../helpers/checkout';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /**
@@ -13,8 +14,13 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
  * CSRF token on every surface before any handler acts.
  */
 
-/** The paths of the surfaces on the kit: their pages, never their API (`api/v1/portal-sessions`). */
-const SURFACES = ['dashboard', 'admin', 'portal'];
+/**
+ * The paths of the surfaces on the kit: their pages, never their API (`api/v1/portal-sessions`).
+ * The payment link's page (`/l`) still checks its form's token itself (docs/architecture.md).
+ */
+const SURFACES = ['dashboard', 'admin', 'portal', 'checkout'];
+/** Under a surface's path but no page: the invoice page's polling answers JSON. */
+const NOT_PAGES = ['InvoicePaymentStatusController'];
 
 /** @nestjs/swagger's mark of `ApiExcludeController()` (its constants are not exported). */
 const API_EXCLUDED = 'swagger/apiExcludeController';
@@ -50,8 +56,10 @@ function controllers(): {
 }
 
 it("runs every page controller of the surfaces behind the kit's guard and filter, out of the API's document", () => {
-  const pages = controllers().filter((c) => SURFACES.some((s) => c.path === s || c.path.startsWith(`${s}/`)));
-  // The dashboard's many controllers, the console's and the portal's.
+  const pages = controllers().filter(
+    (c) => !NOT_PAGES.includes(c.name) && SURFACES.some((s) => c.path === s || c.path.startsWith(`${s}/`)),
+  );
+  // The dashboard's many controllers, the console's, the portal's and the hosted checkout's.
   expect(pages.length).toBeGreaterThan(20);
   for (const surface of SURFACES) expect(pages.some((c) => c.path.startsWith(surface))).toBe(true);
   const off = pages.filter(
@@ -117,5 +125,28 @@ describe('a form posted without its page’s CSRF token is refused (403) before 
       .type('form')
       .send({ phone: '22123456', environment: 'sandbox', _csrf: tokenOf(form.text) });
     expect(ok.status).toBe(200);
+  });
+
+  it('on the hosted checkout (cancel: the session stays open)', async () => {
+    const org = await newTenant(t);
+    const { data } = await createSession(t, org.sandbox.secretKey, { transactionId: txId(), amount: 1500 });
+    const a = agent();
+    const page = await a.get(`/checkout/${data.id}?lang=en`).expect(200);
+    const res = await a.post(`/checkout/${data.id}/cancel`).type('form').send({ _csrf: 'forged' });
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('The security check failed.');
+    // A token of another page (scoped to another id) is not this one's.
+    const other = await createSession(t, org.sandbox.secretKey, { transactionId: txId(), amount: 1500 });
+    const otherToken = tokenOf((await a.get(`/checkout/${other.data.id}`).expect(200)).text);
+    const moved = await a.post(`/checkout/${data.id}/cancel`).type('form').send({ _csrf: otherToken });
+    expect(moved.status).toBe(403);
+    expect(await t.query('SELECT status FROM checkout_sessions WHERE id = $1', [data.id])).toEqual([
+      { status: 'open' },
+    ]);
+    const ok = await a
+      .post(`/checkout/${data.id}/cancel`)
+      .type('form')
+      .send({ _csrf: tokenOf(page.text) });
+    expect(ok.status).toBe(303);
   });
 });

@@ -44,7 +44,11 @@ export class PageErrorFilter implements ExceptionFilter {
     }
     if (AppError.is(error, PageError.PasswordChangeRequired) && definition.passwordChangePath)
       return ctx.page.redirect(definition.passwordChangePath);
-    if (AppError.is(error, PageError.SecurityCheck)) return page(403, pages.security);
+    if (AppError.is(error, PageError.SecurityCheck)) {
+      const show = ctx.surface.refusedTokenPage(ctx);
+      if (show) return void show(ctx).catch((err: unknown) => this.catch(err, host));
+      return page(403, pages.security);
+    }
     if (AppError.is(error, PageError.Forbidden)) return page(403, pages.forbidden);
     if (AppError.is(error, PageError.TooManyAttempts)) return page(429, pages.tooMany);
     // The per-address rate limit (RATE_LIMIT_PER_IP), with its Retry-After.

@@ -71,6 +71,7 @@ export abstract class Surface<
 > implements OnModuleInit {
   readonly page: PageSurface;
   readonly renderer: PageRenderer<C>;
+  private readonly refusedTokenPages = new Map<string, (ctx: C) => Promise<void>>();
 
   protected constructor(
     readonly definition: SurfaceDefinition<T>,
@@ -87,6 +88,18 @@ export abstract class Surface<
       defaultLanguage: definition.defaultLanguage,
     };
     this.renderer = new PageRenderer<C>(views, this);
+  }
+
+  /**
+   * A route whose form shows a refused token itself (the form again, as typed, 403), in place of
+   * the error page: the guard still refuses it before the handler; this only draws the refusal.
+   */
+  whenTokenRefused(route: string, show: (ctx: C) => Promise<void>): void {
+    this.refusedTokenPages.set(route, show);
+  }
+
+  refusedTokenPage(ctx: C): ((ctx: C) => Promise<void>) | undefined {
+    return this.refusedTokenPages.get(ctx.page.req.routeOptions.url ?? '');
   }
 
   async onModuleInit(): Promise<void> {
