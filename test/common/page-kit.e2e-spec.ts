@@ -6,6 +6,7 @@ import { PageErrorFilter } from '../../src/common/pages/page.filter';
 import { PageGuard } from '../../src/common/pages/page.guard';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { createSession, txId } from '../helpers/checkout';
+import { createLink, openLinkForm, submitLinkForm } from '../helpers/payment-links';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /**
@@ -16,9 +17,8 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /**
  * The paths of the surfaces on the kit: their pages, never their API (`api/v1/portal-sessions`).
- * The payment link's page (`/l`) still checks its form's token itself (docs/architecture.md).
  */
-const SURFACES = ['dashboard', 'admin', 'portal', 'checkout'];
+const SURFACES = ['dashboard', 'admin', 'portal', 'checkout', 'l'];
 /** Under a surface's path but no page: the invoice page's polling answers JSON. */
 const NOT_PAGES = ['InvoicePaymentStatusController'];
 
@@ -59,7 +59,7 @@ it("runs every page controller of the surfaces behind the kit's guard and filter
   const pages = controllers().filter(
     (c) => !NOT_PAGES.includes(c.name) && SURFACES.some((s) => c.path === s || c.path.startsWith(`${s}/`)),
   );
-  // The dashboard's many controllers, the console's, the portal's and the hosted checkout's.
+  // The dashboard's many controllers, the console's, the portal's and the hosted pages'.
   expect(pages.length).toBeGreaterThan(20);
   for (const surface of SURFACES) expect(pages.some((c) => c.path.startsWith(surface))).toBe(true);
   const off = pages.filter(
@@ -148,5 +148,25 @@ describe('a form posted without its page’s CSRF token is refused (403) before 
       .type('form')
       .send({ _csrf: tokenOf(page.text) });
     expect(ok.status).toBe(303);
+  });
+
+  it('on a payment link’s page (no payment request made)', async () => {
+    const org = await newTenant(t);
+    const link = await createLink(t, org.sandbox.secretKey);
+    const form = await openLinkForm(t, link.code, 'en');
+    const res = await submitLinkForm(
+      t,
+      link.code,
+      { ...form, csrf: 'forged' },
+      { phoneNumber: '22123456' },
+      'en',
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('The security check failed.');
+    const made = await t.http
+      .get(`/api/v1/payment-request?paymentLinkId=${link.id}`)
+      .set('Authorization', org.sandbox.secretKey)
+      .expect(200);
+    expect(made.body.data).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ export class PageGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const surface = this.surfaceOf(context.getClass());
-    const ctx = surface.request(req, http.getResponse<FastifyReply>());
+    const ctx = await surface.open(req, http.getResponse<FastifyReply>());
     const post = req.method === 'POST';
     const access = this.reflector.getAllAndOverride<string | undefined>(PAGE_ACCESS_METADATA, [
       context.getHandler(),

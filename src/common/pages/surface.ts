@@ -112,6 +112,14 @@ export abstract class Surface<
     return req.pageContext as C;
   }
 
+  /**
+   * The request's context, as the guard opens it: a surface whose language depends on what the
+   * path names (a payment link's) loads it here first.
+   */
+  open(req: FastifyRequest, reply: FastifyReply): C | Promise<C> {
+    return this.request(req, reply);
+  }
+
   protected abstract context(page: PageRequest): C;
 
   /**
