@@ -1,11 +1,24 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  Type,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { CommonError } from '../errors/common-errors';
 import { isDatabaseUnavailable, serviceUnavailable } from '../errors/database-unavailable';
 import { ErrorFilter, sendAppError } from '../http/error.filter';
 import { PageError } from './page.errors';
-import type { ErrorText } from './surface';
+import type { ErrorText, PageTexts, Surface } from './surface';
+import type { PageContext } from './page-context';
+
+type AnySurface = Surface<PageContext<unknown, PageTexts>, PageTexts>;
 
 /**
  * Errors on a page surface are its pages, in the visitor's language: no session → 303 to its
@@ -15,22 +28,27 @@ import type { ErrorText } from './surface';
  * API's words (English, marked as such); the rest → 500, its cause logged with the request id. While
  * PostgreSQL is unreachable, the same 503 `Service unavailable` as every other route.
  */
-@Injectable()
-@Catch()
-export class PageErrorFilter implements ExceptionFilter {
+export abstract class PageErrorFilter implements ExceptionFilter {
+  private surfaceInstance?: AnySurface;
+
+  protected constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly surfaceType: Type<AnySurface>,
+  ) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    // The guard makes the context first thing: a route's error finds it (else: the API's answer).
-    const ctx = req.pageContext;
-    if (!ctx) return new ErrorFilter().catch(error, host);
-    const { definition, renderer } = ctx.surface;
+    // Made by the kit's guard, or here when a guard before it refused (the per-address rate limit).
+    const surface = (this.surfaceInstance ??= this.moduleRef.get(this.surfaceType, { strict: false }));
+    const { definition, renderer } = surface;
     const logger = new Logger(`${definition.name}ErrorFilter`);
     if (reply.sent) {
       logger.error({ err: error, requestId: req.id }, 'error after the response was sent');
       return;
     }
+    const ctx = req.pageContext ?? surface.request(req, reply);
     if (isDatabaseUnavailable(error)) return sendAppError(reply, serviceUnavailable());
     const pages = definition.errorPages(ctx.t);
     const page = (status: number, text: ErrorText | undefined) => {
@@ -70,4 +88,22 @@ export class PageErrorFilter implements ExceptionFilter {
     logger.error({ err: error, requestId: req.id }, `${definition.name.toLowerCase()} page error`);
     page(500, pages.serverError);
   }
+}
+
+const filters = new Map<Type, Type<PageErrorFilter>>();
+
+/** The kit's filter for the pages of `surface` (one class per surface, so it knows whose pages to draw). */
+export function pageErrorFilterFor(surface: Type): Type<PageErrorFilter> {
+  const known = filters.get(surface);
+  if (known) return known;
+  @Injectable()
+  @Catch()
+  class SurfaceErrorFilter extends PageErrorFilter {
+    constructor(@Inject(ModuleRef) moduleRef: ModuleRef) {
+      super(moduleRef, surface);
+    }
+  }
+  Object.defineProperty(SurfaceErrorFilter, 'name', { value: `${surface.name}ErrorFilter` });
+  filters.set(surface, SurfaceErrorFilter);
+  return SurfaceErrorFilter;
 }

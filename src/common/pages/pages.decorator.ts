@@ -13,7 +13,7 @@ import { PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import { PageErrorFilter } from './page.filter';
+import { pageErrorFilterFor } from './page.filter';
 import { PAGE_ACCESS_METADATA, PAGE_SURFACE_METADATA, PageGuard } from './page.guard';
 import { PageError, pageError } from './page.errors';
 
@@ -48,7 +48,7 @@ export const Pages = (surface: Type, path: string) =>
     SetMetadata(PAGE_SURFACE_METADATA, surface),
     Controller(path),
     UseGuards(PageGuard),
-    UseFilters(PageErrorFilter),
+    UseFilters(pageErrorFilterFor(surface)),
     WritesItsOwnResponse(),
   );
 
