@@ -3,8 +3,6 @@ import { GoingLiveModule } from '../going-live/going-live.module';
 import { AuditLogRepository } from './audit-log.repository';
 import { AdminAuditController } from './console/audit.controller';
 import { AdminAuthController } from './console/auth.controller';
-import { AdminErrorFilter } from './console/admin.filter';
-import { AdminGuard } from './console/admin.guard';
 import { AdminRenderer } from './console/admin.renderer';
 import { AdminSurface } from './console/admin-surface';
 import { AdminNotFoundController } from './console/not-found.controller';
@@ -35,8 +33,6 @@ import { OperatorsService } from './operators.service';
     OperatorSessions,
     AdminSurface,
     AdminRenderer,
-    AdminGuard,
-    AdminErrorFilter,
   ],
   exports: [OperatorActionsService, AuditLogRepository, OperatorsService],
 })

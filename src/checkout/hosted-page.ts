@@ -1,12 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { applyDecorators, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { isUUID } from 'class-validator';
+import { Public } from '../auth/decorators';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
 import { PageRequest, PageSurface } from '../common/http/pages';
 import { Views } from '../common/http/views';
 import { CHECKOUT_TEXTS, CheckoutTexts } from '../common/i18n/checkout-texts';
-import { direction, LANGUAGES } from '../common/i18n/languages';
+import { direction, Language, LANGUAGES } from '../common/i18n/languages';
+import { PageContext } from '../common/pages/page-context';
+import { Pages } from '../common/pages/pages.decorator';
+import { Surface } from '../common/pages/surface';
 import { normalizePhone } from '../common/validation/rules';
 import { AppConfig } from '../config/config';
 import { ServerSecrets } from '../database/server-secrets.repository';
@@ -21,29 +25,79 @@ import { publicPhone } from './public-checkout';
  * (src/invoices/) live on one surface, in one layout, and post one pay form.
  */
 
+/** One request to a hosted page: the kit's page context (no session: whoever holds the link). */
+export class HostedPageRequest extends PageContext<never, CheckoutTexts> {}
+
 /**
- * The hosted checkout's surface: cookies on /checkout, and the operator's CSRF key or the one
- * instances share. Each page's controller (checkout, invoice, payment link) makes it at start-up.
+ * The hosted checkout's surface: cookies on /checkout, every language (French when the browser
+ * asks for none), and the operator's CSRF key or the one instances share. A page's form is bound
+ * to the page's id (`:id`, a checkout session's or an invoice's), checked by the kit's guard
+ * before the page's state; its only error pages are the refused token's and the not-found page.
+ * The payment link's page shares its key with cookies of its own on /l (`make`).
  */
 @Injectable()
-export class CheckoutSurface {
+export class CheckoutSurface extends Surface<HostedPageRequest, CheckoutTexts> {
   constructor(
     private readonly config: AppConfig,
     private readonly secrets: ServerSecrets,
-  ) {}
+    views: Views,
+  ) {
+    super(
+      {
+        name: 'Checkout',
+        path: '/checkout',
+        views: 'checkout',
+        layout: 'layouts/checkout',
+        languages: LANGUAGES,
+        languageCookie: 'khoums_lang',
+        signInPath: '/checkout',
+        dictionary: CHECKOUT_TEXTS,
+        errorPages: (t) => ({
+          security: { title: t.title, body: t.securityCheck },
+          notFound: { title: t.notFoundTitle, body: t.notFoundBody },
+        }),
+      },
+      views,
+      config.publicUrl.startsWith('https:'),
+      () => this.key(),
+    );
+  }
 
+  protected context(page: PageRequest): HostedPageRequest {
+    // Back to the page, not its form's action.
+    const request = new HostedPageRequest(this, page);
+    request.languageBase = request.path.replace(/\/(pay|cancel)\/?$/, '');
+    return request;
+  }
+
+  async loadSession(): Promise<void> {}
+
+  csrfScope(ctx: HostedPageRequest): string {
+    return param(ctx, 'id');
+  }
+
+  layoutLocals(): Record<string, unknown> {
+    return {};
+  }
+
+  /** The surface as the payment link's page takes it, with the same key. */
   async make(): Promise<PageSurface> {
-    return {
-      path: '/checkout',
-      languages: LANGUAGES,
-      languageCookie: 'khoums_lang',
-      csrfSecret: this.config.CHECKOUT_CSRF_SECRET ?? (await this.secrets.get('checkout-csrf')),
-      secure: this.config.publicUrl.startsWith('https:'),
-    };
+    return { ...this.page, csrfSecret: await this.key() };
+  }
+
+  private async key(): Promise<string> {
+    return this.config.CHECKOUT_CSRF_SECRET ?? (await this.secrets.get('checkout-csrf'));
   }
 }
 
-export const checkoutTexts = (page: PageRequest): CheckoutTexts => CHECKOUT_TEXTS[page.lang];
+/** Pages of the hosted checkout's surface under `path`: no API key (whoever holds the link). */
+export const HostedPages = (path: string) => applyDecorators(Public(), Pages(CheckoutSurface, path));
+
+/** A path parameter of the page's route ('' when absent). */
+export const param = (ctx: HostedPageRequest, name: string): string =>
+  (ctx.page.req.params as Record<string, string> | undefined)?.[name] ?? '';
+
+export const checkoutTexts = (page: { lang: Language }): CheckoutTexts => CHECKOUT_TEXTS[page.lang];
 
 /** The form as the customer filled it, with what went wrong. */
 export interface FormState {
@@ -57,20 +111,17 @@ interface PayFormBody {
   paymentMethodId?: unknown;
   phoneNumber?: unknown;
   passCode?: unknown;
-  _csrf?: unknown;
   /** The rendered form's own key (a hidden field): a resubmission is the same attempt. */
   idempotencyKey?: unknown;
 }
 
 /**
- * Reads a posted pay form whose CSRF token is scoped to `scope` (the session's or invoice's id):
- * what the customer typed (to show the form again) and either the payment to make or why not. The
+ * Reads a posted pay form (its CSRF token checked by the kit's guard): what the customer typed (to show the form again) and either the payment to make or why not. The
  * phone left empty is `knownPhone`, the number the merchant gave (the page shows it masked only:
  * whoever holds the page's link is not necessarily the payer).
  */
 export function readPayForm(
   page: PageRequest,
-  scope: string,
   knownPhone: string | null,
 ): { typed: FormState } & ({ input: CheckoutPayInput } | { status: number; error: string }) {
   const t = checkoutTexts(page);
@@ -78,7 +129,6 @@ export function readPayForm(
   const phoneInput = typeof form.phoneNumber === 'string' ? form.phoneNumber : '';
   const methodId = typeof form.paymentMethodId === 'string' ? form.paymentMethodId : '';
   const typed = { phoneNumber: phoneInput, methodId };
-  if (!page.csrfValid(scope, form._csrf)) return { typed, status: 403, error: t.securityCheck };
   if (!isUUID(methodId)) return { typed, status: 400, error: t.chooseMethodError };
   const phoneNumber = knownPhone && phoneInput.trim() === '' ? knownPhone : normalizePhone(phoneInput);
   if (!phoneNumber) return { typed, status: 400, error: t.invalidPhone };

@@ -38,7 +38,6 @@ function fakeTarget(
   const forms: { status: number; form: FormState }[] = [];
   const paid: CheckoutPayInput[] = [];
   const target: PayablePage = {
-    id: 'scope-1',
     knownPhone: null,
     payable: true,
     closedCode: 'closed_meanwhile',
@@ -69,9 +68,9 @@ describe('the hosted pages’ pay flow', () => {
     expect(paid).toEqual([]);
   });
 
-  it('shows the form again with 403 when the CSRF token is wrong, keeping what was typed', async () => {
+  it('shows the form again with 403 when the guard refused the CSRF token, keeping what was typed', async () => {
     const { target, did, forms, paid } = fakeTarget(() => Promise.resolve({ status: 'completed' }));
-    await payFromHostedPage(fakePage({ ...validForm, _csrf: 'bad' }).page, target);
+    await payFromHostedPage(fakePage({ ...validForm, _csrf: 'bad' }).page, target, true);
     expect(did).toEqual(['form 403']);
     expect(forms[0].form).toEqual({ phoneNumber: '22 12 34 56', methodId, error: en.securityCheck });
     expect(paid).toEqual([]);

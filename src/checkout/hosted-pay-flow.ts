@@ -10,8 +10,6 @@ import { checkoutTexts, FormState, payFailure, readPayForm } from './hosted-page
  * invoice's): what it shows and how it pays. The flow itself, written once, is `payFromHostedPage`.
  */
 export interface PayablePage {
-  /** The id the page's pay form is scoped to (its CSRF token). */
-  id: string;
   /** The number the merchant gave (the payment request's), paid from when the field is left empty. */
   knownPhone: string | null;
   /** Whether the page can be paid as loaded: still open, and no payment with the bank. */
@@ -32,14 +30,21 @@ export interface PayablePage {
 
 /**
  * A posted pay form on a hosted page: 409 with the page when it cannot be paid (before or
- * meanwhile), the form again with its error in the customer's language (403 CSRF, 400 fields, the
+ * meanwhile), the form again with its error in the customer's language (403 when the kit's guard
+ * refused its CSRF token, `tokenRefused`; 400 fields, the
  * payment's own refusal with its status and headers, 502 when the bank failed), else the completed
  * or pending outcome. Only the webhook proves a payment; the redirect is for the customer.
  */
-export async function payFromHostedPage(page: PageRequest, target: PayablePage): Promise<void> {
+export async function payFromHostedPage(
+  page: PageRequest,
+  target: PayablePage,
+  tokenRefused = false,
+): Promise<void> {
   if (!target.payable) return target.show(409, false);
-  const form = readPayForm(page, target.id, target.knownPhone);
+  const form = readPayForm(page, target.knownPhone);
   const again = (status: number, error: string) => target.showForm(status, { ...form.typed, error });
+  // The kit's guard refused the form's token: the form again, as typed (docs/architecture.md).
+  if (tokenRefused) return again(403, checkoutTexts(page).securityCheck);
   if (!('input' in form)) return again(form.status, form.error);
 
   let result;

@@ -22,8 +22,6 @@ import { DashboardSettlementController } from './settlement.controller';
 import { DashboardAccountsController } from './accounts.controller';
 import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
-import { DashboardErrorFilter } from './dashboard.filter';
-import { DashboardGuard } from './dashboard.guard';
 import { DashboardExportsController } from './exports.controller';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
@@ -80,14 +78,6 @@ import { DashboardWebhooksController } from './webhooks.controller';
     // Last: its catch-all route answers the paths no other page has.
     DashboardNotFoundController,
   ],
-  providers: [
-    DashboardRepository,
-    DashboardSessions,
-    DashboardSurface,
-    DashboardRenderer,
-    DashboardGuard,
-    DashboardErrorFilter,
-    ReportsService,
-  ],
+  providers: [DashboardRepository, DashboardSessions, DashboardSurface, DashboardRenderer, ReportsService],
 })
 export class DashboardModule {}

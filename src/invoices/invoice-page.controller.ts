@@ -1,13 +1,13 @@
-import { Controller, Get, OnModuleInit, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators';
-import { CheckoutSurface } from '../checkout/hosted-page';
+import { CheckoutSurface, HostedPageRequest, HostedPages, param } from '../checkout/hosted-page';
 import { payFromHostedPage } from '../checkout/hosted-pay-flow';
 import { AppError } from '../common/errors/app-error';
-import { PageRequest, PageSurface } from '../common/http/pages';
+import { PageRequest } from '../common/http/pages';
 import { Post } from '../common/http/routes';
+import { PageCtx } from '../common/pages/pages.decorator';
 import { InvoiceIdParams } from './dto/invoice.dto';
 import { invoicePagePath } from './invoice';
 import { InvoicePageRenderer } from './invoice-page.renderer';
@@ -27,59 +27,50 @@ export interface InvoicePaymentStatus {
  * French, Arabic or English, with or without JavaScript; once the invoice is paid or void it says
  * so instead. It lives on the hosted checkout's surface (cookies on /checkout) and in its look.
  */
-@ApiExcludeController()
-@Public()
-@Controller('checkout/invoices')
-export class InvoicePageController implements OnModuleInit {
-  private surface!: PageSurface;
-
+@HostedPages('checkout/invoices')
+export class InvoicePageController {
   constructor(
     private readonly service: InvoicePageService,
     private readonly renderer: InvoicePageRenderer,
-    private readonly checkoutSurface: CheckoutSurface,
-  ) {}
-
-  /** The hosted checkout's surface and CSRF key (the operator's, or the one instances share). */
-  async onModuleInit(): Promise<void> {
-    this.surface = await this.checkoutSurface.make();
+    surface: CheckoutSurface,
+  ) {
+    surface.whenTokenRefused('/checkout/invoices/:id/pay', (ctx) =>
+      this.payPage(ctx, param(ctx, 'id'), true),
+    );
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
+  async show(@PageCtx() ctx: HostedPageRequest, @Param('id') id: string): Promise<void> {
+    const { page } = ctx;
     const invoice = await this.find(page, id);
     if (invoice) await this.renderer.invoice(page, invoice, 200);
   }
 
-  /** For the pending page's polling: nothing but the two statuses. */
-  @Get(':id/status')
-  async status(@Param() p: InvoiceIdParams): Promise<{ data: InvoicePaymentStatus }> {
-    const invoice = await this.service.forPage(p.id);
-    return {
-      data: {
-        status: invoice.status === 'pending' ? 'open' : invoice.status,
-        paymentStatus: invoice.paymentStatus,
-      },
-    };
+  @Post(':id/pay')
+  pay(@PageCtx() ctx: HostedPageRequest, @Param('id') id: string): Promise<void> {
+    return this.payPage(ctx, id, false);
   }
 
-  @Post(':id/pay')
-  async pay(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const page = new PageRequest(this.surface, req, reply);
+  /** The route's work; `tokenRefused`: the guard refused the form's token (its refusal drawn here). */
+  private async payPage(ctx: HostedPageRequest, id: string, tokenRefused: boolean): Promise<void> {
+    const { page } = ctx;
     const invoice = await this.find(page, id);
     if (!invoice) return;
-    return payFromHostedPage(page, {
-      id,
-      knownPhone: invoice.phoneNumber,
-      payable: invoice.status === 'pending' && invoice.paymentStatus !== 'pending',
-      closedCode: InvoiceError.NotPending,
-      show: async (status, reload) =>
-        this.renderer.invoice(page, reload ? await this.service.forPage(id) : invoice, status),
-      showForm: (status, form) => this.renderer.form(page, invoice, status, form),
-      pay: (input) => this.service.pay(invoice, input),
-      completed: () => page.redirect(invoicePagePath(id)),
-      pending: () => this.renderer.pending(page, invoice, 200),
-    });
+    return payFromHostedPage(
+      page,
+      {
+        knownPhone: invoice.phoneNumber,
+        payable: invoice.status === 'pending' && invoice.paymentStatus !== 'pending',
+        closedCode: InvoiceError.NotPending,
+        show: async (status, reload) =>
+          this.renderer.invoice(page, reload ? await this.service.forPage(id) : invoice, status),
+        showForm: (status, form) => this.renderer.form(page, invoice, status, form),
+        pay: (input) => this.service.pay(invoice, input),
+        completed: () => page.redirect(invoicePagePath(id)),
+        pending: () => this.renderer.pending(page, invoice, 200),
+      },
+      tokenRefused,
+    );
   }
 
   /** The invoice, or a rendered 404 page (also for ids that are not UUIDs). */
@@ -93,5 +84,24 @@ export class InvoicePageController implements OnModuleInit {
     }
     this.renderer.notFound(page);
     return undefined;
+  }
+}
+
+/** For the invoice page's polling while the bank has a payment: no page, nothing but the two statuses. */
+@ApiExcludeController()
+@Public()
+@Controller('checkout/invoices')
+export class InvoicePaymentStatusController {
+  constructor(private readonly service: InvoicePageService) {}
+
+  @Get(':id/status')
+  async status(@Param() p: InvoiceIdParams): Promise<{ data: InvoicePaymentStatus }> {
+    const invoice = await this.service.forPage(p.id);
+    return {
+      data: {
+        status: invoice.status === 'pending' ? 'open' : invoice.status,
+        paymentStatus: invoice.paymentStatus,
+      },
+    };
   }
 }

@@ -3,7 +3,7 @@ import { CheckoutModule } from '../checkout/checkout.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
-import { InvoicePageController } from './invoice-page.controller';
+import { InvoicePageController, InvoicePaymentStatusController } from './invoice-page.controller';
 import { InvoicePageRenderer } from './invoice-page.renderer';
 import { InvoicePageService } from './invoice-page.service';
 import { InvoicesController } from './invoices.controller';
@@ -12,7 +12,7 @@ import { InvoicesService } from './invoices.service';
 
 @Module({
   imports: [PaymentsModule, CheckoutModule],
-  controllers: [InvoicesController, InvoicePageController],
+  controllers: [InvoicesController, InvoicePaymentStatusController, InvoicePageController],
   providers: [
     InvoicesService,
     InvoicesRepository,

@@ -1,21 +1,20 @@
-import { Controller, Get, OnModuleInit, Param, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators';
 import type { PaymentMethodChoice } from '../checkout/checkout-payments';
 import { CheckoutSessionsService } from '../checkout/checkout-sessions.service';
 import { CheckoutError } from '../checkout/checkout.errors';
-import { CheckoutSurface } from '../checkout/hosted-page';
 import { AppError } from '../common/errors/app-error';
-import { PageRequest, PageSurface } from '../common/http/pages';
+import { PageRequest } from '../common/http/pages';
 import { Post } from '../common/http/routes';
+import { PageCtx, Pages } from '../common/pages/pages.decorator';
 import { normalizePhone } from '../common/validation/rules';
 import { validIdempotencyKey } from '../idempotency/request-key';
 import { OrganizationError } from '../organizations/organizations.errors';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
-import { LinkFormState, LinkPageRenderer, linkFormScope, linkTexts } from './link-page.renderer';
-import { closureOf, isLinkCode } from './payment-link';
+import { LinkFormState, LinkPageRenderer, linkTexts } from './link-page.renderer';
+import { LinkPageRequest, LinkSurface } from './link-surface';
+import { closureOf } from './payment-link';
 import type { LinkPageRow } from './payment-links.repository';
 import { LinkClosedError, PaymentLinksService } from './payment-links.service';
 import { pngSizeOf, QrCodes, QrFormat } from './qr-codes';
@@ -26,7 +25,6 @@ interface LinkFormBody {
   phoneNumber?: unknown;
   paymentMethodId?: unknown;
   formKey?: unknown;
-  _csrf?: unknown;
 }
 
 /** Eastern Arabic and Persian digits as ASCII ones: a customer types with the keyboard they have. */
@@ -49,33 +47,23 @@ export function parseTypedAmount(value: string): number | null {
  * A link that takes no payment answers 410 with the reason, an unknown code 404. `/qr.svg` and
  * `/qr.png?size=` are its QR code.
  */
-@ApiExcludeController()
 @Public()
-@Controller('l')
-export class LinkPageController implements OnModuleInit {
-  private surface!: PageSurface;
-
+@Pages(LinkSurface, 'l')
+export class LinkPageController {
   constructor(
     private readonly links: PaymentLinksService,
     private readonly renderer: LinkPageRenderer,
     private readonly sessions: CheckoutSessionsService,
     private readonly methods: PaymentMethodsService,
     private readonly qr: QrCodes,
-    private readonly checkoutSurface: CheckoutSurface,
-  ) {}
-
-  /** The hosted checkout's CSRF key, with cookies of their own on /l. */
-  async onModuleInit(): Promise<void> {
-    this.surface = { ...(await this.checkoutSurface.make()), path: '/l' };
+    surface: LinkSurface,
+  ) {
+    surface.whenTokenRefused('/l/:code', (ctx) => this.startPage(ctx, true));
   }
 
   @Get(':code')
-  async show(
-    @Param('code') code: string,
-    @Req() req: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const found = await this.find(code, req, reply);
+  async show(@PageCtx() ctx: LinkPageRequest): Promise<void> {
+    const found = this.find(ctx);
     if (!found) return;
     const { page, link } = found;
     const closure = closureOf(link, link.places);
@@ -87,18 +75,19 @@ export class LinkPageController implements OnModuleInit {
   }
 
   @Post(':code')
-  async start(
-    @Param('code') code: string,
-    @Req() req: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const found = await this.find(code, req, reply);
+  start(@PageCtx() ctx: LinkPageRequest): Promise<void> {
+    return this.startPage(ctx, false);
+  }
+
+  /** The form's post; `tokenRefused`: the kit's guard refused its token (the form again, 403, after the link's state). */
+  private async startPage(ctx: LinkPageRequest, tokenRefused: boolean): Promise<void> {
+    const found = this.find(ctx);
     if (!found) return;
     const { page, link } = found;
     const closure = closureOf(link, link.places);
     if (closure) return this.renderer.closed(page, link, closure);
     const t = linkTexts(page);
-    const body = (req.body ?? {}) as LinkFormBody;
+    const body = (ctx.page.req.body ?? {}) as LinkFormBody;
     const text = (v: unknown) => (typeof v === 'string' ? v : '');
     const typed: LinkFormState = {
       amount: text(body.amount),
@@ -109,7 +98,7 @@ export class LinkPageController implements OnModuleInit {
     const again = (status: number, state: Partial<LinkFormState>) =>
       this.renderer.form(page, link, methods, status, { ...typed, ...state });
 
-    if (!page.csrfValid(linkFormScope(link), body._csrf)) return again(403, { error: t.securityCheck });
+    if (tokenRefused) return again(403, { error: t.securityCheck });
     const amount = link.amount ?? parseTypedAmount(typed.amount);
     const outOfLimits =
       link.amount === null && (amount === null || amount < link.minAmount! || amount > link.maxAmount!);
@@ -145,15 +134,11 @@ export class LinkPageController implements OnModuleInit {
 
   /** Where the hosted page sends the customer once paid (the session's successUrl). */
   @Get(':code/paid')
-  async paid(
-    @Param('code') code: string,
-    @Req() req: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const found = await this.find(code, req, reply);
+  async paid(@PageCtx() ctx: LinkPageRequest): Promise<void> {
+    const found = this.find(ctx);
     if (!found) return;
     const { page, link } = found;
-    const sessionId = (req.query as Record<string, unknown>).session_id;
+    const sessionId = ctx.query('session_id');
     const session =
       typeof sessionId === 'string' && isUUID(sessionId) ? await this.sessionOf(sessionId) : null;
     // Only a paid session of this link shows the merchant's message; anything else is the link's page.
@@ -163,24 +148,21 @@ export class LinkPageController implements OnModuleInit {
   }
 
   @Get(':code/qr.svg')
-  qrSvg(@Param('code') code: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.sendQr(code, 'svg', 0, req, reply);
+  qrSvg(@PageCtx() ctx: LinkPageRequest): Promise<void> {
+    return this.sendQr(ctx, 'svg', 0);
   }
 
   /** `?size=` pixels, 128 to 1024 (default 512); another size is 400. */
   @Get(':code/qr.png')
-  async qrPng(
-    @Param('code') code: string,
-    @Req() req: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const size = pngSizeOf((req.query as Record<string, unknown>).size);
+  async qrPng(@PageCtx() ctx: LinkPageRequest): Promise<void> {
+    const { reply } = ctx.page;
+    const size = pngSizeOf((ctx.page.req.query as Record<string, unknown>).size);
     if (size === null)
       return void reply
         .status(400)
         .type('text/plain; charset=utf-8')
         .send('size must be a whole number of pixels from 128 to 1024');
-    return this.sendQr(code, 'png', size, req, reply);
+    return this.sendQr(ctx, 'png', size);
   }
 
   /**
@@ -189,14 +171,9 @@ export class LinkPageController implements OnModuleInit {
    * It is served for a link that takes no payment too: a printed code keeps leading to the page
    * that says why.
    */
-  private async sendQr(
-    code: string,
-    format: QrFormat,
-    size: number,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<void> {
-    const link = isLinkCode(code) ? await this.links.forPage(code) : undefined;
+  private async sendQr(ctx: LinkPageRequest, format: QrFormat, size: number): Promise<void> {
+    const { link } = ctx;
+    const { req, reply } = ctx.page;
     if (!link) return void reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const url = this.links.toJson(link).url;
     const etag = this.qr.etagOf(url, format, size);
@@ -211,18 +188,11 @@ export class LinkPageController implements OnModuleInit {
       .send(image.body);
   }
 
-  /** The link with its page (in the link's language when the customer's chooses none), or the 404 page. */
-  private async find(
-    code: string,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<{ page: PageRequest; link: LinkPageRow } | undefined> {
-    const link = isLinkCode(code) ? await this.links.forPage(code) : undefined;
-    if (!link) {
-      this.renderer.notFound(new PageRequest(this.surface, req, reply));
-      return undefined;
-    }
-    return { page: new PageRequest({ ...this.surface, defaultLanguage: link.language }, req, reply), link };
+  /** The link of the path with its page (in the link's language when the customer's chooses none), or the 404 page. */
+  private find(ctx: LinkPageRequest): { page: PageRequest; link: LinkPageRow } | undefined {
+    if (ctx.link) return { page: ctx.page, link: ctx.link };
+    this.renderer.notFound(ctx.page);
+    return undefined;
   }
 
   private async sessionOf(id: string) {

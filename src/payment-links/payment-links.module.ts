@@ -5,6 +5,7 @@ import { PaymentRequestsModule } from '../payment-requests/payment-requests.modu
 import { PaymentsModule } from '../payments/payments.module';
 import { LinkPageController } from './link-page.controller';
 import { LinkPageRenderer } from './link-page.renderer';
+import { LinkSurface } from './link-surface';
 import { PaymentLinksController } from './payment-links.controller';
 import { PaymentLinksRepository } from './payment-links.repository';
 import { PaymentLinksService } from './payment-links.service';
@@ -14,7 +15,7 @@ import { QrCodes } from './qr-codes';
 @Module({
   imports: [PaymentRequestsModule, PaymentsModule, CheckoutModule, IdempotencyModule],
   controllers: [PaymentLinksController, LinkPageController],
-  providers: [PaymentLinksService, PaymentLinksRepository, LinkPageRenderer, QrCodes],
+  providers: [PaymentLinksService, PaymentLinksRepository, LinkSurface, LinkPageRenderer, QrCodes],
   exports: [PaymentLinksService, PaymentLinksRepository],
 })
 export class PaymentLinksModule {}

@@ -9,11 +9,12 @@ import { PortalRenderer } from './portal.renderer';
 import { PortalRepository } from './portal.repository';
 import { PortalService } from './portal.service';
 import { PortalSessionsController } from './portal-sessions.controller';
+import { PortalSurface } from './portal-surface';
 
 /** The customer portal: links for merchants (API) and the customers' pages (/portal). */
 @Module({
   imports: [OrganizationsModule, CustomersModule, InvoicesModule, SubscriptionsModule, BillingModule],
   controllers: [PortalSessionsController, PortalPageController],
-  providers: [PortalRepository, PortalService, PortalRenderer],
+  providers: [PortalRepository, PortalService, PortalSurface, PortalRenderer],
 })
 export class PortalModule {}

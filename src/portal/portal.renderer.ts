@@ -1,19 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { PageRequest } from '../common/http/pages';
 import { Views } from '../common/http/views';
 import { AppConfig } from '../config/config';
-import { direction, formatDate, formatMru, LANGUAGES } from '../common/i18n/languages';
-import { PORTAL_TEXTS, PortalTexts } from '../common/i18n/portal-texts';
-import { customerPortalPath, invoicePagePath } from '../invoices/invoice';
+import { formatDate, formatMru } from '../common/i18n/languages';
+import type { PortalTexts } from '../common/i18n/portal-texts';
+import { PageRenderer } from '../common/pages/page.renderer';
+import { invoicePagePath } from '../invoices/invoice';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { toSubscriptionJson } from '../subscriptions/subscription';
-import type { PortalOverview, PortalMerchant } from './portal.service';
-import type { PortalSession } from './portal.repository';
-
-export const portalTexts = (page: PageRequest): PortalTexts => PORTAL_TEXTS[page.lang];
-
-/** The portal's home: `/portal/<organizationId>`, with `?environment=sandbox` for Sandbox's sign-in. */
-export const portalPath = customerPortalPath;
+import type { PortalOverview } from './portal.service';
+import { portalPath, PortalRequest, PortalSurface } from './portal-surface';
 
 /** What the customer typed on a sign-in form, and what went wrong. */
 export interface SignInForm {
@@ -27,37 +22,34 @@ export interface SignInForm {
 const CANCELLABLE = new Set(['trialing', 'active', 'paused']);
 
 /**
- * Renders the customer portal's pages (views/portal/ in layouts/portal): the phone form, the code
- * form, the customer's subscriptions and invoices, and the not-found and expired-link states. No
- * script: every action is a form post with its CSRF token.
+ * Renders the customer portal's pages (views/portal/ in layouts/portal) with the page kit's
+ * renderer: the phone form, the code form, the customer's subscriptions and invoices, and the
+ * not-found and expired-link states. No script: every action is a form post with its CSRF token.
+ * The language links lead to the portal's home (a form's action is no page).
  */
 @Injectable()
-export class PortalRenderer {
+export class PortalRenderer extends PageRenderer<PortalRequest> {
   constructor(
-    private readonly views: Views,
+    views: Views,
+    surface: PortalSurface,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    super(views, surface);
+  }
 
   /** Production's codes go by SMS: without a gateway none can arrive, and the pages say so. */
   private get smsGateway(): boolean {
     return this.config.SMS_GATEWAY_URL !== undefined;
   }
 
-  phoneForm(
-    page: PageRequest,
-    merchant: PortalMerchant,
-    environment: EnvironmentKind,
-    status: number,
-    form: SignInForm,
-  ): void {
-    const t = portalTexts(page);
-    this.render(page, 'portal/phone', status, portalPath(merchant.organizationId, environment), {
+  phoneForm(p: PortalRequest, environment: EnvironmentKind, status: number, form: SignInForm): void {
+    const { t, merchant } = p;
+    this.page(p, 'phone', status, portalPath(merchant.organizationId, environment), {
       pageTitle: `${t.signInTitle} · ${merchant.name}`,
       merchantName: merchant.name,
       testMode: environment === 'sandbox',
       environment,
       action: `/portal/${merchant.organizationId}/code`,
-      csrf: page.csrfToken(signInScope(merchant.organizationId)),
       noSmsGateway: environment === 'production' && !this.smsGateway,
       // Production's form says where Sandbox's customers sign in (the same page, ?environment=sandbox).
       sandboxHref: environment === 'production' && portalPath(merchant.organizationId, 'sandbox'),
@@ -66,21 +58,14 @@ export class PortalRenderer {
     });
   }
 
-  codeForm(
-    page: PageRequest,
-    merchant: PortalMerchant,
-    environment: EnvironmentKind,
-    status: number,
-    form: SignInForm,
-  ): void {
-    const t = portalTexts(page);
-    this.render(page, 'portal/code', status, portalPath(merchant.organizationId, environment), {
+  codeForm(p: PortalRequest, environment: EnvironmentKind, status: number, form: SignInForm): void {
+    const { t, merchant } = p;
+    this.page(p, 'code', status, portalPath(merchant.organizationId, environment), {
       pageTitle: `${t.codeTitle} · ${merchant.name}`,
       merchantName: merchant.name,
       testMode: environment === 'sandbox',
       environment,
       action: `/portal/${merchant.organizationId}/sign-in`,
-      csrf: page.csrfToken(signInScope(merchant.organizationId)),
       codeId: form.codeId,
       sandboxCode: form.sandboxCode && t.sandboxCode.replace('{code}', form.sandboxCode),
       noSmsGateway: environment === 'production' && !this.smsGateway,
@@ -91,24 +76,21 @@ export class PortalRenderer {
   }
 
   overview(
-    page: PageRequest,
-    merchant: PortalMerchant,
-    session: PortalSession,
+    p: PortalRequest,
     overview: PortalOverview,
     status: number,
     message?: { text: string; ok: boolean },
   ): void {
-    const t = portalTexts(page);
-    const lang = page.lang;
+    const { t, merchant, lang } = p;
+    const session = p.signedIn;
     const now = new Date();
     const base = `/portal/${merchant.organizationId}`;
-    this.render(page, 'portal/overview', status, base, {
+    this.page(p, 'overview', status, base, {
       pageTitle: `${t.title} · ${merchant.name}`,
       merchantName: merchant.name,
       testMode: session.environment === 'sandbox',
       message,
       returnUrl: session.returnUrl,
-      csrf: page.csrfToken(sessionScope(session)),
       signOutAction: `${base}/sign-out`,
       subscriptions: overview.subscriptions.map((s) => {
         const shown = toSubscriptionJson(s, s.overdue).status;
@@ -152,14 +134,14 @@ export class PortalRenderer {
 
   /** A page with a title and a sentence: not found, an expired link, signed out. */
   state(
-    page: PageRequest,
+    p: PortalRequest,
     status: number,
     heading: keyof PortalTexts,
     body: keyof PortalTexts,
     back?: string,
   ): void {
-    const t = portalTexts(page);
-    this.render(page, 'portal/state', status, page.req.url.split('?')[0], {
+    const { t } = p;
+    this.page(p, 'state', status, p.path, {
       pageTitle: t[heading],
       heading: t[heading],
       message: t[body],
@@ -167,35 +149,14 @@ export class PortalRenderer {
     });
   }
 
-  private render(
-    page: PageRequest,
+  private page(
+    p: PortalRequest,
     view: string,
     status: number,
     home: string,
     locals: Record<string, unknown>,
   ): void {
-    const sep = home.includes('?') ? '&' : '?';
-    const html = this.views.render(
-      view,
-      {
-        ...locals,
-        lang: page.lang,
-        dir: direction(page.lang),
-        t: portalTexts(page),
-        nonce: page.nonce,
-        languages: LANGUAGES.map((code) => ({
-          code,
-          name: PORTAL_TEXTS[code].languageName,
-          href: `${home}${sep}lang=${code}`,
-          current: code === page.lang,
-        })),
-      },
-      'layouts/portal',
-    );
-    page.send(status, html);
+    p.languageBase = home;
+    this.render(p, view, String(locals.pageTitle), locals, status);
   }
 }
-
-/** The CSRF scopes: the sign-in forms of a merchant's portal, and a signed-in session's forms. */
-export const signInScope = (organizationId: string) => `portal-sign-in:${organizationId}`;
-export const sessionScope = (session: PortalSession) => `portal:${session.id}`;

@@ -2,7 +2,7 @@ import { Get } from '@nestjs/common';
 import { Post } from '../../common/http/routes';
 import type { AdminTexts } from '../../common/i18n/admin-texts';
 import { PasswordProblem, passwordProblem } from '../../organizations/users';
-import { AdminError, adminError } from '../admin.errors';
+import { PageError, pageError } from '../../common/pages/page.errors';
 import {
   OPERATOR_SESSION_COOKIE,
   OPERATOR_SESSION_MAX_SECONDS,
@@ -53,7 +53,7 @@ export class AdminAuthController {
     const password = a.field('password');
     const code = a.field('code');
     const attempt = await this.sessions.reserveAttempt(email, a.ip);
-    if (!attempt) throw adminError(AdminError.TooManyAttempts);
+    if (!attempt) throw pageError(PageError.TooManyAttempts);
     const operator = await this.operators.checkSignIn(email, password, code);
     if (!operator)
       return this.renderer.render(a, 'login', a.t.signInTitle, { email, error: a.t.invalidSignIn });
@@ -97,7 +97,7 @@ export class AdminAuthController {
     if (next === current) return this.renderPassword(a, { newPassword: t.passwordSameAsOld });
     // Checking the current password is a sign-in attempt: limited the same way.
     const attempt = await this.sessions.reserveAttempt(operator.email, a.ip);
-    if (!attempt) throw adminError(AdminError.TooManyAttempts);
+    if (!attempt) throw pageError(PageError.TooManyAttempts);
     if (!(await this.operators.changePassword(operator.operatorId, current, next)))
       return this.renderPassword(a, { currentPassword: t.wrongCurrentPassword });
     await this.sessions.attemptSucceeded(attempt);

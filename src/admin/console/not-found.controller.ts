@@ -1,5 +1,5 @@
 import { All } from '@nestjs/common';
-import { AdminError, adminError } from '../admin.errors';
+import { PageError, pageError } from '../../common/pages/page.errors';
 import { AdminPages } from './admin-pages';
 
 /** Any other path under /admin: the 404 page (signed in), else the sign-in page. Registered last. */
@@ -7,6 +7,6 @@ import { AdminPages } from './admin-pages';
 export class AdminNotFoundController {
   @All('*')
   notFound(): never {
-    throw adminError(AdminError.NotFound);
+    throw pageError(PageError.NotFound);
   }
 }

@@ -11,7 +11,8 @@ import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/v
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
 import { OrganizationsService } from '../../organizations/organizations.service';
-import { AdminError, adminError } from '../admin.errors';
+import { PageError, pageError } from '../../common/pages/page.errors';
+import { AdminError } from '../admin.errors';
 import type { Actor } from '../audit-log.repository';
 import { OperatorActionsService, REJECTION_REASON_MAX } from '../operator-actions.service';
 import { AdminPages, idOr404 } from './admin-pages';
@@ -131,7 +132,7 @@ export class AdminOrganizationsController {
     @Param('kind') path: string,
   ): Promise<void> {
     const kind = Object.hasOwn(DOCUMENT_PATHS, path) ? DOCUMENT_PATHS[path] : undefined;
-    if (!kind) throw adminError(AdminError.NotFound);
+    if (!kind) throw pageError(PageError.NotFound);
     const document = await this.actions.openDocument(actorOf(a), idOr404(id), kind);
     const filename = `${path}-${id}.${EXTENSIONS[document.contentType]}`;
     void a.page.reply
