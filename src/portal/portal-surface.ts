@@ -10,7 +10,6 @@ import { PageAccess, PageCtx } from '../common/pages/pages.decorator';
 import { Surface } from '../common/pages/surface';
 import { AppConfig } from '../config/config';
 import { customerPortalPath } from '../invoices/invoice';
-import type { EnvironmentKind } from '../organizations/tenant';
 import type { PortalSession } from './portal.repository';
 import { PortalMerchant, PortalService } from './portal.service';
 
