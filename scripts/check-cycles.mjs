@@ -92,3 +92,4 @@ for (const component of components) {
       if (members.has(b)) process.stderr.write(`  ${name(a)} imports ${name(b)}\n`);
 }
 if (components.length) process.exit(1);
+console.log(`file graph: ${files.length} files, no import cycle`);
