@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { billingSettlementCtes } from '../src/billing/billing-settlement';
-import { completeOpenSessionCtes } from '../src/checkout/checkout-sessions.repository';
-import { ledgerSettlementCte } from '../src/ledger/ledger.repository';
+import { billingSettlementCtes } from '../src/billing/billing.fragments';
+import { completeOpenSessionCtes } from '../src/checkout/checkout.fragments';
+import { ledgerSettlementCte } from '../src/ledger/ledger.fragments';
 import {
   LookUpRow,
   lookUpStatement,
@@ -15,7 +15,7 @@ import {
 } from '../src/payments/pay.statements';
 import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
 import type { Sql } from '../src/database/sql';
-import type { SettlementContext } from '../src/payments/settlement';
+import type { SettlementContext } from '../src/payments/settlement-types';
 
 /**
  * The ceiling: the same work as Khoums's hot routes (key look-up, insert of the request and its

@@ -16,7 +16,7 @@ import { InvoiceSubscriptions } from '../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../src/invoices/invoices.repository';
 import { SubscriptionsOfInvoices } from '../src/subscriptions/subscriptions-of-invoices';
 import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
-import { EventRetentionJob } from '../src/webhooks/event-retention.job';
+import { PruneEventsJob } from '../src/webhooks/prune-events.job';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { cpuMs, fmt, load, peakRss } from './measure';
 import { createOrganization, startProcess } from './processes';
@@ -212,7 +212,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   );
   await ds.query('VACUUM ANALYZE events');
   const pruneDb = new Db(ds);
-  const pruning = new EventRetentionJob(pruneDb, new WebhooksRepository(pruneDb), loadConfig({}));
+  const pruning = new PruneEventsJob(pruneDb, new WebhooksRepository(pruneDb), loadConfig({}));
   const p0 = process.hrtime.bigint();
   const pruned = await pruning.run({ environmentId: env });
   const pruneSeconds = Number(process.hrtime.bigint() - p0) / 1e9;

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { Pool } from 'pg';
 import type { KeysetQuery } from '../src/database/keyset';
-import { searchStatement, PaymentRequestSearch } from '../src/payment-requests/payment-requests.repository';
+import { searchStatement, PaymentRequestSearch } from '../src/payment-requests/payment-request-search';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 
 /**

@@ -10,14 +10,14 @@ import path from 'node:path';
 /** Lowest first. The files at the root of src/ (main.ts, app.ts, app.module.ts) are above all. */
 export const LAYERS = [
   ['common', 'config'],
-  ['database'],
+  ['database', 'jobs'],
   ['organizations'],
   ['auth'],
   ['webhooks', 'idempotency', 'going-live', 'platforms'],
   ['payment-requests'],
   ['payments'],
   ['checkout'],
-  ['prices', 'customers', 'payment-links'],
+  ['prices', 'customers', 'payment-links', 'coupons'],
   ['products'],
   ['invoices'],
   ['subscriptions'],

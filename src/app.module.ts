@@ -1,17 +1,18 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
 import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { Metrics } from './common/metrics/metrics';
+import { CouponsModule } from './coupons/coupons.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
+import { ReadsReplicaInterceptor } from './database/reads-replica';
 import { DatabaseModule } from './database/database.module';
 import { GoingLiveModule } from './going-live/going-live.module';
 import { HealthController } from './health/health.controller';
@@ -53,10 +54,11 @@ export class AppModule {
           url: databaseUrl,
           directUrl: config.DATABASE_DIRECT_URL,
           poolSize: config.DB_POOL_SIZE,
+          queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+          readUrl: config.DATABASE_READ_URL,
+          readMaxLagMs: config.DATABASE_READ_MAX_LAG_MS,
           preparedStatements: config.preparedStatements,
         }),
-        // Registered once, here: every module's @Cron/@Interval jobs share it.
-        ScheduleModule.forRoot(),
         OrganizationsModule,
         WebhooksModule,
         PaymentRequestsModule,
@@ -66,6 +68,7 @@ export class AppModule {
         ProductsModule,
         PricesModule,
         CustomersModule,
+        CouponsModule,
         InvoicesModule,
         SubscriptionsModule,
         BillingModule,
@@ -88,6 +91,7 @@ export class AppModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_INTERCEPTOR, useClass: ReadsReplicaInterceptor },
       ],
     };
   }

@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { StartUpBanner, startUpBanner } from './banner';
 import { stdoutLogFormat } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { createDemoOrganization } from './demo-organization';
 import { runMigrations } from './database/data-source';
 import { embeddedDataFile, openDatabase } from './database/open';
 import { DocumentCipher } from './going-live/document-cipher';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   const credentialsFile = embeddedDataFile(config, 'demo-credentials.json');
   let demo: StartUpBanner['demo'];
   if (config.DEMO_ORG && (await organizations.count()) === 0) {
-    const created = await organizations.create({ name: 'Demo Merchant', email: 'demo@khoums.local' });
+    const created = await createDemoOrganization(app);
     const keysHidden = stdoutLogFormat(config.LOG_FORMAT) === 'json';
     let savedTo: string | undefined;
     // Saved with the embedded database, and wherever the banner may not show the credentials.

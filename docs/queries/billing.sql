@@ -17,6 +17,8 @@ SELECT reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "
 SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
         FROM (SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,

@@ -6,7 +6,7 @@ SELECT pg_try_advisory_xact_lock($1::bigint) AS locked, (SELECT json_build_objec
 
 -- IdempotencyRepository.find
 SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', $1) FROM idempotency_keys k WHERE k.id = $2) AS record;
+                        'paymentId', k.payment_id, 'extra', NULL) FROM idempotency_keys k WHERE k.id = $1) AS record;
 
 -- IdempotencyRepository.insert
 INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, status, body)

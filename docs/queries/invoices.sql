@@ -7,8 +7,9 @@ WITH refunded AS (
         RETURNING i.*
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), i.organization_id, i.environment_id, $3, jsonb_build_object(
-    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
     'checkoutUrl', $4::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
@@ -24,6 +25,8 @@ WITH refunded AS (
 -- InvoicesRepository.byId
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -35,6 +38,8 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 -- InvoicesRepository.list
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -74,6 +79,8 @@ SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE;
 -- InvoicesRepository.lockForManualPayment
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -87,6 +94,8 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 -- InvoicesRepository.listAll
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -119,6 +128,8 @@ SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end 
 -- InvoicesRepository.search
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -137,6 +148,8 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 -- InvoicesRepository.detail
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
+   i.number, i.subtotal::numeric(12, 2)::text AS subtotal, i.discount::numeric(12, 2)::text AS discount,
+   i.credit_applied::numeric(12, 2)::text AS "creditApplied", i.lines,
    i.period_start AS "periodStart", i.period_end AS "periodEnd", i.due_date AS "dueDate",
    i.payment_request_id AS "paymentRequestId", i.created_at AS "createdAt", i.amount_paid::text AS "amountPaid",
    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,

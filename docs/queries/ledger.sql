@@ -71,90 +71,11 @@ WITH credit AS (
        WHERE payout_id = $7 AND environment_id = $8
          AND type NOT IN ('payout', 'payout_failure');
 
--- LedgerRepository.insertRefund
-WITH created AS (
-        INSERT INTO refunds (id, environment_id, organization_id, payment_id, payment_request_id, amount, status,
-                             reason, next_check_at, created_at, updated_at)
-        VALUES ($1, $2, $3, $4,
-                $5, $6, 'pending', $7, $8,
-                $9, $10)
-        RETURNING id
-      ), debit AS (
-        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                          environment_id, organization_id, created_at)
-        SELECT gen_random_uuid(), 'refund', $11::int, 0, $12::int, id, $13,
-               $14, $15, $16, $17
-          FROM created
-      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $18, $19, $20, $21, $22, $23
-      FROM created)
-      SELECT 1;
-
--- LedgerRepository.settleRefund
-WITH settled AS (
-        UPDATE refunds SET status = $1, failure_reason = $2,
-               bank_reference = $3, updated_at = $4
-         WHERE id = $5 AND status = 'pending'
-        RETURNING id, amount, payment_id, environment_id, organization_id
-      ), credit AS (
-        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                          environment_id, organization_id, created_at)
-        SELECT gen_random_uuid(), 'refund_failure', amount, 0, amount, id, payment_id, $6, environment_id,
-               organization_id, $7
-          FROM settled WHERE $8::boolean
-      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $9, $10, $11, $12, $13, $14
-      FROM settled)
-      SELECT count(*)::int AS n FROM settled;
-
--- LedgerRepository.refund
-SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
-  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
-  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
-  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1 AND r.environment_id = $2;
-
--- LedgerRepository.refundById
-SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
-  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
-  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
-  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1;
-
--- LedgerRepository.refunds
-SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
-  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
-  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
-  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3 ORDER BY r.created_at DESC, r.id DESC LIMIT $4 OFFSET $5;
-
--- LedgerRepository.refunds
-SELECT count(*)::int AS total FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3;
-
--- LedgerRepository.succeededRefunds
-SELECT COALESCE(sum(amount), 0)::float8 AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded';
-
--- LedgerRepository.claimPendingRefunds
-WITH due AS (
-        SELECT id FROM refunds
-         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
-         ORDER BY next_check_at
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED
-      )
-      UPDATE refunds r SET next_check_at = now() + $3::int * interval '1 millisecond'
-        FROM due WHERE r.id = due.id
-      RETURNING r.id;
-
 -- LedgerRepository.listAll
 SELECT t.id, t.type, t.amount::float8 AS amount, t.fee::float8 AS fee, t.net::float8 AS net,
   t.source_id AS "sourceId", t.payment_id AS "paymentId", t.available_on AS "availableOn", t.payout_id AS "payoutId",
   t.environment_id AS "environmentId", t.organization_id AS "organizationId", t.created_at AS "createdAt", to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || t.id AS cursor FROM balance_transactions t WHERE t.environment_id = $1 AND t.type = $2 AND t.payout_id = $3
        ORDER BY t.created_at DESC, t.id DESC LIMIT $4;
-
--- LedgerRepository.refundsAll
-SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
-  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
-  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
-  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt", to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3
-       ORDER BY r.created_at DESC, r.id DESC LIMIT $4;
 
 -- LedgerRepository.check
 WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
@@ -274,7 +195,86 @@ WITH completed AS (SELECT * FROM (SELECT id, environment_id, amount, refunded_am
                                                 'net', net, 'balance', balance) ORDER BY environment_id)
                 FROM totals) AS totals;
 
--- LedgerRepository.settlementDays
+-- RefundsRepository.insert
+WITH created AS (
+        INSERT INTO refunds (id, environment_id, organization_id, payment_id, payment_request_id, amount, status,
+                             reason, next_check_at, created_at, updated_at)
+        VALUES ($1, $2, $3, $4,
+                $5, $6, 'pending', $7, $8,
+                $9, $10)
+        RETURNING id
+      ), debit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund', $11::int, 0, $12::int, id, $13,
+               $14, $15, $16, $17
+          FROM created
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $18, $19, $20, $21, $22, $23
+      FROM created)
+      SELECT 1;
+
+-- RefundsRepository.settle
+WITH settled AS (
+        UPDATE refunds SET status = $1, failure_reason = $2,
+               bank_reference = $3, updated_at = $4
+         WHERE id = $5 AND status = 'pending'
+        RETURNING id, amount, payment_id, environment_id, organization_id
+      ), credit AS (
+        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                          environment_id, organization_id, created_at)
+        SELECT gen_random_uuid(), 'refund_failure', amount, 0, amount, id, payment_id, $6, environment_id,
+               organization_id, $7
+          FROM settled WHERE $8::boolean
+      ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $9, $10, $11, $12, $13, $14
+      FROM settled)
+      SELECT count(*)::int AS n FROM settled;
+
+-- RefundsRepository.find
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1 AND r.environment_id = $2;
+
+-- RefundsRepository.findById
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.id = $1;
+
+-- RefundsRepository.list
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt" FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3 ORDER BY r.created_at DESC, r.id DESC LIMIT $4 OFFSET $5;
+
+-- RefundsRepository.list
+SELECT count(*)::int AS total FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3;
+
+-- RefundsRepository.listAll
+SELECT r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
+  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
+  (SELECT transaction_id FROM payment_requests WHERE id = r.payment_request_id) AS "transactionId", r.amount, r.status, r.reason,
+  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt", to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || r.id AS cursor FROM refunds r WHERE r.environment_id = $1 AND r.payment_id = $2 AND r.status = $3
+       ORDER BY r.created_at DESC, r.id DESC LIMIT $4;
+
+-- RefundsRepository.succeededTotal
+SELECT COALESCE(sum(amount), 0)::float8 AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded';
+
+-- RefundsRepository.claimPending
+WITH due AS (
+        SELECT id FROM refunds
+         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
+         ORDER BY next_check_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE refunds r SET next_check_at = now() + $3::int * interval '1 millisecond'
+        FROM due WHERE r.id = due.id
+      RETURNING r.id;
+
+-- SettlementReportRepository.days
 SELECT to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, m.method AS "paymentMethod",
              count(*) FILTER (WHERE t.type = 'payment')::int AS payments,
              COALESCE(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::float8 AS gross,

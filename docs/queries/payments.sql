@@ -106,8 +106,9 @@ WITH req AS (
       RETURNING i.*
     ), billing_invoice_paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), i.organization_id, i.environment_id, $31, jsonb_build_object(
-    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
     'checkoutUrl', $32::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
@@ -119,7 +120,12 @@ WITH req AS (
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $33
       FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), s.organization_id, s.environment_id, $34, jsonb_build_object(
-    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'status', 'active',
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
+    'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
+      'quantity', s.pending_quantity, 'effectiveAt', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'discount', CASE WHEN s.coupon_id IS NOT NULL THEN jsonb_build_object('couponId', s.coupon_id,
+      'endsAfterPeriods', s.discount_ends_after, 'periodsApplied', s.discount_periods_applied) END,
+    'status', 'active',
     'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -141,8 +147,9 @@ WITH req AS (
        WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
     ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), i.organization_id, i.environment_id, $42, jsonb_build_object(
-    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
     'checkoutUrl', $43::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
@@ -192,10 +199,137 @@ SELECT (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), '
     FROM payments p WHERE p.id = k.payment_id) x)) FROM idempotency_keys k WHERE k.id = $1) AS keyed;
 
 -- PaymentsRepository.open (prepared)
-x;
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
+       ), failures AS (
+         SELECT count(*)::int AS n, min(updated_at) AS oldest FROM payments
+          WHERE payment_request_id = $2 AND phone_number = $3 AND status = 'failed'
+            AND updated_at > now() - make_interval(mins => $4)
+       ), created AS (
+         INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                               status, next_check_at, created_at, updated_at)
+         SELECT $5, $6, req.id, $7, $8,
+                $9, 'pending', $10, $11, $12
+           FROM req WHERE (SELECT n FROM failures) < $13
+         ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
+         RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $15, $16, $17, $18, $19, $20
+      FROM created)
+       SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
+              (SELECT CASE WHEN n >= $21 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $22) - now())))::int END
+                 FROM failures) AS retry_after;
 
 -- PaymentsRepository.settle (prepared)
-x;
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 FOR UPDATE
+       ), settled AS (
+         UPDATE payments
+            SET status = $2, reference_id = COALESCE($3, reference_id),
+                failure_reason = $4, completed_at = $5, updated_at = $6
+          WHERE id = $7 AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+         RETURNING *
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $8, $9, $10, $11, $12, $13
+      FROM settled),
+       paid AS (
+         UPDATE payment_requests SET status = 'paid', paid_at = $14, updated_at = $15
+          WHERE id = $16 AND status = 'pending' AND $17::boolean AND EXISTS (SELECT 1 FROM settled)
+         RETURNING id
+       ), paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $18, $19, $20, $21, $22, $23
+      FROM paid), checkout_completed AS (
+      UPDATE checkout_sessions s
+         SET status = 'completed', completed_at = $24, updated_at = $25,
+             selected_configuration_id = COALESCE($26::uuid, s.selected_configuration_id)
+       WHERE s.payment_request_id IN (SELECT id FROM paid) AND s.status = 'open'
+      RETURNING s.*
+    ), checkout_completed_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $27, jsonb_build_object(
+  'id', s.id, 'paymentRequestId', s.payment_request_id, 'status', s.status,
+  'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
+  'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $28
+      FROM checkout_completed s), billing_invoice_paid AS (
+      UPDATE invoices i SET status = 'paid', paid_at = $29, updated_at = $30
+       WHERE i.payment_request_id IN (SELECT id FROM paid) AND i.status = 'pending'
+      RETURNING i.*
+    ), billing_invoice_paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $31, jsonb_build_object(
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $32::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $33
+      FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), s.organization_id, s.environment_id, $34, jsonb_build_object(
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity, 'status', 'active',
+    'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'applicationFeeBps', s.application_fee_bps,
+    'environmentId', s.environment_id,
+    'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $35
+      FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
+       WHERE s.status = 'active' AND paid.due_date <= $36
+         AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
+                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
+    ), billing_voided_after_failure AS (
+      UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
+       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
+      RETURNING i.*
+    ), billing_voided_after_failure_requests AS (
+      UPDATE payment_requests pr SET voided_at = $40, updated_at = $41
+       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
+    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $42, jsonb_build_object(
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $43::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
+      FROM billing_voided_after_failure i), ledger_payment AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
+             s.completed_at + make_interval(days => $45::int), x.environment_id,
+             x.organization_id, s.completed_at
+        FROM settled s
+       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
+       CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = s.payment_request_id)::bigint AS fee) a
+        LEFT JOIN LATERAL (SELECT * FROM (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
+      JOIN organizations ao ON ao.id = ae.organization_id
+      JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
+     WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
+       CROSS JOIN LATERAL (VALUES
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000,
+                s.environment_id, o.organization_id),
+               ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
+               ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
+             AS x(type, amount, fee, environment_id, organization_id)
+       WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
+      RETURNING id
+    )
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.setReference
 UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';

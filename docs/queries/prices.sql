@@ -13,9 +13,15 @@ SELECT pr.id, pr.organization_id AS "organizationId", pr.product_id AS "productI
    pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt" FROM prices pr
        WHERE pr.id = $1 AND pr.organization_id = $2 AND pr.active;
 
+-- PricesRepository.withProduct
+SELECT pr.id, pr.organization_id AS "organizationId", pr.product_id AS "productId", pr.amount, pr.interval,
+   pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt", p.name AS "productName", pr.active AND p.active AS subscribable
+        FROM prices pr JOIN products p ON p.id = pr.product_id
+       WHERE pr.id = $1 AND pr.organization_id = $2;
+
 -- PricesRepository.subscribable
 SELECT pr.id, pr.organization_id AS "organizationId", pr.product_id AS "productId", pr.amount, pr.interval,
-   pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt" FROM prices pr JOIN products p ON p.id = pr.product_id
+   pr.active, pr.created_at AS "createdAt", pr.updated_at AS "updatedAt", p.name AS "productName" FROM prices pr JOIN products p ON p.id = pr.product_id
        WHERE pr.id = $1 AND pr.organization_id = $2 AND pr.active AND p.active;
 
 -- PricesRepository.update

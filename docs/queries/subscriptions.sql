@@ -2,22 +2,26 @@
 
 -- SubscriptionsRepository.insert
 WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, coupon_id,
+                                   discount_periods_applied, discount_ends_after, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12,
-                $13, $14, $15, $16, $17,
-                $18, $19, $20, $21)
+                $8, $9, $10, $11,
+                $12, $13, $14, $15, $16,
+                $17, $18, $19, $20, $21,
+                $22, $23, $24, $25)
         RETURNING id
       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $22, $23, $24, $25, $26, $27
+    SELECT $26, $27, $28, $29, $30, $31
       FROM created)
       SELECT 1;
 
 -- SubscriptionsRepository.byId
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -29,7 +33,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.byExternalUser
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -46,7 +52,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.list
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -64,15 +72,22 @@ SELECT (SELECT count(*) FROM subscriptions s WHERE s.environment_id = $1 AND s.s
 
 -- SubscriptionsRepository.lockForRenewal
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
    s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
-  c.phone AS "customerPhone",
-  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
+  (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
+  JOIN customers c ON c.id = s.customer_id
+  LEFT JOIN coupons cp ON cp.id = s.coupon_id
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id
        WHERE s.id = $1 AND s.environment_id = $2
        FOR UPDATE OF s;
 
@@ -98,16 +113,23 @@ WITH claimed AS (
          FOR UPDATE SKIP LOCKED
       )
       SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
    s.expires_at AS "expiresAt", s.cancelled_at AS "cancelledAt", s.paused_at AS "pausedAt",
    s.first_payment_due_by AS "firstPaymentDueBy", s.application_fee_bps AS "applicationFeeBps",
    s.created_at AS "createdAt", s.updated_at AS "updatedAt", p.amount AS "priceAmount", p.interval AS "priceInterval",
-  c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue", s.xmin = claimed.xmin AS current
-        FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN customers c ON c.id = s.customer_id;
+        FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
+  JOIN customers c ON c.id = s.customer_id
+  LEFT JOIN coupons cp ON cp.id = s.coupon_id
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id;
 
 -- SubscriptionsRepository.write
 SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i
@@ -115,63 +137,88 @@ SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM in
 
 -- SubscriptionsRepository.write
 WITH new_invoices AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::timestamptz[]), unnest($8::timestamptz[]), unnest($9::timestamptz[]), unnest($10::uuid[]), unnest($11::text[]), unnest($12::integer[]), unnest($13::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
-      ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
-                                   reminder_at)
-    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at,
-           coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $14::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $15::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $16) AS "smsEnabled",
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.subtotal, x.discount, x.credit_applied, x.lines::jsonb AS lines, x.proration, x.status, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::integer[]), unnest($8::integer[]), unnest($9::integer[]), json_array_elements($10::json), unnest($11::boolean[]), unnest($12::text[]), unnest($13::timestamptz[]), unnest($14::timestamptz[]), unnest($15::timestamptz[]), unnest($16::uuid[]), unnest($17::text[]), unnest($18::integer[]), unnest($19::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount, credit_applied, lines, proration, status, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
+      ), invoices_created_new AS (
+      SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
+             count(*) OVER (PARTITION BY n.environment_id) AS in_environment
+        FROM (SELECT * FROM new_invoices) n
+       WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
+                            AND i.period_start = n.period_start AND i.proration = n.proration)
+    ), invoices_created_counted AS (
+      INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
+      SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
+      ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
+      RETURNING k.environment_id, k.last_number, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+                FROM environments e
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id) AS prefix
+    ), invoices_created AS (
+      INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
+                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
+      SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
+             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             k.last_number - n.in_environment + n.seq,
+             k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
+             n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
+             CASE WHEN n.status = 'pending' THEN coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $20::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $21::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $22) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $17) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $18) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $23) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $24) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
-                      '-infinity'::timestamptz)
-      FROM (SELECT * FROM new_invoices) n
-    ON CONFLICT (subscription_id, period_start) DO NOTHING
-    RETURNING id
-      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+                      '-infinity'::timestamptz) END
+        FROM invoices_created_new n JOIN invoices_created_counted k ON k.environment_id = n.environment_id
+      RETURNING id, customer_id, credit_applied, number
+    )
+      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
     SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at
-            FROM new_invoices n JOIN invoices_created USING (id)) r
+            FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($19::uuid[]), unnest($20::uuid[]), unnest($21::uuid[]), unnest($22::text[]), json_array_elements($23::json), unnest($24::timestamptz[]), unnest($25::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($25::uuid[]), unnest($26::uuid[]), unnest($27::uuid[]), unnest($28::text[]), json_array_elements($29::json), unnest($30::timestamptz[]), unnest($31::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
-          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM (
+          SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
+                 CASE WHEN e.kind IN ('invoice-created', 'invoice-paid') THEN e.data || jsonb_build_object('number', ic.number)
+                      ELSE e.data END AS data
+            FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
+           WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($26::uuid[]), unnest($27::text[]), unnest($28::timestamptz[]), unnest($29::text[]), unnest($30::integer[]), unnest($31::timestamptz[]), unnest($32::timestamptz[]), unnest($33::timestamptz[]), unnest($34::timestamptz[]), unnest($35::timestamptz[]), unnest($36::timestamptz[]), unnest($37::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($38::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($39::uuid[]))
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($52::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
-      UPDATE invoices i SET status = 'void', voided_at = $40, updated_at = $41
+      UPDATE invoices i SET status = 'void', voided_at = $53, updated_at = $54
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
       RETURNING i.*
     ), voided_requests AS (
-      UPDATE payment_requests pr SET voided_at = $42, updated_at = $43
+      UPDATE payment_requests pr SET voided_at = $55, updated_at = $56
        WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
     ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $44, jsonb_build_object(
-    'id', i.id, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $45::text || i.id,
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $57, jsonb_build_object(
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $58::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -179,60 +226,96 @@ WITH new_invoices AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $46
-      FROM voided i)
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $59
+      FROM voided i), credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $60
+      FROM (SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($61::uuid[]), unnest($62::integer[])) AS x(customer_id, delta)) k) x
+            GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.writeStatement
 WITH new_invoices AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::timestamptz[]), unnest($8::timestamptz[]), unnest($9::timestamptz[]), unnest($10::uuid[]), unnest($11::text[]), unnest($12::integer[]), unnest($13::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
-      ), invoices_created AS (INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
-                                   reminder_at)
-    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at,
-           coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $14::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $15::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $16) AS "smsEnabled",
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.subtotal, x.discount, x.credit_applied, x.lines::jsonb AS lines, x.proration, x.status, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::integer[]), unnest($8::integer[]), unnest($9::integer[]), json_array_elements($10::json), unnest($11::boolean[]), unnest($12::text[]), unnest($13::timestamptz[]), unnest($14::timestamptz[]), unnest($15::timestamptz[]), unnest($16::uuid[]), unnest($17::text[]), unnest($18::integer[]), unnest($19::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount, credit_applied, lines, proration, status, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, created_at)) x
+      ), invoices_created_new AS (
+      SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
+             count(*) OVER (PARTITION BY n.environment_id) AS in_environment
+        FROM (SELECT * FROM new_invoices) n
+       WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
+                            AND i.period_start = n.period_start AND i.proration = n.proration)
+    ), invoices_created_counted AS (
+      INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
+      SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
+      ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
+      RETURNING k.environment_id, k.last_number, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+                FROM environments e
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id) AS prefix
+    ), invoices_created AS (
+      INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
+                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
+      SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
+             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             k.last_number - n.in_environment + n.seq,
+             k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
+             n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
+             CASE WHEN n.status = 'pending' THEN coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $20::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $21::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $22) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $17) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $18) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $23) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $24) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
-                      '-infinity'::timestamptz)
-      FROM (SELECT * FROM new_invoices) n
-    ON CONFLICT (subscription_id, period_start) DO NOTHING
-    RETURNING id
-      ), requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
+                      '-infinity'::timestamptz) END
+        FROM invoices_created_new n JOIN invoices_created_counted k ON k.environment_id = n.environment_id
+      RETURNING id, customer_id, credit_applied, number
+    )
+      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
     SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at
-            FROM new_invoices n JOIN invoices_created USING (id)) r
+            FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($19::uuid[]), unnest($20::uuid[]), unnest($21::uuid[]), unnest($22::text[]), json_array_elements($23::json), unnest($24::timestamptz[]), unnest($25::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($25::uuid[]), unnest($26::uuid[]), unnest($27::uuid[]), unnest($28::text[]), json_array_elements($29::json), unnest($30::timestamptz[]), unnest($31::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT id, organization_id, environment_id, kind, data, created_at FROM new_events e
-          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)
+    SELECT id, organization_id, environment_id, kind, data, created_at FROM (
+          SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
+                 CASE WHEN e.kind IN ('invoice-created', 'invoice-paid') THEN e.data || jsonb_build_object('number', ic.number)
+                      ELSE e.data END AS data
+            FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
+           WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($26::uuid[]), unnest($27::text[]), unnest($28::timestamptz[]), unnest($29::text[]), unnest($30::integer[]), unnest($31::timestamptz[]), unnest($32::timestamptz[]), unnest($33::timestamptz[]), unnest($34::timestamptz[]), unnest($35::timestamptz[]), unnest($36::timestamptz[]), unnest($37::timestamptz[])) AS x(id, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($38::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
         RETURNING s.id
-      )$39
+      )$52, credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $53
+      FROM (SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($54::uuid[]), unnest($55::integer[])) AS x(customer_id, delta)) k) x
+            GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
+    RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
 -- SubscriptionsRepository.search
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -250,7 +333,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 
 -- SubscriptionsRepository.detail
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",

@@ -13,6 +13,11 @@ export interface AccountJsonDoc {
   createdAt: string;
 }
 
+export interface ApplyDiscountBody {
+  /** A coupon of the organization, by id or code */
+  coupon: string;
+}
+
 export interface Balance {
   /** Whole MRU that can be paid out now (may be negative after refunds) */
   available: number;
@@ -78,6 +83,17 @@ export interface CancelSubscriptionBody {
   atPeriodEnd?: boolean;
 }
 
+export interface ChangeSubscriptionBody {
+  /** An active price of an active product of the organization (another product’s is allowed) */
+  priceId?: string;
+  /** Units billed each period */
+  quantity?: number;
+  /** Default true: with at "now", the difference over the rest of the period is invoiced (positive) or credited to the customer (negative) */
+  prorate?: boolean;
+  /** Default "now"; "period_end": the next period bills the change (pendingChange until then) */
+  at?: 'now' | 'period_end';
+}
+
 export interface CheckoutEnvironment {
   type: 'sandbox' | 'production';
 }
@@ -114,6 +130,24 @@ export interface CheckoutSession {
   updatedAt: string;
 }
 
+export interface Coupon {
+  id: string;
+  /** Unique in the organization: 3–40 of A-Z 0-9 - _ */
+  code: string;
+  percentOff: number | null;
+  /** Whole MRU off each discounted invoice */
+  amountOff: number | null;
+  duration: 'once' | 'repeating' | 'forever';
+  /** With repeating: how many periods */
+  durationInPeriods: number | null;
+  maxRedemptions: number | null;
+  timesRedeemed: number;
+  expiresAt: string | null;
+  archived: boolean;
+  organizationId: string;
+  createdAt: string;
+}
+
 export interface CreateAccountBody {
   /** The merchant's name */
   name: string;
@@ -138,6 +172,22 @@ export interface CreateCheckoutSessionBody {
   expiresInMinutes?: number;
   /** Acting for a connected account (`Khoums-Account`) only: whole MRU, 0 to the amount, moved to the platform when paid; set on the session's payment request */
   applicationFee?: number;
+}
+
+export interface CreateCouponBody {
+  /** Unique in the organization; generated when absent */
+  code?: string;
+  /** Exactly one of percentOff and amountOff */
+  percentOff?: number;
+  /** Whole MRU off each discounted invoice */
+  amountOff?: number;
+  /** once: the next invoice; repeating: durationInPeriods invoices; forever */
+  duration: 'once' | 'repeating' | 'forever';
+  durationInPeriods?: number;
+  /** How many times it may be applied */
+  maxRedemptions?: number;
+  /** Not applied from then on */
+  expiresAt?: string;
 }
 
 export interface CreateCustomerBody {
@@ -234,6 +284,10 @@ export interface CreateSubscriptionByExternalUserBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
+  /** A coupon of the organization, by id or code, applied from the first invoice */
+  coupon?: string;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** The merchant's user ID; the customer is created if needed */
@@ -257,6 +311,10 @@ export interface CreateSubscriptionBody {
   expiresAt?: string;
   /** Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1): each invoice is amount × quantity */
+  quantity?: number;
+  /** A coupon of the organization, by id or code, applied from the first invoice */
+  coupon?: string;
   /** Acting for a connected account (`Khoums-Account`) only: basis points of each invoice moved to the platform when it is paid */
   applicationFeeBps?: number;
   /** A customer of the organization */
@@ -304,8 +362,18 @@ export interface Customer {
   phone: string | null;
   /** The language of the texts Khoums sends the customer (reminders by SMS, the portal) */
   language: 'fr' | 'ar' | 'en';
+  /** Whole MRU owed to the customer (a plan change prorated down), taken off their next invoices (docs/billing.md) */
+  creditBalance: number;
   organizationId: string;
   createdAt: string;
+}
+
+export interface Discount {
+  couponId: string;
+  /** After how many discounted periods it ends (null: forever) */
+  endsAfterPeriods: number | null;
+  /** Periods discounted so far */
+  periodsApplied: number;
 }
 
 export interface DunningBody {
@@ -323,11 +391,20 @@ export interface Dunning {
 export interface Invoice {
   /** Also the transactionId of its payment request */
   id: string;
+  /** Gapless and increasing per organization and environment: `<prefix>-000001` */
+  number: string;
   customerId: string;
   subscriptionId: string;
   status: 'pending' | 'paid' | 'void' | 'refunded';
-  /** Decimal amount in MRU with two decimals */
+  /** What the customer pays: subtotal − discount − creditApplied; decimal MRU with two decimals */
   amount: string;
+  /** The sum of the lines, decimal MRU */
+  subtotal: string;
+  /** Taken off by the subscription’s coupon, decimal MRU */
+  discount: string;
+  /** Taken off from the customer’s credit balance, decimal MRU */
+  creditApplied: string;
+  lines: InvoiceLine[];
   /** The end of the billed period (the subscription’s next billing date when the invoice was created) */
   dueDate: string | null;
   /** The payment request that pays it */
@@ -345,6 +422,21 @@ export interface Invoice {
   organizationId: string;
   environmentId: string;
   createdAt: string;
+}
+
+export interface InvoiceLine {
+  /** What the line bills: the product’s name */
+  description: string;
+  /** Units billed (the subscription’s quantity) */
+  quantity: number;
+  /** Decimal MRU per unit */
+  unitAmount: string;
+  /** Decimal MRU: unitAmount × quantity, or the prorated difference */
+  amount: string;
+  periodStart: string;
+  periodEnd: string;
+  /** The rest of a period after a change of price or quantity */
+  proration: boolean;
 }
 
 export interface LatestPayment {
@@ -593,6 +685,13 @@ export interface PayoutSchedule {
   hourUtc: number;
   environmentId: string;
   updatedAt: string;
+}
+
+export interface PendingChange {
+  priceId: string;
+  quantity: number;
+  /** When it applies: the start of the next period */
+  effectiveAt: string | null;
 }
 
 export interface PortalBody {
@@ -880,6 +979,12 @@ export interface Subscription {
   customerId: string;
   /** The price it was created with; each renewal bills its current amount */
   priceId: string;
+  /** Units of the price billed each period: each invoice is the price’s amount × quantity */
+  quantity: number;
+  /** A change of price or quantity made for period end (POST /subscriptions/:id/change) */
+  pendingChange: PendingChange | null;
+  /** The applied coupon (docs/billing.md "Coupons") */
+  discount: Discount | null;
   status:
     | 'trialing'
     | 'active'
@@ -1082,7 +1187,10 @@ export interface WebhookEndpoint {
 
 /** Every message of the API's error answers that names no value (an `AppException`'s `code`). */
 export type ApiErrorMessage =
+  | 'A coupon takes exactly one of percentOff and amountOff'
+  | 'A coupon with this code already exists'
   | 'A payment for this payment request is already in progress'
+  | 'A period cannot bill more than 100000000 MRU'
   | 'A request with this idempotency key is in progress'
   | 'A subscription with a trial cannot require a first payment'
   | 'API key is required'
@@ -1096,6 +1204,8 @@ export type ApiErrorMessage =
   | 'Billing runs are only available in sandbox'
   | 'Checkout session is not open'
   | 'Checkout session not found'
+  | 'Coupon is not valid'
+  | 'Coupon not found'
   | 'Customer not found'
   | 'Either paymentRequestId or transactionId is required'
   | 'Idempotency key must be 1 to 255 printable characters'
@@ -1110,6 +1220,7 @@ export type ApiErrorMessage =
   | 'Malformed JSON body'
   | 'Malformed URL'
   | 'Not found'
+  | 'Nothing to change'
   | 'Only completed payments can be refunded'
   | 'Only platforms can connect accounts'
   | 'Only secret API keys can create checkout sessions'
@@ -1131,13 +1242,16 @@ export type ApiErrorMessage =
   | 'Payouts are on hold for this organization'
   | 'Phone number is required'
   | 'Price amount must be a positive number'
+  | 'Price is not active'
   | 'Price not found'
   | 'Product not found'
+  | 'Prorated changes need prices of the same interval'
   | 'Refund amount exceeds the amount left to refund'
   | 'Refund not found'
   | 'Service unavailable'
   | 'Simulated transfers are only available in sandbox'
   | 'Start date is too far in the past'
+  | 'Subscription is not active'
   | 'Subscription not found'
   | 'Too many requests'
   | 'Too many webhook endpoints'
@@ -1148,6 +1262,7 @@ export type ApiErrorMessage =
   | 'Webhook URL must be a public address in Production'
   | 'Webhook delivery not found'
   | 'Webhook endpoint not found'
+  | 'durationInPeriods goes with a repeating duration, and only with it'
   | 'expiresAt must be after startedAt'
   | 'expiresAt must be in the future'
   | 'from must not be after to, and the range at most 366 days'
@@ -1764,6 +1879,140 @@ export interface Operations {
       404: 'Not found' | 'Payment method not found';
       /** `URI too long` */
       414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /coupons': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+    };
+    body: never;
+    response: {
+      data: Coupon[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /coupons': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateCouponBody;
+    response: { data: Coupon };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `A coupon takes exactly one of percentOff and amountOff`, `durationInPeriods goes with a repeating duration, and only with it` */
+      400:
+        | 'A coupon takes exactly one of percentOff and amountOff'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'durationInPeriods goes with a repeating duration, and only with it';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress`, `A coupon with this code already exists` */
+      409: 'A coupon with this code already exists' | 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /coupons/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Coupon };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Coupon not found` */
+      404: 'Coupon not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /coupons/{id}/archive': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Coupon };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Coupon not found` */
+      404: 'Coupon not found' | 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
       /** An input of the wrong type or shape: the validation body, as text/plain. */
       422: ValidationErrorBody;
       /** `Too many requests` */
@@ -3341,10 +3590,12 @@ export interface Operations {
     body: CreateSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account` */
       400:
+        | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
+        | 'Coupon is not valid'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3442,6 +3693,122 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'POST /subscriptions/{id}/change': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: ChangeSubscriptionBody;
+    response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Nothing to change`, `Prorated changes need prices of the same interval`, `Price is not active`, `A period cannot bill more than 100000000 MRU` */
+      400:
+        | 'A period cannot bill more than 100000000 MRU'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Nothing to change'
+        | 'Price is not active'
+        | 'Prorated changes need prices of the same interval';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform`, `Organization is not verified for Production` */
+      403:
+        | 'Account is not connected to this platform'
+        | 'Organization is not verified for Production'
+        | 'Unauthorized access';
+      /** `Not found`, `Subscription not found`, `Price not found` */
+      404: 'Not found' | 'Price not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
+      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'DELETE /subscriptions/{id}/discount': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
+      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /subscriptions/{id}/discount': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: ApplyDiscountBody;
+    response: { data: Subscription };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Coupon is not valid` */
+      400:
+        | 'Coupon is not valid'
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Subscription not found` */
+      404: 'Not found' | 'Subscription not found';
+      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
+      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'POST /subscriptions/{id}/pause': {
     params: { id: string };
     query: Record<string, never>;
@@ -3520,10 +3887,12 @@ export interface Operations {
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `Application fees need a connected account`, `Invalid phone number` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account`, `Invalid phone number` */
       400:
+        | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
+        | 'Coupon is not valid'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Invalid phone number'

@@ -12,6 +12,7 @@ import type {
   ListRefundsParams,
   SettlementReportParams,
   ListPaymentLinksParams,
+  ListCouponsParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -415,6 +416,26 @@ export class PaymentLinks extends Resource {
   }
 }
 
+export class Coupons extends Resource {
+  /** Exactly one of `percentOff` and `amountOff`; `duration` once, repeating (`durationInPeriods`) or forever. */
+  async create(params: Body<'POST /coupons'>, options?: RequestOptions): Promise<Data<'POST /coupons'>> {
+    return unwrap(await this.t.call('POST /coupons', { body: params }, 'write', options));
+  }
+
+  list(params?: ListCouponsParams, options?: RequestOptions): ListPromise<Item<'GET /coupons'>> {
+    return this.paged('GET /coupons', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /coupons/{id}'>> {
+    return unwrap(await this.t.call('GET /coupons/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** An archived coupon is no longer applied; subscriptions it discounts keep their discount. */
+  async archive(id: string, options?: RequestOptions): Promise<Data<'POST /coupons/{id}/archive'>> {
+    return unwrap(await this.t.call('POST /coupons/{id}/archive', { params: { id } }, 'write', options));
+  }
+}
+
 export class Products extends Resource {
   list(params?: ListProductsParams, options?: RequestOptions): ListPromise<Item<'GET /products'>> {
     return this.paged('GET /products', params, options);
@@ -543,6 +564,50 @@ export class Subscriptions extends Resource {
         'write',
         options,
       ),
+    );
+  }
+
+  /**
+   * Changes the price and/or quantity: now (default; the rest of the period prorated: an invoice
+   * when up, a credit to the customer when down, unless `prorate: false`) or at `at: "period_end"`.
+   */
+  async change(
+    id: string,
+    params: Body<'POST /subscriptions/{id}/change'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions/{id}/change'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /subscriptions/{id}/change',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+
+  /** Applies a coupon (id or code), replacing the one applied. */
+  async applyDiscount(
+    id: string,
+    params: Body<'POST /subscriptions/{id}/discount'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /subscriptions/{id}/discount'>> {
+    return unwrap(
+      await this.t.call(
+        'POST /subscriptions/{id}/discount',
+        { params: { id }, body: params },
+        'write',
+        options,
+      ),
+    );
+  }
+
+  async removeDiscount(
+    id: string,
+    options?: RequestOptions,
+  ): Promise<Data<'DELETE /subscriptions/{id}/discount'>> {
+    return unwrap(
+      await this.t.call('DELETE /subscriptions/{id}/discount', { params: { id } }, 'write', options),
     );
   }
 
@@ -839,6 +904,7 @@ export class Khoums {
   readonly paymentMethods: PaymentMethods;
   readonly checkoutSessions: CheckoutSessions;
   readonly paymentLinks: PaymentLinks;
+  readonly coupons: Coupons;
   readonly products: Products;
   readonly prices: Prices;
   readonly customers: Customers;
@@ -866,6 +932,7 @@ export class Khoums {
     this.paymentMethods = new PaymentMethods(t);
     this.checkoutSessions = new CheckoutSessions(t);
     this.paymentLinks = new PaymentLinks(t);
+    this.coupons = new Coupons(t);
     this.products = new Products(t);
     this.prices = new Prices(t);
     this.customers = new Customers(t);

@@ -9,6 +9,7 @@ export enum AdminError {
   UnknownPayoutBank = 'unknown_payout_bank',
   InvalidPayoutHolder = 'invalid_payout_holder',
   NotUnderReview = 'application_not_under_review',
+  NoPayoutAccountChange = 'no_payout_account_change',
 }
 
 export const adminError = domainErrors<AdminError>({
@@ -18,4 +19,5 @@ export const adminError = domainErrors<AdminError>({
   [AdminError.UnknownPayoutBank]: [400, Messages.unknownPayoutBank],
   [AdminError.InvalidPayoutHolder]: [400, Messages.invalidPayoutHolder],
   [AdminError.NotUnderReview]: [409, Messages.applicationNotUnderReview],
+  [AdminError.NoPayoutAccountChange]: [409, Messages.noPayoutAccountChange],
 });

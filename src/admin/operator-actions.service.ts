@@ -22,6 +22,8 @@ export const OPERATOR_ACTIONS = [
   'organization.payouts_hold',
   'organization.payouts_release',
   'organization.payout_account',
+  'organization.payout_account_change_approve',
+  'organization.payout_account_change_reject',
   'organization.open_document',
   'organization.show_id_number',
 ] as const;
@@ -49,6 +51,13 @@ export function auditRecord(a: Account): Record<string, unknown> {
       holderName: a.payoutAccount.holderName,
       ibanLast4: a.payoutAccount.iban.slice(-4),
       status: a.payoutAccount.status,
+    },
+    payoutAccountChange: a.payoutAccountChange && {
+      bank: a.payoutAccountChange.bank,
+      holderName: a.payoutAccountChange.holderName,
+      ibanLast4: a.payoutAccountChange.iban.slice(-4),
+      status: a.payoutAccountChange.status,
+      requestedAt: a.payoutAccountChange.requestedAt,
     },
   };
 }
@@ -185,6 +194,35 @@ export class OperatorActionsService {
     return this.act(actor, 'organization.payout_account', organizationId, () =>
       this.organizations.savePayoutAccount(organizationId, { bank, holderName, iban, status: 'approved' }),
     );
+  }
+
+  /**
+   * Approves the owner's request to change the payout account (docs/going-live.md): the account is
+   * replaced, approved, and the request removed; `account-updated` follows. Refused (409) when no
+   * request waits, checked under the organization's lock, so two operators cannot both decide.
+   */
+  approvePayoutAccountChange(actor: Actor, organizationId: string): Promise<AccountChange> {
+    return this.act(actor, 'organization.payout_account_change_approve', organizationId, async (before) => {
+      const change = before.payoutAccountChange;
+      if (change?.status !== 'pending') throw adminError(AdminError.NoPayoutAccountChange);
+      const { bank, holderName, iban } = change;
+      await this.organizations.savePayoutAccount(organizationId, {
+        bank,
+        holderName,
+        iban,
+        status: 'approved',
+      });
+      await this.organizations.deletePayoutAccountChange(organizationId);
+    });
+  }
+
+  /** Refuses the request: payouts keep going to the approved account; the owner sees the refusal. */
+  rejectPayoutAccountChange(actor: Actor, organizationId: string): Promise<AccountChange> {
+    return this.act(actor, 'organization.payout_account_change_reject', organizationId, async (before) => {
+      if (before.payoutAccountChange?.status !== 'pending')
+        throw adminError(AdminError.NoPayoutAccountChange);
+      await this.organizations.rejectPayoutAccountChange(organizationId);
+    });
   }
 
   private act(

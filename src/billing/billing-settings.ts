@@ -60,3 +60,13 @@ export class BillingSettingsJson {
   @ApiProperty({ type: DunningJson }) dunning!: DunningJson;
   @ApiProperty({ type: PortalJson }) portal!: PortalJson;
 }
+
+/** An environment's billing settings as the statements read them (`settingsOf`). */
+export interface SettingsRow {
+  beforeDueDays: number[];
+  afterDueDays: number[];
+  smsEnabled: boolean;
+  dunningAfterDaysOverdue: number | null;
+  dunningAction: DunningAction;
+  portalAllowCancel: boolean;
+}

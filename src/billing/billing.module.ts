@@ -8,11 +8,12 @@ import { BillingSettingsController } from './billing-settings.controller';
 import { BillingSettingsService } from './billing-settings.service';
 import { BillingRun } from './billing-run';
 import { ReminderRun } from './reminder-run';
-import { RemindersScheduler } from './reminders.scheduler';
+import { SendRemindersJob } from './send-reminders.job';
 import { DunningRun } from './dunning-run';
 import { SmsGateway } from './sms-gateway';
 import { SmsSender } from './sms-sender';
-import { BillingScheduler } from './billing.scheduler';
+import { BillSubscriptionsJob } from './bill-subscriptions.job';
+import { SendSmsJob } from './send-sms.job';
 import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
 import { RemindersOfInvoices } from './reminders-of-invoices';
@@ -26,12 +27,13 @@ import { SmsLogService } from './sms-log.service';
     BillingSettingsService,
     BillingRun,
     ReminderRun,
-    RemindersScheduler,
+    SendRemindersJob,
     DunningRun,
     SmsGateway,
     SmsLogService,
     SmsSender,
-    BillingScheduler,
+    BillSubscriptionsJob,
+    SendSmsJob,
     BillingSettlement,
     SandboxBillingGuard,
     RemindersOfInvoices,

@@ -1,25 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { empty, raw, Sql, sql } from '../database/sql';
+import { empty, raw, sql } from '../database/sql';
+import { ReminderInvoiceRow } from '../invoices/invoices.repository';
 import {
   claimReminderInvoices,
   recordRemindersCte,
-  ReminderInvoiceRow,
   rescheduleRemindersOf,
-} from '../invoices/invoices.repository';
-import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
+} from '../invoices/invoices.fragments';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
+import { settingsOf } from './billing.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { insertEventsFrom } from '../webhooks/outbox';
-import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction } from './billing-settings';
-
-interface SettingsRow {
-  beforeDueDays: number[];
-  afterDueDays: number[];
-  smsEnabled: boolean;
-  dunningAfterDaysOverdue: number | null;
-  dunningAction: DunningAction;
-  portalAllowCancel: boolean;
-}
+import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction, SettingsRow } from './billing-settings';
 
 const SETTINGS_COLUMNS =
   raw(`reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "afterDueDays",
@@ -34,36 +26,6 @@ export function toBillingSettings(r: SettingsRow | undefined): BillingSettings {
     dunning: { afterDaysOverdue: r.dunningAfterDaysOverdue, action: r.dunningAction },
     portal: { allowCancel: r.portalAllowCancel },
   };
-}
-
-/**
- * SQL: the settings columns of the environment `environmentId` (SQL naming it), the defaults
- * when it has no row, as one row with the columns of `SettingsRow` (for a LATERAL join).
- */
-export function settingsOf(environmentId: Sql): Sql {
-  const d = DEFAULT_BILLING_SETTINGS;
-  return sql`(SELECT coalesce(b.reminder_before_due_days, ${d.reminders.beforeDueDays}::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, ${d.reminders.afterDueDays}::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, ${d.sms.enabled}) AS "smsEnabled",
-                     b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, ${d.dunning.action}) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, ${d.portal.allowCancel}) AS "portalAllowCancel"
-                FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = ${environmentId})`;
-}
-
-/**
- * SQL: the time of the first reminder day of an invoice of the environment `environmentId` due at
- * `dueDate` (SQL naming them, qualified): the due date less the largest days before it, or with
- * none, plus the smallest days after it, in days of 86,400 s as `reminderDays` counts them (so the
- * reminder run, claiming it then, finds that day reached); `'-infinity'` (the next run looks at it)
- * with no reminder day or no due date.
- */
-export function firstReminderAtOf(environmentId: Sql, dueDate: Sql): Sql {
-  return sql`coalesce((SELECT ${dueDate} + make_interval(secs => 86400 * min(d.days))
-                         FROM ${settingsOf(environmentId)} s,
-                              LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
-                                       UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
-                      '-infinity'::timestamptz)`;
 }
 
 /** A claimed invoice with its environment's reminder settings. */

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InvoiceReminders } from '../invoices/invoice-reminders';
-import { firstReminderAtOf } from './billing.repository';
+import { firstReminderAtOf } from './billing.fragments';
 
 /** Gives invoices, below billing, their first reminder time, from the environment's reminder days. */
 @Injectable()

@@ -1,66 +1,27 @@
-import {
-  BeforeApplicationShutdown,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
-import { DatabaseAvailability } from '../database/availability';
 import { BillingRepository, SmsToSend } from './billing.repository';
 import { SmsGateway } from './sms-gateway';
 import { maskPhone } from './sms-text';
 
-const JOB = 'sms-sender';
 const BATCH = 50;
 
 /**
- * Sends the reminders' SMS waiting to go (docs/sms-gateway.md): every SMS_SEND_INTERVAL_MS each
+ * Sends the reminders' SMS waiting to go (docs/sms-gateway.md), on SendSmsJob's tick: each
  * instance claims a batch (FOR UPDATE SKIP LOCKED, then a lease), calls the gateway outside any
  * transaction, and records each outcome: sent, failed (refused, or SMS_MAX_ATTEMPTS reached), or
  * tried again after SMS_RETRY_DELAY_MS, doubled each time. The message id is the gateway's
  * idempotency key, so an attempt whose answer was lost does not send it twice.
  */
 @Injectable()
-export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown, BeforeApplicationShutdown {
+export class SmsSender {
   private readonly logger = new Logger('Sms');
-  private running: Promise<unknown> | null = null;
 
   constructor(
     private readonly repo: BillingRepository,
     private readonly gateway: SmsGateway,
     private readonly config: AppConfig,
-    private readonly registry: SchedulerRegistry,
-    private readonly availability: DatabaseAvailability,
   ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.SMS_SEND_INTERVAL_MS === 0) return;
-    this.registry.addInterval(
-      JOB,
-      setInterval(() => this.tick(), this.config.SMS_SEND_INTERVAL_MS),
-    );
-  }
-
-  beforeApplicationShutdown(): void {
-    if (this.registry.doesExist('interval', JOB)) this.registry.deleteInterval(JOB);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.running;
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.sendDue()
-      .catch((err: unknown) => {
-        if (!this.availability.failed(err)) this.logger.error({ err }, 'SMS sending failed');
-      })
-      .finally(() => {
-        this.running = null;
-      });
-  }
 
   /** Sends what is due by `now`, batch after batch, in one environment or all; the outcomes counted. */
   async sendDue(options: { environmentId?: string; now?: Date } = {}): Promise<Record<string, number>> {

@@ -47,6 +47,8 @@ export class CheckoutPageRenderer {
       amountText: formatMru(session.amount, page.lang),
       statusUrl: `/${API}/checkout-session/public/${session.id}/payment-status`,
       pageUrl: checkoutPageUrl(session.id),
+      // Without JavaScript nothing polls: the page reloads itself every 5 s (it says it updates).
+      refreshUrl: checkoutPageUrl(session.id),
     });
   }
 

@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { KeyedRequest, RequestKey } from '../idempotency/request-key';
-import { assertMayAskForMoney, type VerificationStatus } from '../organizations/account';
-import type { EnvironmentKind } from '../organizations/tenant';
+import { assertMayAskForMoney } from '../organizations/account';
 import { PayService } from '../payments/pay.service';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
 import { CheckoutError, checkoutError } from './checkout.errors';
-import { PaymentMethodChoice } from './checkout-session';
+import { PayableSession, PaymentMethodChoice } from './checkout-session';
 import { CheckoutSessionsRepository } from './checkout-sessions.repository';
-
-/** What the hosted page needs to know about a session in order to pay it. */
-export interface PayableSession {
-  id: string;
-  paymentRequestId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-  organizationId: string;
-  /** The merchant's: a Production page takes money only once it is verified. */
-  verification: VerificationStatus;
-  transactionId: string;
-  amount: number;
-}
 
 /** A bank app enabled for the environment, as the page offers it. */
 export { PaymentMethodChoice };

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { raw } from '../database/sql';
+import type { VerificationStatus } from '../organizations/verification';
+import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/payment';
 
 export const CHECKOUT_SESSION_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
@@ -97,3 +99,30 @@ export function toCheckoutSessionJson(s: CheckoutSession): CheckoutSessionJson {
     updatedAt: s.updatedAt.toISOString(),
   };
 }
+
+/** What the hosted page needs to know about a session in order to pay it. */
+export interface PayableSession {
+  id: string;
+  paymentRequestId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+  organizationId: string;
+  /** The merchant's: a Production page takes money only once it is verified. */
+  verification: VerificationStatus;
+  transactionId: string;
+  amount: number;
+}
+
+/** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `toCheckoutSessionJson` in SQL, for events recorded by the statement that changes the session.
+ * A test compares the two, so they cannot drift apart.
+ */
+export const sessionJsonSql = (s: string) =>
+  raw(`jsonb_build_object(
+  'id', ${s}.id, 'paymentRequestId', ${s}.payment_request_id, 'status', ${s}.status,
+  'successUrl', ${s}.success_url, 'cancelUrl', ${s}.cancel_url, 'expiresAt', ${iso(`${s}.expires_at`)},
+  'environmentId', ${s}.environment_id, 'selectedConfigurationId', ${s}.selected_configuration_id,
+  'completedAt', ${iso(`${s}.completed_at`)}, 'createdAt', ${iso(`${s}.created_at`)}, 'updatedAt', ${iso(`${s}.updated_at`)})`);

@@ -2,23 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
-import {
-  ENVIRONMENTS_WITH_ORGANIZATIONS,
-  organizationOfEnvironment,
-} from '../organizations/organizations.repository';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import {
   claimRequestsIn,
   lockRequestsIn,
   paymentRequestRows,
   voidLinkRequestsIn,
-} from '../payment-requests/payment-requests.repository';
+} from '../payment-requests/payment-requests.fragments';
 import type { PaymentStatus } from '../payments/payment';
-import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
-import type { SettlementContext } from '../payments/settlement';
-import type { EventKind } from '../webhooks/event-kinds';
-import { insertEventPerRow } from '../webhooks/outbox';
-import type { PayableSession } from './checkout-payments';
-import { CheckoutSession, CheckoutSessionStatus, SESSION_COLUMNS } from './checkout-session';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.fragments';
+import { completeOpenSessionCtes, sessionEvents } from './checkout.fragments';
+import { CheckoutSession, CheckoutSessionStatus, PayableSession, SESSION_COLUMNS } from './checkout-session';
 
 /** What the hosted page needs to know about a session: the session, its request, its merchant. */
 export interface PageSessionRow extends PayableSession, CheckoutSession {
@@ -43,46 +37,6 @@ export interface PageSessionRow extends PayableSession, CheckoutSession {
  * Only meaningful once the request row is locked, which pay holds while it records a pending payment.
  */
 const NO_PENDING_PAYMENT = sql`NOT ${hasPendingPayment(raw('s.payment_request_id'))}`;
-
-/** An ISO 8601 UTC string with milliseconds, as JavaScript's toISOString() writes it. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * `toCheckoutSessionJson` in SQL, for events recorded by the statement that changes the session.
- * A test compares the two, so they cannot drift apart.
- */
-export const sessionJsonSql = (s: string) =>
-  raw(`jsonb_build_object(
-  'id', ${s}.id, 'paymentRequestId', ${s}.payment_request_id, 'status', ${s}.status,
-  'successUrl', ${s}.success_url, 'cancelUrl', ${s}.cancel_url, 'expiresAt', ${iso(`${s}.expires_at`)},
-  'environmentId', ${s}.environment_id, 'selectedConfigurationId', ${s}.selected_configuration_id,
-  'completedAt', ${iso(`${s}.completed_at`)}, 'createdAt', ${iso(`${s}.created_at`)}, 'updatedAt', ${iso(`${s}.updated_at`)})`);
-
-/** The outbox's insert of an event per session of `from` (alias `s`). */
-function sessionEvents(from: Sql, kind: EventKind, at: Date | Sql): Sql {
-  return insertEventPerRow(from, {
-    organizationId: organizationOfEnvironment(raw('s.environment_id')),
-    environmentId: raw('s.environment_id'),
-    kind,
-    data: sessionJsonSql('s'),
-    createdAt: at,
-  });
-}
-
-/**
- * The checkout extension of settlement: CTEs completing the open session of the payment request
- * the statement pays and recording `checkout-session-completed`, so the payment, the request and
- * the session change in one transaction (a request paid by any route completes its session).
- */
-export function completeOpenSessionCtes(ctx: SettlementContext): Sql {
-  return sql`checkout_completed AS (
-      UPDATE checkout_sessions s
-         SET status = 'completed', completed_at = ${ctx.at}, updated_at = ${ctx.at},
-             selected_configuration_id = COALESCE(${ctx.paymentMethodId}::uuid, s.selected_configuration_id)
-       WHERE s.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND s.status = 'open'
-      RETURNING s.*
-    ), checkout_completed_event AS (${sessionEvents(raw('checkout_completed s'), 'checkout-session-completed', ctx.at)})`;
-}
 
 @Injectable()
 export class CheckoutSessionsRepository {
@@ -170,7 +124,7 @@ export class CheckoutSessionsRepository {
    * `checkout-session-expired` event for each, in one statement, which also makes void the payment
    * link requests among theirs (their places are free again: docs/payment-links.md).
    */
-  expireWhere(condition: Sql): Promise<CheckoutSession[]> {
+  private expireWhere(condition: Sql): Promise<CheckoutSession[]> {
     return this.db.many<CheckoutSession>(sql`
       WITH expired AS (
         UPDATE checkout_sessions s SET status = 'expired', updated_at = now()

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { SettlementExtensions } from '../payments/settlement';
-import { completeOpenSessionCtes } from './checkout-sessions.repository';
+import { completeOpenSessionCtes } from './checkout.fragments';
 
 /** A payment request paid by any route completes its open checkout session, in the payment's statement. */
 @Injectable()

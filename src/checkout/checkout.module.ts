@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaymentRequestsModule } from '../payment-requests/payment-requests.module';
 import { PaymentsModule } from '../payments/payments.module';
-import { CheckoutExpiryJob } from './checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from './expire-checkout-sessions.job';
 import { CheckoutPageController } from './checkout-page.controller';
 import { CheckoutPageRenderer } from './checkout-page.renderer';
 import { BankAppPayments, CheckoutPayments } from './checkout-payments';
@@ -19,7 +19,7 @@ import { PublicCheckoutService } from './public-checkout.service';
   providers: [
     CheckoutSessionsService,
     CheckoutSessionsRepository,
-    CheckoutExpiryJob,
+    ExpireCheckoutSessionsJob,
     CheckoutSettlement,
     CheckoutPageRenderer,
     CheckoutSurface,

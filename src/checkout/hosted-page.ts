@@ -141,6 +141,7 @@ export function readPayForm(
 /** The form errors the pages show in the customer's language, by the error's code. */
 const FORM_ERRORS: Partial<Record<string, keyof CheckoutTexts>> = {
   [PaymentError.BankFailure]: 'bankFailure',
+  [PaymentError.WrongPassCode]: 'wrongPassCode',
   [PaymentError.PassCodeRequired]: 'passCodeRequired',
   [PaymentError.MethodNotFound]: 'chooseMethodError',
   [PaymentError.TooManyAttempts]: 'tooManyAttempts',

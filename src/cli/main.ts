@@ -6,7 +6,7 @@ import { CLI_ACTOR } from '../admin/audit-log.repository';
 import { OperatorActionsService } from '../admin/operator-actions.service';
 import { OperatorEmailTakenError, OperatorsService } from '../admin/operators.service';
 import { AppError } from '../common/errors/app-error';
-import { ConfigError, loadConfig } from '../config/config';
+import { allJobsOff, ConfigError, loadConfig } from '../config/config';
 import { createApp } from '../app';
 import { runMigrations } from '../database/data-source';
 import { Db } from '../database/db';
@@ -41,7 +41,7 @@ async function withApp<T>(work: (app: NestFastifyApplication) => Promise<T>): Pr
         ...process.env,
         LOG_LEVEL: 'warn',
         WEBHOOK_WORKER: 'false',
-        RECONCILE_INTERVAL_MS: '0',
+        ...allJobsOff(),
         DB_POOL_SIZE: '2',
       }),
       databaseUrl: db.url,

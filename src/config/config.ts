@@ -78,6 +78,24 @@ export class AppConfig {
   DATABASE_DIRECT_URL?: string;
 
   /**
+   * A read replica (a streaming standby, e.g. HAProxy's replica port in front of Patroni's nodes)
+   * for the dashboard's lists, searches, reports and CSV exports; never a page that has just
+   * written. Unset: everything reads `DATABASE_URL` (docs/operations.md, "Read replica").
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_READ_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_READ_URL?: string;
+
+  /**
+   * Reads leave the replica for the leader while it is further behind than this, and a dashboard
+   * user who has just written reads the leader for this long.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DATABASE_READ_MAX_LAG_MS = 10_000;
+
+  /**
    * Run pay's and the keyed requests' hot statements as named prepared statements. Unset: on, unless
    * `DATABASE_DIRECT_URL` is set (`DATABASE_URL` is then a pooler that cannot keep them).
    */
@@ -120,6 +138,17 @@ export class AppConfig {
   @Min(1)
   @Max(200)
   DB_POOL_SIZE = 20;
+
+  /**
+   * How long a statement may go unanswered before it fails (503) and its connection is dropped: a
+   * frozen PostgreSQL leader keeps its sockets open and silent (docs/operations.md, "PostgreSQL
+   * high availability"). Below BANK_TIMEOUT_MS, so that no request hangs longer on the database
+   * than on a bank. 0: no limit.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_QUERY_TIMEOUT_MS = 10_000;
 
   /**
    * Signs the hosted page's CSRF tokens. Unset: a key generated once and kept in the database, which
@@ -428,15 +457,56 @@ export class AppConfig {
   @IsBoolean()
   PAYOUT_SCHEDULER = true;
 
+  /** Expire checkout sessions past their deadline every minute from this instance (any number may: they claim disjoint batches). */
+  @Transform(toBool)
+  @IsBoolean()
+  CHECKOUT_EXPIRY_SCHEDULER = true;
+
+  /** Delete Idempotency-Key records older than 24 h every minute from this instance (any number may: they delete disjoint batches). */
+  @Transform(toBool)
+  @IsBoolean()
+  IDEMPOTENCY_EXPIRY_SCHEDULER = true;
+
+  /** Write the API keys' last-used times this instance gathered every 30 s (false: only when the instance stops). */
+  @Transform(toBool)
+  @IsBoolean()
+  API_KEY_LAST_USED_SCHEDULER = true;
+
   get publicUrl(): string {
     return this.PUBLIC_URL ?? `http://localhost:${this.PORT}`;
   }
+}
+
+/**
+ * The settings that turn a scheduled job on or off on an instance (docs/operations.md, "Jobs"):
+ * every job names one of them (`JobSchedule.switch`), so this list is where a new job's switch
+ * starts, and what the test apps and the CLI turn off.
+ */
+export const JOB_SWITCHES = [
+  'CHECKOUT_EXPIRY_SCHEDULER',
+  'IDEMPOTENCY_EXPIRY_SCHEDULER',
+  'API_KEY_LAST_USED_SCHEDULER',
+  'EVENT_RETENTION_SCHEDULER',
+  'BILLING_SCHEDULER',
+  'PAYOUT_SCHEDULER',
+  'RECONCILE_INTERVAL_MS',
+  'SMS_SEND_INTERVAL_MS',
+] as const satisfies ReadonlyArray<keyof AppConfig>;
+export type JobSwitch = (typeof JOB_SWITCHES)[number];
+
+/** The environment that turns every scheduled job off (`false`, or 0 for an interval). */
+export function allJobsOff(): Record<JobSwitch, string> {
+  const defaults = new AppConfig();
+  return Object.fromEntries(
+    JOB_SWITCHES.map((s) => [s, typeof defaults[s] === 'boolean' ? 'false' : '0']),
+  ) as Record<JobSwitch, string>;
 }
 
 /** Settings without a default (so absent from `new AppConfig()`), read when set. */
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
+  'DATABASE_READ_URL',
   'DATABASE_PREPARED_STATEMENTS',
   'PUBLIC_URL',
   'LOG_FORMAT',

@@ -12,6 +12,8 @@ export interface Customer {
   externalUserId: string;
   phone: string | null;
   language: CustomerLanguage;
+  /** Whole MRU owed to the customer (a prorated downgrade), taken off their next invoices. */
+  creditBalance: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -19,7 +21,7 @@ export interface Customer {
 /** The columns of a customer under the alias `c`, named as Customer's properties. */
 export const CUSTOMER_COLUMNS = raw(
   `c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
-   c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
+   c.credit_balance AS "creditBalance", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
 );
 
 /** The customer record, as the API shows it. */
@@ -38,6 +40,13 @@ export class CustomerJson {
     description: 'The language of the texts Khoums sends the customer (reminders by SMS, the portal)',
   })
   language!: CustomerLanguage;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Whole MRU owed to the customer (a plan change prorated down), taken off their next invoices (docs/billing.md)',
+  })
+  creditBalance!: number;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
@@ -48,6 +57,7 @@ export function toCustomerJson(c: Customer): CustomerJson {
     externalUserId: c.externalUserId,
     phone: c.phone,
     language: c.language,
+    creditBalance: c.creditBalance,
     organizationId: c.organizationId,
     createdAt: c.createdAt.toISOString(),
   };

@@ -18,17 +18,6 @@ const isExternalUserIdTaken = (err: unknown) =>
  * Parts of other modules' statements (invoices, subscriptions): their rows shown with their customer.
  */
 
-/** SQL after FROM or JOIN: the customers, as `alias` (id, external_user_id, phone), for another module's statement. */
-export function customerRows(alias: string): Sql {
-  return raw(`customers ${alias}`);
-}
-
-/** SQL: the id of the organization's customer with this externalUserId (null: none). */
-export function customerIdByExternalUser(organizationId: string, externalUserId: string): Sql {
-  return sql`(SELECT c.id FROM customers c
-        WHERE c.organization_id = ${organizationId} AND c.external_user_id = ${externalUserId})`;
-}
-
 /** Customers: organization-scoped, every statement filters by organization. */
 @Injectable()
 export class CustomersRepository {
@@ -57,6 +46,17 @@ export class CustomersRepository {
             updated_at = CASE WHEN EXCLUDED.phone IS DISTINCT FROM c.phone AND EXCLUDED.phone IS NOT NULL
                               THEN EXCLUDED.updated_at ELSE c.updated_at END
       RETURNING ${CUSTOMER_COLUMNS}`))!;
+  }
+
+  /**
+   * Locks the customers as updating their credit does (FOR NO KEY UPDATE: not waiting for, nor
+   * blocking, the key share a new subscription or invoice of theirs takes), in id order.
+   */
+  async lockCredits(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.many<{ id: string; credit: number }>(sql`
+      SELECT id, credit_balance AS credit FROM customers WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
+    return new Map(rows.map((r) => [r.id, r.credit]));
   }
 
   byId(organizationId: string, id: string): Promise<Customer | undefined> {

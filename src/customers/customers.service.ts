@@ -69,6 +69,11 @@ export class CustomersService {
     return this.repo.search(organizationId, filter, page);
   }
 
+  /** Locks these customers (in id order) until the transaction ends: their credit balances. */
+  lockCredits(ids: string[]): Promise<Map<string, number>> {
+    return this.repo.lockCredits(ids);
+  }
+
   /** The customer with this externalUserId, created if needed; a given phone (already normalised) replaces the stored one. */
   findOrCreate(
     tenant: Pick<Tenant, 'organizationId'>,
@@ -92,6 +97,7 @@ function newCustomer(
     externalUserId,
     phone,
     language,
+    creditBalance: 0,
     createdAt: now,
     updatedAt: now,
   };

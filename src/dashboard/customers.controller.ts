@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
@@ -46,6 +47,7 @@ export class DashboardCustomersController {
     private readonly subscriptions: SubscriptionsService,
   ) {}
 
+  @ReadsReplica('page')
   @Get()
   async list(@Dash() d: DashboardRequest): Promise<void> {
     await this.renderList(d, { externalUserId: '', phone: '', errors: {} });

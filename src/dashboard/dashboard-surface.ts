@@ -9,7 +9,8 @@ import { ServerSecrets } from '../database/server-secrets.repository';
 import type { Role } from '../organizations/users';
 import { Access, DashboardRequest } from './dashboard-request';
 import { fill } from './format';
-import { FORM_LIMITS } from './forms';
+import { READ_LEADER_COOKIE } from '../database/reads-replica';
+import { apiRuleText, FORM_LIMITS } from './forms';
 import { DashboardSessions, SESSION_COOKIE } from './sessions.service';
 
 export const DASHBOARD_LANGUAGES = ['fr', 'ar', 'en'] as const;
@@ -47,6 +48,9 @@ const OWNER_NAV: [string, keyof DashboardTexts][] = [['/dashboard/go-live', 'nav
  */
 @Injectable()
 export class DashboardSurface extends Surface<DashboardRequest, DashboardTexts> {
+  /** With a read replica: how long a write makes the user's pages read the leader (s); 0: none. */
+  private readonly readLeaderSeconds: number;
+
   constructor(
     views: Views,
     secrets: ServerSecrets,
@@ -80,6 +84,7 @@ export class DashboardSurface extends Surface<DashboardRequest, DashboardTexts> 
       config.publicUrl.startsWith('https:'),
       () => secrets.get('dashboard-csrf'),
     );
+    this.readLeaderSeconds = config.DATABASE_READ_URL ? Math.ceil(config.DATABASE_READ_MAX_LAG_MS / 1000) : 0;
   }
 
   protected context(page: PageRequest): DashboardRequest {
@@ -97,6 +102,17 @@ export class DashboardSurface extends Surface<DashboardRequest, DashboardTexts> 
     const access = (marked ?? 'editor') as Access;
     if (access === 'editor' && d.user?.role === 'viewer') throw pageError(PageError.Forbidden);
     if (access === 'owner' && d.user?.role !== 'owner') throw pageError(PageError.Forbidden);
+    // A write: the pages that follow read the leader until the replica has caught up.
+    if (this.readLeaderSeconds > 0)
+      d.page.setCookie(READ_LEADER_COOKIE, '1', {
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: this.readLeaderSeconds,
+      });
+  }
+
+  override ruleText(d: DashboardRequest, code: string): string | undefined {
+    return apiRuleText(d.lang, code);
   }
 
   csrfScope(d: DashboardRequest): string {

@@ -22,6 +22,7 @@ import { DashboardSettlementController } from './settlement.controller';
 import { DashboardAccountsController } from './accounts.controller';
 import { OnboardingController } from './onboarding.controller';
 import { DashboardRepository } from './dashboard.repository';
+import { DashboardExportsController } from './exports.controller';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardSurface } from './dashboard-surface';
 import { DashboardGoLiveController } from './go-live.controller';
@@ -63,6 +64,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardPaymentLinksController,
     DashboardPayoutsController,
     DashboardSettlementController,
+    DashboardExportsController,
     DashboardKeysController,
     DashboardWebhooksController,
     DashboardTeamController,

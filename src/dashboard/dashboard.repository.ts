@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../database/db';
 import { sql } from '../database/sql';
-import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.repository';
-import type { VerificationStatus } from '../organizations/account';
+import { USERS_WITH_ENVIRONMENTS } from '../organizations/organizations.fragments';
+import type { VerificationStatus } from '../organizations/verification';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { Role } from '../organizations/users';
 

@@ -1,4 +1,5 @@
 import type { AppError } from '../common/errors/app-error';
+import { DASHBOARD_TEXTS, DashboardTexts } from '../common/i18n/dashboard-texts';
 import type { Language } from '../common/i18n/languages';
 import { EXTERNAL_ID_MAX } from '../common/validation/fields';
 import { MAX_AMOUNT } from '../common/validation/rules';
@@ -85,7 +86,20 @@ export interface FormMessage {
   lang?: Language;
 }
 
-/** A rule of the API a form broke: its exact (English) words, marked as English on a page in another language. */
+/** The API's rules the dashboard words in the page's language (its texts' `apiRules`), by error code. */
+export type ApiRule = keyof DashboardTexts['apiRules'];
+
+/** The rule's text in the page's language; undefined for a code the texts do not name. */
+export function apiRuleText(pageLang: Language, code: string): string | undefined {
+  const rules = DASHBOARD_TEXTS[pageLang].apiRules;
+  return Object.hasOwn(rules, code) ? rules[code as ApiRule] : undefined;
+}
+
+/**
+ * A rule of the API a form broke, in the page's language. A form catches only rules of `ApiRule`
+ * (its list is typed so), so the API's English words, marked as such, are only a safety net.
+ */
 export function apiFormMessage(pageLang: Language, err: AppError): FormMessage {
-  return { text: err.message, lang: pageLang === 'en' ? undefined : 'en' };
+  const text = apiRuleText(pageLang, err.code);
+  return text ? { text } : { text: err.message, lang: pageLang === 'en' ? undefined : 'en' };
 }

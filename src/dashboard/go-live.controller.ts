@@ -8,6 +8,7 @@ import {
   DOCUMENT_FIELDS,
   FieldProblem,
   readApplication,
+  readPayoutAccountChange,
 } from '../going-live/application-form';
 import { GoLiveService } from '../going-live/go-live.service';
 import { GoLiveError } from '../going-live/going-live.errors';
@@ -27,7 +28,11 @@ interface FormState {
   problems?: Partial<Record<string, FieldProblem>>;
   error?: string;
   notice?: string;
+  /** The payout account change form's values and problems (a verified owner's). */
+  change?: { values: Record<string, string>; problems: Partial<Record<string, FieldProblem>> };
 }
+
+const PAYOUT_FIELDS = ['payoutBank', 'payoutHolder', 'payoutIban'] as const;
 
 /**
  * The owner's application to go live (docs/going-live.md): where it stands, the operator's reason
@@ -46,7 +51,8 @@ export class DashboardGoLiveController {
   @DashboardAccess('owner')
   async show(@Dash() d: DashboardRequest): Promise<void> {
     if (!d.isOwner) throw dashboardError(DashboardError.Forbidden);
-    const notice = d.query('notice') === 'submitted' ? this.texts(d).submitted : undefined;
+    const t = this.texts(d);
+    const notice = { submitted: t.submitted, 'change-requested': t.changeRequested }[d.query('notice') ?? ''];
     await this.render(d, { values: {}, notice });
   }
 
@@ -86,6 +92,29 @@ export class DashboardGoLiveController {
     const returnUrl = onboarding && (await this.accounts.onboardingReturn(organizationId, onboarding));
     if (onboarding) d.page.clearCookie(ONBOARDING_COOKIE);
     d.page.redirect(returnUrl || '/dashboard/go-live?notice=submitted');
+  }
+
+  /** A verified owner's new payout account, waiting for an operator (docs/going-live.md). */
+  @Post('payout-account')
+  @DashboardAccess('owner')
+  async changePayoutAccount(@Dash() d: DashboardRequest): Promise<void> {
+    const t = this.texts(d);
+    const values = Object.fromEntries(PAYOUT_FIELDS.map((name) => [name, d.field(name)]));
+    const read = readPayoutAccountChange((name) => d.field(name), this.goLive.banks());
+    if ('problems' in read)
+      return this.render(
+        d,
+        { values: {}, change: { values, problems: read.problems }, error: t.fixErrors },
+        400,
+      );
+    try {
+      await this.goLive.requestPayoutAccountChange(d.signedIn.organizationId, d.signedIn.userId, read.input);
+    } catch (err) {
+      if (AppError.is(err, GoLiveError.NotVerified))
+        return this.render(d, { values: {}, error: t.changeNeedsVerification }, 409);
+      throw err;
+    }
+    d.page.redirect('/dashboard/go-live?notice=change-requested');
   }
 
   private texts(d: DashboardRequest): GoLiveTexts {
@@ -133,6 +162,8 @@ export class DashboardGoLiveController {
           kept: application?.documents.some((doc) => doc.kind === kind) ?? false,
         })),
         resubmission: account.verificationStatus === 'rejected',
+        change:
+          account.verificationStatus === 'verified' && changeOf(t, account, form, this.goLive.banks(), d),
       },
       status,
     );
@@ -172,5 +203,35 @@ function standingOf(t: GoLiveTexts, account: Account, d: DashboardRequest) {
       ibanLast4: account.payoutAccount.iban.slice(-4),
       status: t[`payoutStatus_${account.payoutAccount.status}`],
     },
+  };
+}
+
+/** The payout account change: the request waiting or refused, and the form to ask for one. */
+function changeOf(t: GoLiveTexts, account: Account, form: FormState, banks: string[], d: DashboardRequest) {
+  const request = account.payoutAccountChange;
+  const values = form.change?.values ?? {};
+  const field = (name: (typeof PAYOUT_FIELDS)[number]) => {
+    const p = form.change?.problems[name];
+    return { name, label: t[name], value: values[name] ?? '', error: p ? t[`problem_${p}`] : undefined };
+  };
+  return {
+    request: request && {
+      status: request.status,
+      text: fill(request.status === 'pending' ? t.changePending : t.changeRejected, {
+        date: formatTime(
+          new Date(request.status === 'pending' ? request.requestedAt : request.requestedAt),
+          d.lang,
+        ),
+      }),
+      bank: request.bank,
+      holderName: request.holderName,
+      ibanLast4: request.iban.slice(-4),
+    },
+    fields: {
+      payoutBank: field('payoutBank'),
+      payoutHolder: field('payoutHolder'),
+      payoutIban: field('payoutIban'),
+    },
+    banks: banks.map((code) => ({ value: code, label: code, selected: values.payoutBank === code })),
   };
 }

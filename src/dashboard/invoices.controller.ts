@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { isUUID, validateSync } from 'class-validator';
@@ -18,7 +19,7 @@ import { fill, formatDate } from './format';
 import { SmsLogService } from '../billing/sms-log.service';
 import { maskPhone } from '../billing/sms-text';
 import { toInvoiceJson } from '../invoices/invoice';
-import { parseAmount, parseChoice, parseText } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, parseAmount, parseChoice, parseText } from './forms';
 import { invoiceRow, pager } from './presenters';
 
 const PAGE_SIZE = 25;
@@ -30,9 +31,16 @@ interface PaymentForm {
   reference: string;
   paidAt: string;
   errors: Record<string, string>;
-  /** The API's own message when the invoice refused the payment (409, or 400 over the amount due). */
-  refused?: string;
+  /** Why the invoice refused the payment (409, or 400 over the amount due), in the page's language. */
+  refused?: FormMessage;
 }
+
+/** The invoice's rules a manual payment can break, each worded in the page's language. */
+const MANUAL_PAYMENT_RULES = [
+  InvoiceError.AmountExceedsDue,
+  InvoiceError.NotPending,
+  PaymentError.InProgress,
+] satisfies ApiRule[];
 
 const EMPTY_PAYMENT_FORM: PaymentForm = { amount: '', method: 'cash', reference: '', paidAt: '', errors: {} };
 
@@ -83,6 +91,7 @@ export class DashboardInvoicesController {
     this.publicUrl = config.publicUrl;
   }
 
+  @ReadsReplica('page')
   @Get()
   async list(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
@@ -138,8 +147,8 @@ export class DashboardInvoicesController {
       await this.invoicesService.recordManualPayment(d.scope, invoiceId, form.dto);
     } catch (err) {
       if (AppError.is(err, InvoiceError.NotFound)) throw dashboardError(DashboardError.NotFound);
-      if (AppError.is(err, InvoiceError.AmountExceedsDue, InvoiceError.NotPending, PaymentError.InProgress))
-        return this.renderInvoice(d, invoiceId, { ...form, refused: err.message });
+      if (AppError.is(err, ...MANUAL_PAYMENT_RULES))
+        return this.renderInvoice(d, invoiceId, { ...form, refused: apiFormMessage(d.lang, err) });
       throw err;
     }
     d.page.redirect(`/dashboard/invoices/${invoiceId}?notice=manualPaymentRecorded`);

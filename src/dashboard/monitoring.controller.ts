@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get } from '@nestjs/common';
 import { formatMru } from '../common/i18n/languages';
 import { LedgerService } from '../ledger/ledger.service';
@@ -26,6 +27,7 @@ export class DashboardMonitoringController {
     private readonly ledger: LedgerService,
   ) {}
 
+  @ReadsReplica('page')
   @Get()
   async home(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
@@ -88,6 +90,7 @@ export class DashboardMonitoringController {
     });
   }
 
+  @ReadsReplica('page')
   @Get('payment-requests')
   async paymentRequests(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
@@ -113,6 +116,7 @@ export class DashboardMonitoringController {
     });
   }
 
+  @ReadsReplica('page')
   @Get('payments')
   async paymentsList(@Dash() d: DashboardRequest): Promise<void> {
     const locals = await paymentsList(

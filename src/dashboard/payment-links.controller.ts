@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
@@ -170,6 +171,7 @@ export class DashboardPaymentLinksController {
     private readonly requests: PaymentRequestsService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('payment-links')
   async list(@Dash() d: DashboardRequest): Promise<void> {
     await this.renderList(d, emptyForm(d.lang), 200);

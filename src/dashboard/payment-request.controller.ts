@@ -19,7 +19,7 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
-import { apiFormMessage, FormMessage, parseAmount } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, parseAmount } from './forms';
 import { deliveryRow, paymentRow, requestRow, sessionRow, Viewer } from './presenters';
 
 /** The refunds of a payment the page lists (the API pages them; a payment has a few). */
@@ -39,7 +39,7 @@ const REFUND_RULES = [
   LedgerError.AmountExceedsLeft,
   CommonError.AmountNotPositive,
   OrganizationError.NotVerifiedForProduction,
-];
+] satisfies ApiRule[];
 
 /**
  * A payment request's page: the request, its payments (a completed one with its refunds, what is

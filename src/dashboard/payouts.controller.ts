@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { CommonError } from '../common/errors/common-errors';
@@ -16,7 +17,7 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
-import { apiFormMessage, FormMessage, parseAmount, parseChoice } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, parseAmount, parseChoice } from './forms';
 import type { Viewer } from './presenters';
 
 const PAGE_SIZE = 25;
@@ -42,7 +43,9 @@ const PAYOUT_RULES = [
   CommonError.AmountNotPositive,
   CommonError.AmountTooLarge,
   OrganizationError.NotVerifiedForProduction,
-];
+] satisfies ApiRule[];
+
+const AMOUNT_RULES = [CommonError.AmountNotPositive, CommonError.AmountTooLarge] satisfies ApiRule[];
 
 /** The `page` of a paged list: a whole number from 1, else the first page. */
 function pageNumber(d: DashboardRequest): number {
@@ -93,6 +96,7 @@ export class DashboardPayoutsController {
     private readonly ledger: LedgerService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('payouts')
   async list(@Dash() d: DashboardRequest): Promise<void> {
     await this.renderList(d, { amount: '' });
@@ -143,7 +147,7 @@ export class DashboardPayoutsController {
         minimumAmount,
       });
     } catch (err) {
-      if (!AppError.is(err, CommonError.AmountNotPositive, CommonError.AmountTooLarge)) throw err;
+      if (!AppError.is(err, ...AMOUNT_RULES)) throw err;
       form.errors.minimumAmount = apiFormMessage(d.lang, err);
       return this.renderList(d, { amount: '' }, form);
     }

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
@@ -81,6 +82,7 @@ export class DashboardProductsController {
     private readonly prices: PricesService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('products')
   async list(@Dash() d: DashboardRequest): Promise<void> {
     await this.renderList(d, { name: '', description: '', errors: {} });

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { formatMru } from '../common/i18n/languages';
@@ -8,7 +9,7 @@ import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
 import { formatCount, formatDate, utcDay } from './format';
-import { apiFormMessage, FormMessage, queryString } from './forms';
+import { apiFormMessage, ApiRule, FormMessage, queryString } from './forms';
 
 /** The days the report shows when none are asked for: the last 30, today included. */
 const DEFAULT_DAYS = 30;
@@ -32,6 +33,7 @@ export class DashboardSettlementController {
     private readonly ledger: LedgerService,
   ) {}
 
+  @ReadsReplica('page')
   @Get('settlement')
   async report(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;
@@ -42,7 +44,7 @@ export class DashboardSettlementController {
     try {
       rows = await this.ledger.settlement(d.tenant, from, to);
     } catch (err) {
-      if (!AppError.is(err, LedgerError.ReportRange)) throw err;
+      if (!AppError.is(err, ...([LedgerError.ReportRange] satisfies ApiRule[]))) throw err;
       error = apiFormMessage(lang, err);
     }
     const mru = (n: number) => formatMru(n, lang);
@@ -74,6 +76,7 @@ export class DashboardSettlementController {
   }
 
   /** The page's rows as the API's CSV, to download. A range the API refuses: its 400 page. */
+  @ReadsReplica('page')
   @Get('settlement.csv')
   async csv(@Dash() d: DashboardRequest): Promise<void> {
     const { from, to } = reportDays(d);

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Get, Param } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Post } from '../common/http/routes';
@@ -43,6 +44,7 @@ export class DashboardSubscriptionsController {
     this.publicUrl = config.publicUrl;
   }
 
+  @ReadsReplica('page')
   @Get()
   async list(@Dash() d: DashboardRequest): Promise<void> {
     const { t } = d;

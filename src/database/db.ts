@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { DatabaseAvailability } from './availability';
+import type { ReadReplica } from './read-replica';
 import type { Sql } from './sql';
 
 export interface DbOptions {
@@ -27,11 +29,31 @@ export class Db {
   readonly availability = new DatabaseAvailability();
   readonly preparedStatements: boolean;
 
+  /** Set inside `readFromReplica`. */
+  private readonly replicaReads = new AsyncLocalStorage<boolean>();
+
   constructor(
     readonly pool: Pool,
     options: DbOptions = {},
+    /** `DATABASE_READ_URL`'s replica, when there is one. */
+    readonly replica?: ReadReplica,
   ) {
     this.preparedStatements = options.preparedStatements ?? true;
+  }
+
+  /**
+   * Runs `fn` with its statements on the read replica (docs/operations.md, "Read replica"): the
+   * dashboard's lists, searches, reports and CSV exports, which may be a few seconds behind. A
+   * transaction opened inside still runs on the leader, and so does every statement while the
+   * replica is down, lagging more than `DATABASE_READ_MAX_LAG_MS`, or not configured.
+   */
+  readFromReplica<T>(fn: () => T): T {
+    return this.replica ? this.replicaReads.run(true, fn) : fn();
+  }
+
+  /** True inside `readFromReplica` with a replica configured (whether or not it takes the reads now). */
+  get readsFromReplica(): boolean {
+    return this.replicaReads.getStore() === true;
   }
 
   /** The rows of a statement. */
@@ -72,9 +94,14 @@ export class Db {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
+      // A connection that broke or went silent is dropped rather than asked to roll back (on a
+      // frozen server, that would wait the whole query time-out again): the server rolls back
+      // what a closed connection left open.
+      if (isDatabaseUnavailable(err)) broken = true;
+      else
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
       throw err;
     } finally {
       tx.open = false;
@@ -87,6 +114,15 @@ export class Db {
     const tx = this.context.getStore();
     // A statement started from work that outlived its transaction would run on a released connection.
     if (tx && !tx.open) throw new Error('a statement was run after its transaction ended');
+    if (!tx && this.replica && this.replicaReads.getStore() && this.replica.usable) {
+      try {
+        return await this.replica.pool.query<T>(query);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) throw err;
+        // A standby refuses a write (25006) without being down: that statement goes to the leader.
+        if ((err as { code?: unknown }).code !== '25006') this.replica.failed(err);
+      }
+    }
     try {
       const result = await (tx ? tx.client.query<T>(query) : this.pool.query<T>(query));
       if (!this.availability.available) this.availability.succeeded();

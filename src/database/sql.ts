@@ -47,6 +47,28 @@ export class Sql {
   }
 }
 
+declare const gives: unique symbol;
+
+/*
+ * What a fragment gives, for the SQL one module declares for another's statements
+ * (`<module>.fragments.ts`, docs/architecture.md): the type says where it may stand and what it
+ * yields, so a caller reads the columns off the signature instead of the fragment's text. Any `Sql`
+ * is one (the marks are types only; the text is the one written), and each narrows nothing at run
+ * time: the declaration is the point, checked by review and by the statements' tests.
+ */
+
+/** An expression (often a scalar subquery) of type `T`: after SELECT, in a WHERE, as a value. */
+export type SqlValue<T> = Sql & { readonly [gives]?: { value: T } };
+
+/**
+ * Rows with the columns of `Row`: a relation after FROM or JOIN (a subquery, a table with its
+ * alias), a SELECT inside IN (…), or a data-modifying CTE body with its RETURNING.
+ */
+export type SqlRows<Row> = Sql & { readonly [gives]?: { rows: Row } };
+
+/** CTEs to add after WITH (`a AS (…), b AS (…)`), named `Names`, for the statement to read. */
+export type SqlCtes<Names extends string> = Sql & { readonly [gives]?: { ctes: Names } };
+
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
   return new Sql(strings, values);
 }
@@ -86,7 +108,7 @@ export function isoUtc(expression: string): Sql {
 }
 
 /** A column type `rowsFrom` sends as an array; `jsonb` is sent as one JSON array of the values. */
-export type ColumnType = 'uuid' | 'text' | 'integer' | 'timestamptz' | 'jsonb';
+export type ColumnType = 'uuid' | 'text' | 'integer' | 'boolean' | 'timestamptz' | 'jsonb';
 
 /**
  * Many rows sent as one array parameter per column, as SQL after FROM: `(…) alias` with the

@@ -57,7 +57,8 @@ export class AccountService {
       const [was, is] = [toOrganizationJson(before), toOrganizationJson(after)];
       if (
         !isDeepStrictEqual(was.verification, is.verification) ||
-        !isDeepStrictEqual(was.payoutAccount, is.payoutAccount)
+        // The whole account, not its JSON: a new IBAN with the same last four digits is a change too.
+        !isDeepStrictEqual(before.payoutAccount, after.payoutAccount)
       ) {
         const environments = await this.organizations.environments(organizationId);
         await this.events.recordAccountUpdated(

@@ -79,6 +79,49 @@ const storable = (value: string) =>
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   !/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 
+type Problems = Partial<Record<string, FieldProblem>>;
+
+/** A text field's reader: the cleaned value, its problem (if any) written to `problems`. */
+function textReader(read: (name: string) => string, problems: Problems) {
+  return (name: ApplicationField, max: number, pattern?: RegExp, problem?: FieldProblem): string => {
+    const value = clean(read(name));
+    if (!value) problems[name] = 'required';
+    else if (value.length > max) problems[name] = 'tooLong';
+    else if (!storable(value)) problems[name] = problem ?? 'required';
+    else if (pattern && !pattern.test(value)) problems[name] = problem;
+    return value;
+  };
+}
+
+/** The payout account's three fields (the application's and a change's), problems to `problems`. */
+function readPayoutFields(read: (name: string) => string, banks: readonly string[], problems: Problems) {
+  const payoutBank = read('payoutBank');
+  if (!banks.includes(payoutBank)) problems.payoutBank = payoutBank ? 'invalidBank' : 'required';
+  const payoutHolder = textReader(read, problems)('payoutHolder', 200);
+  const ibanInput = read('payoutIban');
+  const payoutIban = normalizeIban(ibanInput);
+  if (!payoutIban) problems.payoutIban = ibanInput.trim() ? 'invalidIban' : 'required';
+  return { payoutBank, payoutHolder, payoutIban: payoutIban ?? '' };
+}
+
+/** A verified owner's new payout account (docs/going-live.md "Changing the payout account"). */
+export interface PayoutAccountInput {
+  bank: string;
+  holderName: string;
+  iban: string;
+}
+
+/** Reads the posted payout account change: the value, or each field's problem. */
+export function readPayoutAccountChange(
+  read: (name: string) => string,
+  banks: readonly string[],
+): { input: PayoutAccountInput } | { problems: Problems } {
+  const problems: Problems = {};
+  const { payoutBank, payoutHolder, payoutIban } = readPayoutFields(read, banks, problems);
+  if (Object.keys(problems).length > 0) return { problems };
+  return { input: { bank: payoutBank, holderName: payoutHolder, iban: payoutIban } };
+}
+
 /**
  * Reads the posted application: the value, or each field's problem. `read(name)` gives a text
  * field ('' when absent), `file(name)` an uploaded file. `hasEarlier` tells which documents an
@@ -91,14 +134,7 @@ export function readApplication(
   hasEarlier: (kind: DocumentKind) => boolean,
 ): { input: ApplicationInput } | { problems: Partial<Record<string, FieldProblem>> } {
   const problems: Partial<Record<string, FieldProblem>> = {};
-  const text = (name: ApplicationField, max: number, pattern?: RegExp, problem?: FieldProblem): string => {
-    const value = clean(read(name));
-    if (!value) problems[name] = 'required';
-    else if (value.length > max) problems[name] = 'tooLong';
-    else if (!storable(value)) problems[name] = problem ?? 'required';
-    else if (pattern && !pattern.test(value)) problems[name] = problem;
-    return value;
-  };
+  const text = textReader(read, problems);
   const legalName = text('legalName', 200);
   const tradeName = text('tradeName', 200);
   const legalForm = read('legalForm');
@@ -112,12 +148,8 @@ export function readApplication(
   const phoneInput = read('representativePhone');
   const representativePhone = normalizePhone(phoneInput);
   if (!representativePhone) problems.representativePhone = phoneInput.trim() ? 'invalidPhone' : 'required';
-  const payoutBank = read('payoutBank');
-  if (!banks.includes(payoutBank)) problems.payoutBank = payoutBank ? 'invalidBank' : 'required';
-  const payoutHolder = text('payoutHolder', 200);
-  const ibanInput = read('payoutIban');
-  const payoutIban = normalizeIban(ibanInput);
-  if (!payoutIban) problems.payoutIban = ibanInput.trim() ? 'invalidIban' : 'required';
+  const payout = readPayoutFields(read, banks, problems);
+  const { payoutBank, payoutHolder, payoutIban } = payout;
 
   const documents: Partial<Record<DocumentKind, ApplicationDocument>> = {};
   for (const [kind, name] of Object.entries(DOCUMENT_FIELDS) as [DocumentKind, string][]) {
@@ -149,7 +181,7 @@ export function readApplication(
         representativePhone: representativePhone!,
         payoutBank,
         payoutHolder,
-        payoutIban: payoutIban!,
+        payoutIban,
       },
       representativeIdNumber: idNumber,
       documents,

@@ -6,7 +6,7 @@ import { DOCUMENT_KINDS, DocumentKind, DocumentType, StoredApplication } from '.
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { VerificationRepository } from '../organizations/verification.repository';
 import { AccountService } from './account.service';
-import type { ApplicationInput } from './application-form';
+import type { ApplicationInput, PayoutAccountInput } from './application-form';
 import { DocumentCipher } from './document-cipher';
 import { GoLiveError, goLiveError } from './going-live.errors';
 import { payoutBanks } from './payout-account';
@@ -34,6 +34,11 @@ export class GoLiveService {
   /** The organizations whose application waits for an operator, oldest first. */
   submittedQueue(): Promise<{ id: string; name: string; submittedAt: Date }[]> {
     return this.applications.submittedQueue();
+  }
+
+  /** The organizations whose payout account change waits for an operator, oldest first. */
+  payoutAccountChangeQueue(): Promise<{ id: string; name: string; requestedAt: Date }[]> {
+    return this.organizations.payoutAccountChangeQueue();
   }
 
   banks(): string[] {
@@ -82,6 +87,22 @@ export class GoLiveService {
         iban: input.fields.payoutIban,
         status: 'pending',
       });
+    });
+  }
+
+  /**
+   * A verified owner's request to change the payout account (docs/going-live.md "Changing the
+   * payout account"): kept until an operator decides, replacing an earlier request; payouts go to
+   * the approved account meanwhile. Before verification the application's form sets the account.
+   */
+  async requestPayoutAccountChange(
+    organizationId: string,
+    userId: string | null,
+    input: PayoutAccountInput,
+  ): Promise<void> {
+    await this.accounts.change(organizationId, async (before) => {
+      if (before.verificationStatus !== 'verified') throw goLiveError(GoLiveError.NotVerified);
+      await this.organizations.requestPayoutAccountChange(organizationId, userId, input);
     });
   }
 

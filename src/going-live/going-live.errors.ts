@@ -6,6 +6,7 @@ export enum GoLiveError {
   AlreadyVerified = 'already_verified',
   DocumentRequired = 'document_required',
   DocumentNotFound = 'document_not_found',
+  NotVerified = 'payout_account_change_needs_verification',
 }
 
 export const goLiveError = domainErrors<GoLiveError>({
@@ -13,4 +14,5 @@ export const goLiveError = domainErrors<GoLiveError>({
   [GoLiveError.AlreadyVerified]: [409, Messages.alreadyVerified],
   [GoLiveError.DocumentRequired]: [400, Messages.documentRequired],
   [GoLiveError.DocumentNotFound]: [404, Messages.documentNotFound],
+  [GoLiveError.NotVerified]: [409, Messages.payoutAccountChangeNeedsVerification],
 });

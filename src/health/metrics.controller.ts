@@ -36,6 +36,13 @@ export class MetricsController {
       metrics.dbPool.set({ state: 'idle' }, idleCount);
       metrics.dbPool.set({ state: 'waiting' }, waitingCount);
     });
+    const replica = db.replica;
+    if (replica)
+      metrics.onScrape(async () => {
+        const lag = await replica.measureLag();
+        if (lag === null) metrics.dbReplicaLag.reset();
+        else metrics.dbReplicaLag.set(lag);
+      });
     metrics.onScrape(async () => metrics.outboxPending.set(await webhooks.countPendingDeliveries()));
   }
 

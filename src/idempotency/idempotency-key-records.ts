@@ -6,9 +6,9 @@ import {
   isKeyTaken,
   KeyedWrite,
   KeyedWriteRow,
-  KeyRecord,
   StoredAnswer,
 } from './idempotency.repository';
+import { KeyRecord } from './idempotency.fragments';
 import type { RequestKey } from './request-key';
 
 /** Thrown to answer a request with its key's stored answer (`IdempotencyKeyRunner` sends it, marked replayed). */

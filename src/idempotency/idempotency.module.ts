@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyExpiryJob } from './idempotency-expiry.job';
+import { ExpireIdempotencyKeysJob } from './expire-idempotency-keys.job';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyKeyRecords } from './idempotency-key-records';
 import { IdempotencyKeyRunner } from './idempotency-key-runner';
@@ -9,7 +9,7 @@ import { IdempotencyKeyRunner } from './idempotency-key-runner';
  * scope of every request that carries the header) and on the hosted page's pay form.
  */
 @Module({
-  providers: [IdempotencyRepository, IdempotencyKeyRecords, IdempotencyExpiryJob, IdempotencyKeyRunner],
+  providers: [IdempotencyRepository, IdempotencyKeyRecords, ExpireIdempotencyKeysJob, IdempotencyKeyRunner],
   exports: [IdempotencyKeyRecords, IdempotencyRepository, IdempotencyKeyRunner],
 })
 export class IdempotencyModule {}

@@ -1,49 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { raw, Sql, sql } from '../database/sql';
+import { KEY_COLUMNS, KeyRecord, recordOf } from './idempotency.fragments';
 import type { RequestKey } from './request-key';
-
-/** A key's record, as every statement here returns it (JSON). */
-export interface KeyRecord {
-  /** HMAC of the first request's method, path and body (hex). */
-  requestHash: string;
-  /** The first request's answer (both null for a pay, whose answer is its payment). */
-  status: number | null;
-  body: string | null;
-  /** The payment a pay opened. */
-  paymentId: string | null;
-  /** What the statement that read the record joined to it (`recordOf`'s `extra`). */
-  extra?: unknown;
-}
 
 /** An answer to give again. */
 export interface StoredAnswer {
   status: number;
   body: string;
-}
-
-const recordJson = (extra: Sql) =>
-  sql`json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
-                        'paymentId', k.payment_id, 'extra', ${extra})`;
-
-/**
- * A scalar subquery: the key's record (`KeyRecord` JSON), null when there is none. `extra` is SQL
- * on the record's alias `k`, returned as its `extra` (pay joins the payment it opened).
- */
-export function recordOf(key: RequestKey, extra: Sql = raw('NULL')): Sql {
-  return sql`(SELECT ${recordJson(extra)} FROM idempotency_keys k WHERE k.id = ${key.id})`;
-}
-
-const columns = raw('id, environment_id, checkout_session_id, request_hash');
-
-/**
- * A data-modifying CTE body recording a pay's key with the payment it opened: one record per row
- * of `source` (a CTE returning the payment's `id`). Inserted without ON CONFLICT: a key taken by a
- * concurrent request fails the whole statement (unique violation), so no payment is opened for it.
- */
-export function recordPaymentWhen(source: string, key: RequestKey): Sql {
-  return sql`INSERT INTO idempotency_keys (${columns}, payment_id)
-    SELECT ${key.id}, ${key.environmentId}, ${key.checkoutSessionId}, ${key.requestHash}, s.id FROM ${raw(source)} s`;
 }
 
 /**
@@ -76,7 +40,7 @@ export class KeyedWrite {
   record(source: string): Sql {
     const k = this.key;
     return sql`idem_record AS (
-      INSERT INTO idempotency_keys (${columns}, status, body)
+      INSERT INTO idempotency_keys (${KEY_COLUMNS}, status, body)
       SELECT ${k.id}, ${k.environmentId}, ${k.checkoutSessionId}, ${k.requestHash}, ${this.answer.status}, ${this.answer.body}
         FROM ${raw(source)} LIMIT 1
       RETURNING 1)`;
@@ -109,17 +73,15 @@ export class IdempotencyRepository {
     ))!;
   }
 
-  async find(key: RequestKey, extra?: Sql): Promise<KeyRecord | null> {
-    const row = await this.db.one<{ record: KeyRecord | null }>(
-      sql`SELECT ${recordOf(key, extra)} AS record`,
-    );
+  async find(key: RequestKey): Promise<KeyRecord | null> {
+    const row = await this.db.one<{ record: KeyRecord | null }>(sql`SELECT ${recordOf(key)} AS record`);
     return row?.record ?? null;
   }
 
   /** Records the answer of the key's first request (a plain insert: a taken key is a unique violation). */
   async insert(key: RequestKey, answer: StoredAnswer): Promise<void> {
     await this.db.exec(sql`
-      INSERT INTO idempotency_keys (${columns}, status, body)
+      INSERT INTO idempotency_keys (${KEY_COLUMNS}, status, body)
       VALUES (${key.id}, ${key.environmentId}, ${key.checkoutSessionId}, ${key.requestHash}, ${answer.status}, ${answer.body})`);
   }
 

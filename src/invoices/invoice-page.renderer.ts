@@ -4,7 +4,7 @@ import { Views } from '../common/http/views';
 import { formatDate, formatMru } from '../common/i18n/languages';
 import type { PaymentMethodChoice } from '../checkout/checkout-payments';
 import { checkoutTexts, FormState, payFormLocals, renderHostedPage } from '../checkout/hosted-page';
-import { invoicePagePath } from './invoice';
+import { customerPortalPath, invoicePagePath } from './invoice';
 import { InvoicePageService } from './invoice-page.service';
 import type { InvoicePageRow } from './invoices.repository';
 
@@ -52,6 +52,8 @@ export class InvoicePageRenderer {
       amountText: formatMru(invoice.amount, page.lang),
       statusUrl: `${invoicePagePath(invoice.id)}/status`,
       pageUrl: invoicePagePath(invoice.id),
+      // Without JavaScript nothing polls: the page reloads itself every 5 s (it says it updates).
+      refreshUrl: invoicePagePath(invoice.id),
     });
   }
 
@@ -110,6 +112,7 @@ export class InvoicePageRenderer {
         .replace('{end}', formatDate(invoice.periodEnd, page.lang)),
       amountText: formatMru(invoice.amount, page.lang),
       transactionId: invoice.transactionId,
+      portalHref: customerPortalPath(invoice.organizationId, invoice.environment),
     };
   }
 

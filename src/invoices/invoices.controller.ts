@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
@@ -18,6 +19,7 @@ import { InvoiceError } from './invoices.errors';
 export class InvoicesController {
   constructor(private readonly service: InvoicesService) {}
 
+  @ReadsReplica('csv')
   @Get()
   @ApiList(InvoiceJson)
   @ApiCsv()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import type { CustomerLanguage } from '../customers/customer';
-import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
+import { customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import {
   cursorColumn,
@@ -12,26 +12,21 @@ import {
   keysetPage,
   KeysetQuery,
 } from '../database/keyset';
-import { and, empty, raw, Sql, sql } from '../database/sql';
-import type { VerificationStatus } from '../organizations/account';
-import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
+import { and, raw, Sql, sql } from '../database/sql';
+import type { VerificationStatus } from '../organizations/verification';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import {
   applicationFeeOf,
-  lockPendingRequestsIn,
   lockRequest,
   markPaidByHand,
   setPendingAmount,
   paymentRequestRows,
-  voidRequestsIn,
-} from '../payment-requests/payment-requests.repository';
+} from '../payment-requests/payment-requests.fragments';
 import type { PaymentStatus } from '../payments/payment';
-import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.repository';
-import type { SettlementContext } from '../payments/settlement';
-import type { EventKind } from '../webhooks/event-kinds';
-import { insertEventPerRow } from '../webhooks/outbox';
-import { Invoice, INVOICE_COLUMNS, invoiceJsonSql, InvoiceStatus, ManualPaymentMethod } from './invoice';
-import { InvoiceReminders } from './invoice-reminders';
+import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.fragments';
+import { invoiceEvents } from './invoices.fragments';
+import { Invoice, INVOICE_COLUMNS, InvoiceStatus, ManualPaymentMethod } from './invoice';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
@@ -71,153 +66,6 @@ export interface InvoiceSearch {
 
 const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = i.customer_id`;
 
-/*
- * Statements other modules' statements are built from (set-based billing, settlement, cancel),
- * each a data-modifying CTE body or a pair of named CTEs.
- */
-
-/**
- * Inserts one invoice per row of `source` (SQL after FROM; columns id, organization_id,
- * environment_id, customer_id, subscription_id, amount, period_start, period_end, due_date,
- * payment_request_id, created_at), returning the ids of those inserted. A period already
- * invoiced inserts nothing (unique subscription and period start), so a retried batch bills no
- * period twice. Each invoice's `reminder_at` is its first reminder time (`reminders`), so the
- * reminder run leaves it alone until then.
- */
-export function insertInvoicesFrom(source: Sql, reminders: InvoiceReminders): Sql {
-  return sql`INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                                   period_start, period_end, due_date, payment_request_id, created_at, updated_at,
-                                   reminder_at)
-    SELECT id, organization_id, environment_id, customer_id, subscription_id, amount,
-           period_start, period_end, due_date, payment_request_id, created_at, created_at,
-           ${reminders.firstReminderAt(raw('n.environment_id'), raw('n.due_date'))}
-      FROM (SELECT * FROM ${source}) n
-    ON CONFLICT (subscription_id, period_start) DO NOTHING
-    RETURNING id`;
-}
-
-/**
- * CTEs voiding the pending invoices of the subscriptions `subscriptionIds` selects, with their
- * `invoice-voided` events, and making their payment requests unpayable (`voided_at`). The
- * requests are locked first, in the order payments lock them (request, then invoice), so a
- * payment settling at the same moment is waited for: an invoice it paid stays paid. An invoice
- * whose request has a payment with the bank is left pending: that payment decides it (paid, or
- * void when it fails: `voidAfterFailureCtes`).
- */
-export function voidPendingCtes(name: string, subscriptionIds: Sql, at: Date, publicUrl: string): Sql {
-  return voidInvoicesCtes(
-    name,
-    sql`i.subscription_id IN (${subscriptionIds})
-        AND NOT ${hasPendingPayment(raw('i.payment_request_id'))}`,
-    at,
-    publicUrl,
-  );
-}
-
-/**
- * Locks the payment requests of the pending invoices of these subscriptions. Run in the voiding
- * transaction before the statement of `voidPendingCtes`: that statement then starts after any
- * payment being opened for them has committed, and so sees it (a statement sees what was committed
- * before it started, and opening a payment holds its request's lock).
- */
-export function lockPendingRequestsOf(subscriptionIds: string[]): Sql {
-  return lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i
-              WHERE i.subscription_id = ANY(${subscriptionIds}::uuid[]) AND i.status = 'pending'`);
-}
-
-/**
- * The billing part of a payment that failed: the pending invoice of a cancelled subscription that
- * was waiting for it becomes void (as cancelling would have made it). `settled` names the CTE
- * of the settling statement returning the settled payment; `cancelledSubscriptions` selects the
- * ids of the cancelled subscriptions (a fragment of the subscriptions module, which owns them).
- */
-export function voidAfterFailureCtes(
-  name: string,
-  settled: string,
-  cancelledSubscriptions: Sql,
-  at: Date,
-  publicUrl: string,
-): Sql {
-  return voidInvoicesCtes(
-    name,
-    sql`i.payment_request_id IN (SELECT payment_request_id FROM ${raw(settled)} WHERE status = 'failed')
-        AND i.subscription_id IN (${cancelledSubscriptions})`,
-    at,
-    publicUrl,
-  );
-}
-
-/**
- * SQL: whether the subscription (`subscriptionId`, SQL naming it) has an invoice still pending
- * after its due date at `at`, `except` (an invoice id) aside. With `environmentId`, the
- * subscription's (its invoices live there), a filter can start from the environment's overdue
- * invoices, by index.
- */
-export function hasOverdueInvoice(of: {
-  subscriptionId: Sql;
-  at: Sql | Date;
-  environmentId?: Sql;
-  except?: Sql;
-}): Sql {
-  const inEnvironment = of.environmentId ? sql` AND o.environment_id = ${of.environmentId}` : empty;
-  const except = of.except ? sql` AND o.id <> ${of.except}` : empty;
-  return sql`EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = ${of.subscriptionId}${inEnvironment}
-                        AND o.status = 'pending' AND o.due_date <= ${of.at}${except})`;
-}
-
-/** SQL: the due date of the subscription's (`subscriptionId`, SQL naming it) oldest pending invoice, null when none. */
-export function oldestPendingDueDateOf(subscriptionId: Sql): Sql {
-  return sql`(SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = ${subscriptionId} AND i.status = 'pending')`;
-}
-
-/** The outbox's insert of an event per invoice of `from` (alias `i`). */
-function invoiceEvents(from: Sql, kind: EventKind, at: Date, publicUrl: string): Sql {
-  return insertEventPerRow(from, {
-    organizationId: raw('i.organization_id'),
-    environmentId: raw('i.environment_id'),
-    kind,
-    data: invoiceJsonSql(publicUrl),
-    createdAt: at,
-  });
-}
-
-/** Voids the pending invoices matching `condition` (on `i`, the invoice) whose request is still pending. */
-function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: string): Sql {
-  return sql`${raw(name)}_locked AS (
-      ${lockPendingRequestsIn(sql`SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND ${condition}`)}
-    ), ${raw(name)} AS (
-      UPDATE invoices i SET status = 'void', voided_at = ${at}, updated_at = ${at}
-       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM ${raw(name)}_locked)
-      RETURNING i.*
-    ), ${raw(name)}_requests AS (
-      ${voidRequestsIn(sql`SELECT payment_request_id FROM ${raw(name)}`, at)}
-    ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-voided', at, publicUrl)})`;
-}
-
-/**
- * The invoices part of settlement: CTEs `<name>` and `<name>_event` marking `paid`, with an
- * `invoice-paid` event, the pending invoice of the request the statement pays. `<name>` returns
- * the paid invoice. A void invoice stays void.
- */
-export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: string): Sql {
-  return sql`${raw(name)} AS (
-      UPDATE invoices i SET status = 'paid', paid_at = ${ctx.at}, updated_at = ${ctx.at}
-       WHERE i.payment_request_id IN (SELECT id FROM ${raw(ctx.paid)}) AND i.status = 'pending'
-      RETURNING i.*
-    ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-paid', ctx.at, publicUrl)})`;
-}
-
-/**
- * SQL after FROM (in parentheses, alias it): per subscription of the environment with invoices
- * still pending at `cutoff` after their due date, `subscription_id` and `due` (the latest such due
- * date). Read through invoices_overdue_idx. For dunning.
- */
-export function overdueSubscriptionsOf(environmentId: string, cutoff: Date): Sql {
-  return sql`SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
-     WHERE i.environment_id = ${environmentId} AND i.status = 'pending' AND i.due_date <= ${cutoff}
-     GROUP BY i.subscription_id`;
-}
-
 /** A pending invoice the reminder run claimed, with what its reminder says and to whom. */
 export interface ReminderInvoiceRow extends Invoice {
   /** The latest reminder sent (src/billing/reminder-days.ts), null before any. */
@@ -226,47 +74,6 @@ export interface ReminderInvoiceRow extends Invoice {
   customerLanguage: CustomerLanguage;
   merchantName: string;
   environment: EnvironmentKind;
-}
-
-/**
- * SQL: claims up to `limit` pending invoices whose reminder time has come by `now` (in one
- * environment or all), oldest first, locking them (FOR UPDATE SKIP LOCKED: concurrent runs take
- * disjoint invoices, and a payment settling one waits for the batch), with the columns of
- * `ReminderInvoiceRow`. Read through invoices_reminder_idx (or _all_idx): every claimed invoice gets
- * a later reminder time or none (`recordRemindersCte`), so each batch reads only what it claims.
- */
-export function claimReminderInvoices(now: Date, limit: number, environmentId?: string): Sql {
-  const inEnvironment = environmentId === undefined ? empty : sql` AND i.environment_id = ${environmentId}`;
-  return sql`SELECT ${INVOICE_COLUMNS}, i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
-         c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
-    FROM (SELECT i.id FROM invoices i
-           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= ${now}${inEnvironment}
-           ORDER BY i.reminder_at LIMIT ${limit} FOR UPDATE OF i SKIP LOCKED) claimed
-    JOIN invoices i ON i.id = claimed.id
-    JOIN ${customerRows('c')} ON c.id = i.customer_id
-    JOIN (${ENVIRONMENTS_WITH_ORGANIZATIONS}) ON e.id = i.environment_id AND o.id = i.organization_id`;
-}
-
-/**
- * A data-modifying CTE body recording the reminder run's decisions: per claimed invoice (`id`),
- * when to look again (`next_at`, null: no day left) and the step of the reminder sent now, if any.
- */
-export function recordRemindersCte(
-  decisions: { id: string; next_at: Date | null; step: number | null }[],
-): Sql {
-  return sql`UPDATE invoices i SET reminder_at = x.next_at, reminder_step = coalesce(x.step, i.reminder_step)
-      FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS x(id uuid, next_at timestamptz, step integer)
-     WHERE i.id = x.id AND i.status = 'pending'
-    RETURNING i.id`;
-}
-
-/**
- * Makes the environment's pending invoices looked at again by the next reminder run (its reminder
- * days changed: a day now earlier than the time an invoice waits for would be missed).
- */
-export function rescheduleRemindersOf(environmentId: string): Sql {
-  return sql`UPDATE invoices SET reminder_at = '-infinity'
-     WHERE environment_id = ${environmentId} AND status = 'pending' AND due_date IS NOT NULL`;
 }
 
 const LIST_ORDER = raw('i.created_at DESC, i.period_start DESC, i.id DESC');

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { SettlementExtensions } from '../payments/settlement';
-import { LedgerTerms, ledgerSettlementCte } from './ledger.repository';
+import { LedgerTerms } from './ledger.repository';
+import { ledgerSettlementCte } from './ledger.fragments';
 
 export function ledgerTermsOf(config: AppConfig): LedgerTerms {
   return { defaultFeeBps: config.DEFAULT_FEE_BPS, payoutDelayDays: config.PAYOUT_DELAY_DAYS };

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
@@ -27,6 +28,7 @@ export class LedgerController {
     return { data: await this.service.balance(t) };
   }
 
+  @ReadsReplica('csv')
   @Get('balance-transactions')
   @SecretKey()
   @ApiList(BalanceTransactionJson)
@@ -36,6 +38,7 @@ export class LedgerController {
   }
 
   /** JSON, or with `Accept: text/csv` the same rows as CSV with a header line. */
+  @ReadsReplica('csv')
   @Get('reports/settlement')
   @ApiErrors(LedgerError.ReportRange)
   @SecretKey()

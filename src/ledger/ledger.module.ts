@@ -8,13 +8,24 @@ import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { LedgerSettlement } from './ledger-settlement';
 import { RefundsController } from './refunds.controller';
-import { RefundsJob } from './refunds.job';
+import { ReconcileRefundsJob } from './reconcile-refunds.job';
+import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
+import { SettlementReportRepository } from './settlement-report.repository';
 
 @Module({
   imports: [PaymentsModule, InvoicesModule, IdempotencyModule],
   controllers: [LedgerController, RefundsController],
-  providers: [LedgerChecks, LedgerRepository, LedgerService, LedgerSettlement, RefundsService, RefundsJob],
+  providers: [
+    LedgerChecks,
+    LedgerRepository,
+    LedgerService,
+    LedgerSettlement,
+    RefundsRepository,
+    RefundsService,
+    ReconcileRefundsJob,
+    SettlementReportRepository,
+  ],
   exports: [LedgerChecks, LedgerRepository, LedgerService, RefundsService],
 })
 export class LedgerModule {}

@@ -3,13 +3,10 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { keysetBatches } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, join, raw, Sql, sql } from '../database/sql';
-import { platformEnvironmentOf } from '../organizations/connected-accounts.repository';
-import { feeTermsOfEnvironment } from '../organizations/organizations.repository';
-import { COMPLETED_PAYMENTS, paymentMethodOf } from '../payments/payments.repository';
-import { applicationFeeOf, transactionIdOf } from '../payment-requests/payment-requests.repository';
-import { insertEventWhen } from '../webhooks/outbox';
-import type { SettlementContext } from '../payments/settlement';
+import { and, join, raw, sql } from '../database/sql';
+import { platformEnvironmentOf } from '../organizations/organizations.fragments';
+import { COMPLETED_PAYMENTS } from '../payments/payments.fragments';
+import { applicationFeeOf } from '../payment-requests/payment-requests.fragments';
 import {
   BalanceTransaction,
   BalanceTransactionJson,
@@ -17,21 +14,6 @@ import {
   toBalanceTransactionJson,
 } from './balance-transaction';
 import { LedgerChecks } from './ledger-checks';
-import { Refund, RefundStatus, toRefundJson } from './refund';
-
-/** How a refund ends, as the bank said. */
-export type RefundOutcome =
-  { status: 'succeeded'; bankReference: string | null } | { status: 'failed'; reason: string };
-
-/** One UTC day and bank app of the settlement report (`net` is computed from the others). */
-export interface SettlementDay {
-  date: string;
-  paymentMethod: string;
-  payments: number;
-  gross: number;
-  fees: number;
-  refunds: number;
-}
 
 /** A difference the ledger check found. */
 export interface LedgerProblem {
@@ -53,12 +35,6 @@ export interface LedgerTotals {
   balance: number;
 }
 
-/** A refund's columns as `Refund`. */
-const REFUND_COLUMNS = sql`r.id, r.environment_id AS "environmentId", r.organization_id AS "organizationId",
-  r.payment_id AS "paymentId", r.payment_request_id AS "paymentRequestId",
-  ${transactionIdOf(raw('r.payment_request_id'))} AS "transactionId", r.amount, r.status, r.reason,
-  r.failure_reason AS "failureReason", r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
-
 /** How the ledger prices a payment: the default fee rate and the days until its money is available. */
 export interface LedgerTerms {
   defaultFeeBps: number;
@@ -69,46 +45,6 @@ export interface LedgerTerms {
 const COLUMNS = raw(`t.id, t.type, t.amount::float8 AS amount, t.fee::float8 AS fee, t.net::float8 AS net,
   t.source_id AS "sourceId", t.payment_id AS "paymentId", t.available_on AS "availableOn", t.payout_id AS "payoutId",
   t.environment_id AS "environmentId", t.organization_id AS "organizationId", t.created_at AS "createdAt"`);
-
-/**
- * The ledger's part in settling a payment (a settlement extension's CTE): a payment the statement
- * completes gets its `payment` transaction, with the fee of its organization's rate (else the
- * default) of the amount, rounded half up, available `payoutDelayDays` after completion. The
- * database refuses a second `payment` transaction for one payment (one per source and type).
- *
- * A connected account's application fee (docs/platforms.md) moves in the same insert: a payment
- * whose request has a fee above 0 also moves it from the account's balance (`application_fee`,
- * negative) to its platform's environment of the same kind (`application_fee_received`), both
- * available with the payment; neither when the account has no platform any more. One insert, so
- * the environment's fee terms are read once and the table's indexes and triggers are opened once;
- * the platform is looked up only for a payment with a fee.
- */
-export function ledgerSettlementCte(ctx: SettlementContext, terms: LedgerTerms): Sql {
-  return sql`ledger_payment AS (
-      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                        environment_id, organization_id, created_at)
-      SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
-             s.completed_at + make_interval(days => ${terms.payoutDelayDays}::int), x.environment_id,
-             x.organization_id, s.completed_at
-        FROM ${raw(ctx.settled)} s
-       CROSS JOIN LATERAL ${feeTermsOfEnvironment(raw('s.environment_id'))} o
-       CROSS JOIN LATERAL (SELECT ${applicationFeeOf(raw('s.payment_request_id'))}::bigint AS fee) a
-        LEFT JOIN LATERAL (SELECT * FROM ${platformEnvironmentOf(raw('s.environment_id'))} pp WHERE a.fee > 0) p ON true
-       CROSS JOIN LATERAL (VALUES
-               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, ${terms.defaultFeeBps}::int) + 5000) / 10000,
-                s.environment_id, o.organization_id),
-               ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
-               ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
-             AS x(type, amount, fee, environment_id, organization_id)
-       WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
-      RETURNING id
-    )`;
-}
-
-/** SQL: the payout that paid out the payment `paymentId` names (its `payment` transaction's), else null. */
-export function payoutIdOfPayment(paymentId: Sql): Sql {
-  return sql`(SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = ${paymentId} AND bt.type = 'payment')`;
-}
 
 /** Balance transactions (append-only) and the balance of each environment. */
 @Injectable()
@@ -249,138 +185,6 @@ export class LedgerRepository {
          AND type NOT IN ('payout', 'payout_failure')`);
   }
 
-  /**
-   * Records a new `pending` refund with its `refund` balance transaction (the amount debited at
-   * once, available at once; the fee is not returned) and `refund-created`, in one statement.
-   */
-  async insertRefund(refund: Refund): Promise<void> {
-    await this.db.exec(sql`
-      WITH created AS (
-        INSERT INTO refunds (id, environment_id, organization_id, payment_id, payment_request_id, amount, status,
-                             reason, next_check_at, created_at, updated_at)
-        VALUES (${refund.id}, ${refund.environmentId}, ${refund.organizationId}, ${refund.paymentId},
-                ${refund.paymentRequestId}, ${refund.amount}, 'pending', ${refund.reason}, ${refund.createdAt},
-                ${refund.createdAt}, ${refund.createdAt})
-        RETURNING id
-      ), debit AS (
-        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                          environment_id, organization_id, created_at)
-        SELECT gen_random_uuid(), 'refund', ${-refund.amount}::int, 0, ${-refund.amount}::int, id, ${refund.paymentId},
-               ${refund.createdAt}, ${refund.environmentId}, ${refund.organizationId}, ${refund.createdAt}
-          FROM created
-      ), event AS (${insertEventWhen('created', {
-        organizationId: refund.organizationId,
-        environmentId: refund.environmentId,
-        kind: 'refund-created',
-        data: toRefundJson(refund),
-        createdAt: refund.createdAt,
-      })})
-      SELECT 1`);
-  }
-
-  /**
-   * Ends a pending refund as the bank said, with `refund-updated`; a failed one credits its amount
-   * back (`refund_failure`). Only from `pending`: returns the refund as it now is, or undefined
-   * when it was no longer pending (someone settled it first; nothing changed).
-   */
-  async settleRefund(refund: Refund, outcome: RefundOutcome): Promise<Refund | undefined> {
-    const at = new Date();
-    const failed = outcome.status === 'failed';
-    const settled: Refund = {
-      id: refund.id,
-      environmentId: refund.environmentId,
-      organizationId: refund.organizationId,
-      paymentId: refund.paymentId,
-      paymentRequestId: refund.paymentRequestId,
-      transactionId: refund.transactionId,
-      amount: refund.amount,
-      status: outcome.status,
-      reason: refund.reason,
-      failureReason: failed ? outcome.reason : null,
-      createdAt: refund.createdAt,
-      updatedAt: at,
-    };
-    const row = await this.db.one<{ n: number }>(sql`
-      WITH settled AS (
-        UPDATE refunds SET status = ${outcome.status}, failure_reason = ${settled.failureReason},
-               bank_reference = ${outcome.status === 'succeeded' ? outcome.bankReference : null}, updated_at = ${at}
-         WHERE id = ${refund.id} AND status = 'pending'
-        RETURNING id, amount, payment_id, environment_id, organization_id
-      ), credit AS (
-        INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
-                                          environment_id, organization_id, created_at)
-        SELECT gen_random_uuid(), 'refund_failure', amount, 0, amount, id, payment_id, ${at}, environment_id,
-               organization_id, ${at}
-          FROM settled WHERE ${failed}::boolean
-      ), event AS (${insertEventWhen('settled', {
-        organizationId: refund.organizationId,
-        environmentId: refund.environmentId,
-        kind: 'refund-updated',
-        data: toRefundJson(settled),
-        createdAt: at,
-      })})
-      SELECT count(*)::int AS n FROM settled`);
-    return row?.n === 1 ? settled : undefined;
-  }
-
-  refund(environmentId: string, id: string): Promise<Refund | undefined> {
-    return this.db.one<Refund>(
-      sql`SELECT ${REFUND_COLUMNS} FROM refunds r WHERE r.id = ${id} AND r.environment_id = ${environmentId}`,
-    );
-  }
-
-  /** A refund by id alone (the refunds job, which claims across environments). */
-  refundById(id: string): Promise<Refund | undefined> {
-    return this.db.one<Refund>(sql`SELECT ${REFUND_COLUMNS} FROM refunds r WHERE r.id = ${id}`);
-  }
-
-  /** Newest first; filters combine. */
-  async refunds(
-    environmentId: string,
-    filter: { paymentId?: string; status?: RefundStatus },
-    page: Page,
-  ): Promise<{ rows: Refund[]; total: number }> {
-    const where = [sql`r.environment_id = ${environmentId}`];
-    if (filter.paymentId !== undefined) where.push(sql`r.payment_id = ${filter.paymentId}`);
-    if (filter.status !== undefined) where.push(sql`r.status = ${filter.status}`);
-    return pageRows<Refund>(
-      this.db,
-      {
-        select: REFUND_COLUMNS,
-        from: sql`FROM refunds r WHERE ${and(where)}`,
-        orderBy: sql`r.created_at DESC, r.id DESC`,
-      },
-      page,
-    );
-  }
-
-  /** Whole MRU of a payment's succeeded refunds. */
-  async succeededRefunds(paymentId: string): Promise<number> {
-    const row = await this.db.one<{ total: number }>(sql`
-      SELECT COALESCE(sum(amount), 0)::float8 AS total FROM refunds WHERE payment_id = ${paymentId} AND status = 'succeeded'`);
-    return row!.total;
-  }
-
-  /**
-   * Claims up to `limit` refunds pending for at least `minAgeMs` (a bank that answered "pending",
-   * was unavailable, or a process that died around the call), pushing their next check back by
-   * `retryAfterMs`: concurrent jobs never claim one twice at once.
-   */
-  async claimPendingRefunds(minAgeMs: number, limit: number, retryAfterMs: number): Promise<string[]> {
-    const rows = await this.db.many<{ id: string }>(sql`
-      WITH due AS (
-        SELECT id FROM refunds
-         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - ${minAgeMs}::int * interval '1 millisecond'
-         ORDER BY next_check_at
-         LIMIT ${limit}
-         FOR UPDATE SKIP LOCKED
-      )
-      UPDATE refunds r SET next_check_at = now() + ${retryAfterMs}::int * interval '1 millisecond'
-        FROM due WHERE r.id = due.id
-      RETURNING r.id`);
-    return rows.map((r) => r.id);
-  }
-
   /** Every balance transaction the list's filters select, newest first, in batches (the CSV export). */
   async *listAll(
     environmentId: string,
@@ -396,22 +200,6 @@ export class LedgerRepository {
       where,
     }))
       yield rows.map(toBalanceTransactionJson);
-  }
-
-  /** Every refund the list's filters select, newest first, in batches (the CSV export). */
-  refundsAll(
-    environmentId: string,
-    filter: { paymentId?: string; status?: RefundStatus },
-  ): AsyncGenerator<Refund[]> {
-    const where = [sql`r.environment_id = ${environmentId}`];
-    if (filter.paymentId !== undefined) where.push(sql`r.payment_id = ${filter.paymentId}`);
-    if (filter.status !== undefined) where.push(sql`r.status = ${filter.status}`);
-    return keysetBatches<Refund>(this.db, {
-      select: REFUND_COLUMNS,
-      from: sql`FROM refunds r`,
-      alias: 'r',
-      where,
-    });
   }
 
   /**
@@ -519,25 +307,5 @@ export class LedgerRepository {
                                                 'net', net, 'balance', balance) ORDER BY environment_id)
                 FROM totals) AS totals`);
     return { problems: row?.problems ?? [], totals: row?.totals ?? [] };
-  }
-
-  /**
-   * The settlement report's rows: per UTC day of the transaction and bank app of its payment, the
-   * payments (count, gross, fees) and the refunds (debited, less those credited back). One range
-   * scan of balance_transactions_list_idx; `to` is excluded.
-   */
-  settlementDays(environmentId: string, from: Date, to: Date): Promise<SettlementDay[]> {
-    return this.db.many<SettlementDay>(sql`
-      SELECT to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, m.method AS "paymentMethod",
-             count(*) FILTER (WHERE t.type = 'payment')::int AS payments,
-             COALESCE(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::float8 AS gross,
-             COALESCE(sum(t.fee) FILTER (WHERE t.type = 'payment'), 0)::float8 AS fees,
-             COALESCE(-sum(t.amount) FILTER (WHERE t.type IN ('refund', 'refund_failure')), 0)::float8 AS refunds
-        FROM balance_transactions t
-       CROSS JOIN LATERAL ${paymentMethodOf(raw('t.payment_id'))} m
-       WHERE t.environment_id = ${environmentId} AND t.created_at >= ${from} AND t.created_at < ${to}
-         AND t.type IN ('payment', 'refund', 'refund_failure')
-       GROUP BY 1, 2
-       ORDER BY 1, 2`);
   }
 }

@@ -8,6 +8,7 @@ import { ListBalanceTransactionsQuery } from './dto/ledger.dto';
 import { ledgerError, LedgerError } from './ledger.errors';
 import { LedgerProblem, LedgerRepository } from './ledger.repository';
 import { reportRange, SettlementRowJson } from './settlement-report';
+import { SettlementReportRepository } from './settlement-report.repository';
 
 /** The ledger check's answer: per environment, its totals and what differs; `ok` when nothing does. */
 export interface LedgerCheck {
@@ -24,7 +25,10 @@ export interface LedgerCheck {
 /** The balance of an environment and the transactions it sums. */
 @Injectable()
 export class LedgerService {
-  constructor(private readonly repo: LedgerRepository) {}
+  constructor(
+    private readonly repo: LedgerRepository,
+    private readonly report: SettlementReportRepository,
+  ) {}
 
   async balance(tenant: Tenant): Promise<BalanceJson> {
     return { ...(await this.repo.balance(tenant.environmentId)), currency: 'MRU' };
@@ -68,7 +72,7 @@ export class LedgerService {
   async settlement(tenant: Tenant, from: string, to: string): Promise<SettlementRowJson[]> {
     const range = reportRange(from, to);
     if (!range) throw ledgerError(LedgerError.ReportRange);
-    const days = await this.repo.settlementDays(tenant.environmentId, range.start, range.end);
+    const days = await this.report.days(tenant.environmentId, range.start, range.end);
     return days.map((d) => ({ ...d, net: d.gross - d.fees - d.refunds }));
   }
 }

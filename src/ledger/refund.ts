@@ -61,3 +61,7 @@ export const REFUND_CSV_COLUMNS: readonly CsvColumn<RefundJson>[] = [
   { header: 'reason', value: (r) => r.reason },
   { header: 'failureReason', value: (r) => r.failureReason },
 ];
+
+/** How a refund ends, as the bank said. */
+export type RefundOutcome =
+  { status: 'succeeded'; bankReference: string | null } | { status: 'failed'; reason: string };

@@ -15,8 +15,8 @@ import { BanksService } from '../payments/banks/banks.service';
 import { PaymentsRepository, RefundablePayment } from '../payments/payments.repository';
 import { CreateRefundDto, ListRefundsQuery } from './dto/refund.dto';
 import { ledgerError, LedgerError } from './ledger.errors';
-import { LedgerRepository, RefundOutcome } from './ledger.repository';
-import { Refund, REFUND_CSV_COLUMNS, RefundJson, toRefundJson } from './refund';
+import { RefundsRepository } from './refunds.repository';
+import { Refund, REFUND_CSV_COLUMNS, RefundJson, toRefundJson, RefundOutcome } from './refund';
 
 /** A refunds pass: how many pending refunds it claimed and how many it settled. */
 export interface RefundsPass {
@@ -40,7 +40,7 @@ export class RefundsService {
 
   constructor(
     private readonly db: Db,
-    private readonly ledger: LedgerRepository,
+    private readonly repo: RefundsRepository,
     private readonly payments: PaymentsRepository,
     private readonly invoices: InvoicesRepository,
     private readonly banks: BanksService,
@@ -71,7 +71,7 @@ export class RefundsService {
   }
 
   async get(tenant: Tenant, id: string): Promise<RefundJson> {
-    const refund = await this.ledger.refund(tenant.environmentId, id);
+    const refund = await this.repo.find(tenant.environmentId, id);
     if (!refund) throw ledgerError(LedgerError.RefundNotFound);
     return toRefundJson(refund);
   }
@@ -81,13 +81,13 @@ export class RefundsService {
     return csvFile(
       'refunds',
       REFUND_CSV_COLUMNS,
-      mapBatches(this.ledger.refundsAll(tenant.environmentId, q), toRefundJson),
+      mapBatches(this.repo.listAll(tenant.environmentId, q), toRefundJson),
     );
   }
 
   async list(tenant: Tenant, q: ListRefundsQuery): Promise<ListEnvelope<RefundJson>> {
     const page = pageOf(q);
-    const { rows, total } = await this.ledger.refunds(tenant.environmentId, q, page);
+    const { rows, total } = await this.repo.list(tenant.environmentId, q, page);
     return envelope(rows.map(toRefundJson), total, page);
   }
 
@@ -96,10 +96,10 @@ export class RefundsService {
    * number of instances may run this at once).
    */
   async resolvePending(minAgeMs = 60_000, limit = 100, retryAfterMs = 60_000): Promise<RefundsPass> {
-    const ids = await this.ledger.claimPendingRefunds(minAgeMs, limit, retryAfterMs);
+    const ids = await this.repo.claimPending(minAgeMs, limit, retryAfterMs);
     let settled = 0;
     for (const id of ids) {
-      const refund = await this.ledger.refundById(id);
+      const refund = await this.repo.findById(id);
       if (!refund || refund.status !== 'pending') continue;
       const payment = await this.payments.lockForRefund(refund.environmentId, refund.paymentId);
       if (!payment) continue;
@@ -136,7 +136,7 @@ export class RefundsService {
       updatedAt: now,
     };
     await this.payments.addRefunded(payment.payment.id, amount);
-    await this.ledger.insertRefund(refund);
+    await this.repo.insert(refund);
     return { refund, payment };
   }
 
@@ -167,10 +167,10 @@ export class RefundsService {
     let counted = false;
     const result = await this.db.transaction(async () => {
       const payment = await this.payments.lockForRefund(refund.environmentId, refund.paymentId);
-      const settled = await this.ledger.settleRefund(refund, outcome);
-      if (!settled || !payment) return (await this.ledger.refund(refund.environmentId, refund.id)) ?? refund;
+      const settled = await this.repo.settle(refund, outcome);
+      if (!settled || !payment) return (await this.repo.find(refund.environmentId, refund.id)) ?? refund;
       if (outcome.status === 'failed') await this.payments.addRefunded(refund.paymentId, -refund.amount);
-      else if ((await this.ledger.succeededRefunds(refund.paymentId)) >= payment.payment.amount)
+      else if ((await this.repo.succeededTotal(refund.paymentId)) >= payment.payment.amount)
         await this.invoices.markRefunded(refund.paymentRequestId);
       counted = true;
       return settled;

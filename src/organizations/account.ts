@@ -1,17 +1,29 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { organizationError, OrganizationError } from './organizations.errors';
 import type { Tenant } from './tenant';
+import { VERIFICATION_STATUSES, type VerificationStatus } from './verification';
 
 /*
  * An organization's standing for Production (docs/going-live.md): its verification and payout
  * account, as GET /organization and the `account-updated` event show them.
  */
 
-export const VERIFICATION_STATUSES = ['unverified', 'submitted', 'verified', 'rejected'] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-
 export const PAYOUT_ACCOUNT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type PayoutAccountStatus = (typeof PAYOUT_ACCOUNT_STATUSES)[number];
+
+export const PAYOUT_ACCOUNT_CHANGE_STATUSES = ['pending', 'rejected'] as const;
+export type PayoutAccountChangeStatus = (typeof PAYOUT_ACCOUNT_CHANGE_STATUSES)[number];
+
+/** The account a verified owner asked to be paid to instead (docs/going-live.md), until an operator decides. */
+export interface PayoutAccountChange {
+  bank: string;
+  holderName: string;
+  iban: string;
+  status: PayoutAccountChangeStatus;
+  /** Timestamps as PostgreSQL writes them in JSON (ISO 8601). */
+  requestedAt: string;
+  decidedAt: string | null;
+}
 
 /** An organization's record as its repository reads it (the payout account's IBAN whole). */
 export interface Account {
@@ -25,6 +37,8 @@ export interface Account {
   feeBps: number | null;
   payoutsHeld: boolean;
   payoutAccount: { bank: string; holderName: string; iban: string; status: PayoutAccountStatus } | null;
+  /** A verified organization's request to change its payout account: waiting, or refused. */
+  payoutAccountChange: PayoutAccountChange | null;
   /** The public support phone the owner sets in the dashboard ('' when none). */
   phoneNumber: string;
   website: string | null;

@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-  OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DATABASE_DIRECT_URL } from '../database/database.module';
@@ -16,7 +10,6 @@ import { ApiKeyInfo, OrganizationsRepository } from './organizations.repository'
 import { displayKey, generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './secrets';
 import type { EnvironmentKind, EnvironmentScope, KeyKind, Tenant } from './tenant';
 
-const LAST_USED_FLUSH_MS = 30_000;
 /** The channel on which the database announces ended keys (a trigger on api_keys), and heartbeats travel. */
 export const ENDED_KEYS_CHANNEL = 'api_keys_ended';
 /** How often the listening connection sends itself a heartbeat: well within the cache's 1 s. */
@@ -41,10 +34,12 @@ export interface IssuedKey {
 }
 
 @Injectable()
-export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
-  /** Keys used since the last flush: last-used times are written in batches, never on every request. */
+export class ApiKeysService implements OnApplicationBootstrap, OnApplicationShutdown {
+  /**
+   * Keys used since the last flush: last-used times are written in batches (FlushLastUsedTimesJob,
+   * and when the instance stops), never on every request.
+   */
   private readonly used = new Set<string>();
-  private timer?: NodeJS.Timeout;
   private heartbeats?: NodeJS.Timeout;
   /** Keys looked up recently (docs/architecture.md, "The API-key cache"). */
   readonly cache = new ApiKeyCache();
@@ -66,11 +61,6 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
     );
   }
 
-  onModuleInit(): void {
-    this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
-    this.timer.unref();
-  }
-
   onApplicationBootstrap(): void {
     this.listener.start();
     this.heartbeats = setInterval(
@@ -81,7 +71,6 @@ export class ApiKeysService implements OnModuleInit, OnApplicationBootstrap, OnA
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
     clearInterval(this.heartbeats);
     await this.listener.stop();
     await this.flushLastUsed().catch(() => undefined);

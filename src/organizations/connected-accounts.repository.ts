@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { raw, Sql, sql } from '../database/sql';
-import type { VerificationStatus } from './account';
+import { raw, sql } from '../database/sql';
+import type { VerificationStatus } from './verification';
 import type { EnvironmentKind } from './tenant';
 
 /** A connected organization as its platform sees it (docs/platforms.md). */
@@ -34,18 +34,6 @@ export interface OnboardingLink {
   spent: boolean;
   /** A user of the account has a password: the link changes nothing (the account is set up). */
   passwordSet: boolean;
-}
-
-/**
- * SQL after FROM or JOIN (LATERAL): the environment of the same kind (`environment_id`) of the
- * platform (`organization_id`) that connected the organization of environment `environmentId`; no
- * row when it has none. For the statement that settles a payment (its application fee).
- */
-export function platformEnvironmentOf(environmentId: Sql): Sql {
-  return sql`(SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
-      JOIN organizations ao ON ao.id = ae.organization_id
-      JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
-     WHERE ae.id = ${environmentId})`;
 }
 
 const ACCOUNT_COLUMNS = raw(`o.id, o.name, o.verification_status AS verification,

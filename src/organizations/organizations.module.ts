@@ -3,6 +3,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ConnectedAccountsRepository } from './connected-accounts.repository';
 import { ConnectedAccountsService } from './connected-accounts.service';
 import { EnvironmentSetup } from './environment-setup';
+import { FlushLastUsedTimesJob } from './flush-last-used-times.job';
 import { OrganizationsRepository } from './organizations.repository';
 import { UsersRepository } from './users.repository';
 import { VerificationRepository } from './verification.repository';
@@ -17,6 +18,7 @@ import { UsersService } from './users.service';
     VerificationRepository,
     OrganizationsService,
     ApiKeysService,
+    FlushLastUsedTimesJob,
     EnvironmentSetup,
     UsersService,
     ConnectedAccountsRepository,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
 import { and, raw, Sql, sql } from '../database/sql';
-import type { Account, PayoutAccountStatus, VerificationStatus } from './account';
+import type { Account, PayoutAccountStatus } from './account';
+import type { VerificationStatus } from './verification';
 import type { EnvironmentKind, KeyKind } from './tenant';
 
 export interface KeyRow {
@@ -29,43 +30,6 @@ export interface ApiKeyInfo {
 
 const KEY_INFO = raw(`id, kind, display, name, created_at AS "createdAt", last_used_at AS "lastUsedAt",
   expires_at AS "expiresAt"`);
-/** SQL: the organization of an environment (`environmentId`, SQL naming it), for other modules' statements. */
-export function organizationOfEnvironment(environmentId: Sql): Sql {
-  return sql`(SELECT organization_id FROM environments WHERE id = ${environmentId})`;
-}
-
-/** SQL: the kind (`sandbox` or `production`) of an environment (`environmentId`, SQL naming it), for other modules' statements. */
-export function environmentKindOf(environmentId: Sql): Sql {
-  return sql`(SELECT kind FROM environments WHERE id = ${environmentId})`;
-}
-
-/**
- * SQL after FROM or JOIN (LATERAL): one row with the organization of an environment
- * (`environmentId`, SQL naming it) and its fee rate, columns `organization_id` and `fee_bps` (basis
- * points; null: the default), for the ledger's statements.
- */
-export function feeTermsOfEnvironment(environmentId: Sql): Sql {
-  return sql`(SELECT e.organization_id, o.fee_bps FROM environments e
-      JOIN organizations o ON o.id = e.organization_id WHERE e.id = ${environmentId})`;
-}
-
-/**
- * SQL after FROM or JOIN (in parentheses): environments `e` (id, kind, organization_id) with their
- * organization `o` (name, verification_status, support_phone, website), for a statement that shows its own rows with their merchant (the hosted
- * pages, read in one statement).
- */
-export const ENVIRONMENTS_WITH_ORGANIZATIONS = raw(`environments e
-  JOIN organizations o ON o.id = e.organization_id`);
-
-/**
- * SQL after FROM (in parentheses): users `u` with their organization `o` (name, verification_status)
- * and its environments `e`, for a statement that joins its own rows to a user and one of its
- * environments (the dashboard's session, read on every page in one statement).
- */
-export const USERS_WITH_ENVIRONMENTS = raw(`users u
-  JOIN organizations o ON o.id = u.organization_id
-  JOIN environments e ON e.organization_id = u.organization_id`);
-
 /** Organizations, their environments and API keys (dashboard users: `UsersRepository`). */
 @Injectable()
 export class OrganizationsRepository {
@@ -158,8 +122,13 @@ export class OrganizationsRepository {
              o.support_phone AS "phoneNumber", o.website,
              CASE WHEN pa.organization_id IS NULL THEN NULL
                   ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
-                                         'status', pa.status) END AS "payoutAccount"
+                                         'status', pa.status) END AS "payoutAccount",
+             CASE WHEN pc.organization_id IS NULL THEN NULL
+                  ELSE json_build_object('bank', pc.bank, 'holderName', pc.holder_name, 'iban', pc.iban,
+                                         'status', pc.status, 'requestedAt', pc.requested_at,
+                                         'decidedAt', pc.decided_at) END AS "payoutAccountChange"
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
+             LEFT JOIN payout_account_changes pc ON pc.organization_id = o.id
        WHERE o.id = ${organizationId} ${raw(lock ? 'FOR UPDATE OF o' : '')}`);
   }
 
@@ -199,6 +168,41 @@ export class OrganizationsRepository {
       ON CONFLICT (organization_id) DO UPDATE
         SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
             status = EXCLUDED.status, updated_at = now()`);
+  }
+
+  /** Records the owner's request to change the payout account, replacing any earlier one. */
+  async requestPayoutAccountChange(
+    organizationId: string,
+    userId: string | null,
+    account: { bank: string; holderName: string; iban: string },
+  ): Promise<void> {
+    await this.db.exec(sql`
+      INSERT INTO payout_account_changes (organization_id, bank, holder_name, iban, status, requested_by)
+      VALUES (${organizationId}, ${account.bank}, ${account.holderName}, ${account.iban}, 'pending', ${userId})
+      ON CONFLICT (organization_id) DO UPDATE
+        SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
+            status = 'pending', requested_by = EXCLUDED.requested_by, requested_at = now(), decided_at = NULL`);
+  }
+
+  /** The organizations whose payout account change waits for an operator, oldest first. */
+  payoutAccountChangeQueue(limit = 200): Promise<{ id: string; name: string; requestedAt: Date }[]> {
+    return this.db.many(sql`
+      SELECT o.id, o.name, pc.requested_at AS "requestedAt"
+        FROM payout_account_changes pc JOIN organizations o ON o.id = pc.organization_id
+       WHERE pc.status = 'pending'
+       ORDER BY pc.requested_at, o.id LIMIT ${limit}`);
+  }
+
+  /** Removes the request (approved: the account now holds it). */
+  async deletePayoutAccountChange(organizationId: string): Promise<void> {
+    await this.db.exec(sql`DELETE FROM payout_account_changes WHERE organization_id = ${organizationId}`);
+  }
+
+  /** Marks the waiting request refused (the owner reads it until the next request). */
+  async rejectPayoutAccountChange(organizationId: string): Promise<void> {
+    await this.db.exec(sql`
+      UPDATE payout_account_changes SET status = 'rejected', decided_at = now()
+       WHERE organization_id = ${organizationId} AND status = 'pending'`);
   }
 
   async setPayoutAccountStatus(organizationId: string, status: PayoutAccountStatus): Promise<void> {

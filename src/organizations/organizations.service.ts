@@ -7,7 +7,7 @@ import { EnvironmentSetup } from './environment-setup';
 import { OrganizationsRepository } from './organizations.repository';
 import { UsersRepository } from './users.repository';
 import { generatePassword, hashPassword } from './secrets';
-import type { VerificationStatus } from './account';
+import type { VerificationStatus } from './verification';
 import type { EnvironmentKind, NewEnvironment } from './tenant';
 
 export interface EnvironmentCredentials {

@@ -1,4 +1,4 @@
-import type { VerificationStatus } from './account';
+import type { VerificationStatus } from './verification';
 
 export type EnvironmentKind = 'sandbox' | 'production';
 export type KeyKind = 'secret' | 'publishable';

@@ -5,10 +5,10 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, join, raw, Sql, sql } from '../database/sql';
-import type { VerificationStatus } from '../organizations/account';
-import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.repository';
+import type { VerificationStatus } from '../organizations/verification';
+import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { linkPlacesOf, linkTotalsOf } from '../payment-requests/payment-requests.repository';
+import { linkPlacesOf, linkTotalsOf } from '../payment-requests/payment-requests.fragments';
 import { LINK_COLUMNS, PaymentLink } from './payment-link';
 
 /** A link's row with its totals as the statement reads them. */

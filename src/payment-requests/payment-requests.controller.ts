@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
@@ -51,6 +52,7 @@ export class PaymentRequestsController {
     return { data: await this.service.create(t, dto, key) };
   }
 
+  @ReadsReplica('csv')
   @Get()
   @SecretKey()
   @ApiList(PaymentRequestJson)

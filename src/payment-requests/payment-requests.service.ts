@@ -17,11 +17,8 @@ import {
   toPaymentRequestJson,
 } from './payment-request';
 import { PaymentRequestError, paymentRequestError } from './payment-requests.errors';
-import {
-  PaymentRequestListFilter,
-  PaymentRequestSearch,
-  PaymentRequestsRepository,
-} from './payment-requests.repository';
+import type { PaymentRequestSearch } from './payment-request-search';
+import { PaymentRequestListFilter, PaymentRequestsRepository } from './payment-requests.repository';
 
 export interface NewPaymentRequest {
   transactionId: string;

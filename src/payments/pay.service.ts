@@ -5,7 +5,8 @@ import { Metrics } from '../common/metrics/metrics';
 import { AppError } from '../common/errors/app-error';
 import { assertPhone } from '../common/validation/rules';
 import { IdempotencyError, idempotencyError } from '../idempotency/idempotency.errors';
-import { isKeyTaken, KeyRecord } from '../idempotency/idempotency.repository';
+import { isKeyTaken } from '../idempotency/idempotency.repository';
+import { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import {
@@ -19,7 +20,7 @@ import { BanksService } from './banks/banks.service';
 import type { PayDto } from './dto/payment.dto';
 import { Payment, PaymentJson, toPaymentJson } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
-import { keyedPaymentJson, openStatement } from './pay.statements';
+import { keyedPaymentJson } from './pay.statements';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
 
@@ -155,6 +156,8 @@ export class PayService {
           { status: 'failed', reason },
           labels,
         );
+        if (settled.status === 'failed' && answer.status === 'declined' && answer.wrongPassCode)
+          throw paymentError(PaymentError.WrongPassCode);
         return answerFor(settled);
       }
     }
@@ -173,14 +176,13 @@ export class PayService {
     phoneNumber: string,
     key: RequestKey | undefined,
   ): Promise<Payment> {
-    const { payment, statement } = openStatement({
+    const { payment, flags } = await this.repo.open({
       request,
       methodId,
       phoneNumber,
       organizationId: tenant.organizationId,
       key,
     });
-    const flags = await this.repo.open(statement);
     if (flags.opened) return payment;
     if (!flags.payable) {
       // Paid, or its invoice voided, since it was read: the rare path, worth a read to say which.

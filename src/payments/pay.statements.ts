@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { empty, join, prepared, raw, Sql, sql } from '../database/sql';
-import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.repository';
+import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import {
   fromRow,
@@ -19,10 +19,10 @@ import {
   markPaidWhen,
   requestJsonByTransaction,
   transactionIdOf,
-} from '../payment-requests/payment-requests.repository';
+} from '../payment-requests/payment-requests.fragments';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
-import type { Settlement, SettlementExtension } from './settlement';
+import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** What pay needs of the chosen payment method. */
 export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
@@ -49,6 +49,15 @@ export interface OpenFlags {
   opened: number;
   /** Set when the pay-attempt limit refused the payment: seconds until an attempt is allowed again. */
   retry_after: number | null;
+}
+
+/** What opening a payment is given: the request as read, the payer's bank app and phone, the key. */
+export interface Opening {
+  request: PaymentRequest;
+  methodId: string;
+  phoneNumber: string;
+  organizationId: string;
+  key?: RequestKey;
 }
 
 /** At most this many failed payments per payment request and payer phone ... */
@@ -124,13 +133,7 @@ export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRe
  * snapshot: a payment settled as failed while this statement waited for the request's lock is not
  * counted, so in that race one attempt more than the limit can reach the bank.
  */
-export function openStatement(input: {
-  request: PaymentRequest;
-  methodId: string;
-  phoneNumber: string;
-  organizationId: string;
-  key?: RequestKey;
-}): { statement: Sql; payment: Payment } {
+export function openStatement(input: Opening): { statement: Sql; payment: Payment } {
   const { request } = input;
   const now = new Date();
   const payment: Payment = {

@@ -1,7 +1,7 @@
 import { normalizePhone } from '../common/validation/rules';
 import { cursorColumn, keysetClauses, KeysetQuery } from '../database/keyset';
 import { and, join, raw, Sql, sql } from '../database/sql';
-import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import { PaymentJson, paymentFromRow, PaymentStatus, toPaymentJson } from './payment';
 

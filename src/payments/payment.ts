@@ -214,15 +214,18 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
   };
 }
 
+/** A payment as its CSV row shows it: with its bank app's name (what a spreadsheet reader knows it by). */
+export type PaymentCsvRow = PaymentJson & { paymentMethod: string | null };
+
 /** The columns of the payments list as CSV. */
-export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentJson>[] = [
+export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentCsvRow>[] = [
   { header: 'id', value: (p) => p.id },
   { header: 'createdAt', value: (p) => csvTimeOf(p.createdAt) },
   { header: 'transactionId', value: (p) => p.transactionId },
   { header: 'paymentRequestId', value: (p) => p.paymentRequestId },
   { header: 'amount', value: (p) => p.amount },
   { header: 'status', value: (p) => p.status },
-  { header: 'configurationId', value: (p) => p.configurationId },
+  { header: 'paymentMethod', value: (p) => p.paymentMethod },
   { header: 'phoneNumber', value: (p) => p.phoneNumber },
   { header: 'referenceId', value: (p) => p.referenceId },
   { header: 'failureReason', value: (p) => p.failureReason },

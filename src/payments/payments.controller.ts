@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { ApiCsv, WantsCsv } from '../common/http/csv';
 import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiTags, getSchemaPath } from '@nestjs/swagger';
@@ -86,6 +87,7 @@ export class PaymentsController {
     return { data, id: data.id, status: data.status, referenceId: data.referenceId, metadata: null };
   }
 
+  @ReadsReplica('csv')
   @Get()
   @SecretKey()
   @ApiList(PaymentJson)

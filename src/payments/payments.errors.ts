@@ -8,6 +8,8 @@ export enum PaymentError {
   InProgress = 'payment_in_progress',
   NotPending = 'payment_not_pending',
   BankFailure = 'bank_failure',
+  /** The bank refused the pass code: the API's 502 as for any refusal; the hosted pages say which. */
+  WrongPassCode = 'wrong_pass_code',
   SimulatedTransfersSandboxOnly = 'simulated_transfers_sandbox_only',
   /** The pay-attempt limit (failed payments of one request from one phone). */
   TooManyAttempts = 'too_many_payment_attempts',
@@ -20,6 +22,7 @@ export const paymentError = domainErrors<PaymentError>({
   [PaymentError.InProgress]: [409, Messages.paymentInProgress],
   [PaymentError.NotPending]: [409, Messages.paymentNotPending],
   [PaymentError.BankFailure]: [502, Messages.bankFailure],
+  [PaymentError.WrongPassCode]: [502, Messages.bankFailure],
   [PaymentError.SimulatedTransfersSandboxOnly]: [400, Messages.simulatedTransfersSandboxOnly],
   [PaymentError.TooManyAttempts]: [429, Messages.tooManyRequests],
 });

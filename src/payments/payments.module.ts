@@ -6,7 +6,7 @@ import { PaymentMethodsService } from './payment-methods.service';
 import { PaymentMethodsController, PaymentsController, RefreshStatusController } from './payments.controller';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
-import { ReconciliationScheduler } from './reconciliation.scheduler';
+import { ReconcilePaymentsJob } from './reconcile-payments.job';
 import { ReconciliationService } from './reconciliation.service';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentSettlement, SettlementExtensions } from './settlement';
@@ -22,7 +22,7 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     PaymentSettlement,
     SettlementExtensions,
     ReconciliationService,
-    ReconciliationScheduler,
+    ReconcilePaymentsJob,
     BanksService,
     PaymentPayouts,
   ],

@@ -4,25 +4,30 @@ import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, raw, Sql, sql } from '../database/sql';
-import type { KeyRecord } from '../idempotency/idempotency.repository';
+import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
-import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.repository';
+import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
-import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.repository';
+import type { PaymentRequest } from '../payment-requests/payment-request';
+import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
   LookUpRow,
   lookUpStatement,
+  Opening,
   OpenFlags,
+  openStatement,
   requestOfLookUp,
   SettledRow,
+  settleStatement,
 } from './pay.statements';
 import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
 import {
   Payment,
+  PaymentCsvRow,
   PaymentJson,
   PaymentMethod,
   paymentFromRow,
@@ -30,6 +35,7 @@ import {
   PaymentStatus,
   toPaymentJson,
 } from './payment';
+import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** Payments of one day, one bank app and one status. */
 export interface PaymentDayRow {
@@ -50,40 +56,6 @@ export interface PendingPayment {
 
 const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
 const PAYMENT_FROM = raw('FROM payments p');
-
-/*
- * Parts of other modules' statements (checkout sessions, invoices): what they need to know of a
- * request's payments, read in their own statement.
- */
-
-/** SQL: whether a payment of the request (`paymentRequestId`, SQL naming it) is waiting for the bank. */
-export function hasPendingPayment(paymentRequestId: Sql): Sql {
-  return sql`EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId} AND pay.status = 'pending')`;
-}
-
-/** SQL: the status of the request's (`paymentRequestId`, SQL naming it) latest payment, null before any. */
-export function latestPaymentStatusOf(paymentRequestId: Sql): Sql {
-  return sql`(SELECT pay.status FROM payments pay WHERE pay.payment_request_id = ${paymentRequestId}
-               ORDER BY pay.created_at DESC, pay.id DESC LIMIT 1)`;
-}
-
-/**
- * SQL after FROM or JOIN (LATERAL): the payment `paymentId` (SQL naming it) with the type of the
- * bank app it was paid with, columns `method` (the type) and `status`, for the ledger's settlement
- * report and check.
- */
-export function paymentMethodOf(paymentId: Sql): Sql {
-  return sql`(SELECT pm.type AS method, pay.status FROM payments pay
-      JOIN payment_methods pm ON pm.id = pay.payment_method_id WHERE pay.id = ${paymentId})`;
-}
-
-/**
- * SQL after FROM (in parentheses): every completed payment, columns `id`, `environment_id`,
- * `amount`, `refunded_amount`, for the ledger's check.
- */
-export const COMPLETED_PAYMENTS =
-  raw(`(SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
-  WHERE status = 'completed')`);
 
 /** A payment locked for a refund, with what a refund needs to know of it. */
 export interface RefundablePayment {
@@ -124,12 +96,29 @@ export class PaymentsRepository {
     return row!.keyed;
   }
 
-  async open(statement: Sql): Promise<OpenFlags> {
-    return (await this.db.one<OpenFlags>(statement))!;
+  /**
+   * Opens a `pending` payment of the request, in one statement (`openStatement`: the request
+   * locked and rechecked, the pay-attempt limit, the payment and `payment-created`, the key's
+   * record). `flags` say whether it was opened, and if not why.
+   */
+  async open(opening: Opening): Promise<{ payment: Payment; flags: OpenFlags }> {
+    const { payment, statement } = openStatement(opening);
+    const flags = (await this.db.one<OpenFlags>(statement))!;
+    return { payment, flags };
   }
 
-  settle(statement: Sql): Promise<SettledRow | undefined> {
-    return this.db.one<SettledRow>(statement);
+  /**
+   * Settles a pending payment, in one statement (`settleStatement`, with the extensions' CTEs):
+   * its settled row, or undefined when it was no longer pending.
+   */
+  settle(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+    extensions: readonly SettlementExtension[],
+  ): Promise<SettledRow | undefined> {
+    return this.db.one<SettledRow>(settleStatement(payment, request, organizationId, outcome, extensions));
   }
 
   /** The bank's reference of a payment it holds as pending. */
@@ -188,7 +177,7 @@ export class PaymentsRepository {
   async *listAll(
     environmentId: string,
     filter: { transactionId?: string; paymentRequestId?: string; status?: PaymentStatus },
-  ): AsyncGenerator<PaymentJson[]> {
+  ): AsyncGenerator<PaymentCsvRow[]> {
     const where = [sql`p.environment_id = ${environmentId}`];
     if (filter.transactionId !== undefined)
       where.push(sql`p.payment_request_id = ${requestIdByTransaction(environmentId, filter.transactionId)}`);
@@ -196,12 +185,16 @@ export class PaymentsRepository {
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
     for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
-      select: this.columns,
+      select: sql`${this.columns},
+        (SELECT pm.name FROM payment_methods pm WHERE pm.id = p.payment_method_id) AS payment_method_name`,
       from: PAYMENT_FROM,
       alias: 'p',
       where,
     }))
-      yield rows.map(toJson);
+      yield rows.map((r) => ({
+        ...toJson(r),
+        paymentMethod: (r.payment_method_name as string | null) ?? null,
+      }));
   }
 
   /** A page of the dashboard's payments search (see paymentSearchStatement). */

@@ -13,7 +13,8 @@ import {
 } from './banks/bank';
 import { BanksService } from './banks/banks.service';
 import { PaymentsRepository, PendingPayment } from './payments.repository';
-import { PaymentSettlement, Settlement } from './settlement';
+import { PaymentSettlement } from './settlement';
+import { Settlement } from './settlement-types';
 
 /** One bank question refresh-status asked: a pending payment and what its bank said. */
 export class BankingApiResponseJson {

@@ -1,46 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Metrics } from '../common/metrics/metrics';
-import type { EnvironmentKind } from '../organizations/tenant';
-import type { Sql } from '../database/sql';
 import type { PaymentRequest } from '../payment-requests/payment-request';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
-import { settleStatement } from './pay.statements';
 import { PaymentsRepository } from './payments.repository';
-
-/** How a payment ends: the bank took the money, or it did not. */
-export type Settlement =
-  { status: 'completed'; bankReference: string | null } | { status: 'failed'; reason: string };
-
-/** How a settled payment is counted in `khoums_payments_total`. */
-export interface PaymentLabels {
-  method: string;
-  environment: EnvironmentKind;
-}
-
-/** What a settlement extension's SQL may refer to. */
-export interface SettlementContext {
-  /** Name of a CTE returning `id`: the payment requests this statement marks paid (none or one). */
-  paid: string;
-  /** Name of a CTE returning the settled payment's row (`status` completed or failed; none when it was no longer pending). */
-  settled: string;
-  /** The time of the settlement. */
-  at: Date;
-  /** The payment method the customer paid with (null: not known). */
-  paymentMethodId: string | null;
-}
-
-/**
- * A module's part in paying a payment request: CTEs added to the statement that settles a
- * payment, so that what the module changes when a request is paid (the checkout session is
- * completed, the invoice is paid) commits in the same transaction as the payment, whichever
- * route paid it (pay, simulated transfer, reconciliation). Payments knows none of its callers.
- */
-export interface SettlementExtension {
-  /** Unique; its CTE names start with it. */
-  name: string;
-  /** `name_x AS (...), name_y AS (...)`, reading `ctx.paid`. */
-  ctes(ctx: SettlementContext): Sql;
-}
+import type { PaymentLabels, Settlement, SettlementExtension } from './settlement-types';
 
 /** Where modules above payments register their settlement extension when they start. */
 @Injectable()
@@ -86,9 +49,7 @@ export class PaymentSettlement {
     outcome: Settlement,
     labels?: PaymentLabels,
   ): Promise<PaymentJson> {
-    const row = await this.repo.settle(
-      settleStatement(payment, request, organizationId, outcome, this.extensions.all),
-    );
+    const row = await this.repo.settle(payment, request, organizationId, outcome, this.extensions.all);
     if (!row) return (await this.repo.paymentJson(payment.environmentId, payment.id))!;
     if (labels) this.metrics.payments.inc({ ...labels, status: outcome.status });
     if (outcome.status === 'completed' && row.paid !== 1) {

@@ -1,3 +1,4 @@
+import { ReadsReplica } from '../database/reads-replica';
 import { Body, Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AsksForMoney, SecretKey } from '../auth/decorators';
@@ -36,6 +37,7 @@ export class PayoutsController {
     return { data: await this.service.create(t, dto) };
   }
 
+  @ReadsReplica('csv')
   @Get()
   @SecretKey()
   @ApiList(PayoutJson)

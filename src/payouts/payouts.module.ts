@@ -5,7 +5,7 @@ import { PaymentsModule } from '../payments/payments.module';
 import { PayoutRun } from './payout-run';
 import { PayoutsController, PayoutScheduleController, SandboxPayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
-import { PayoutsScheduler } from './payouts.scheduler';
+import { MakePayoutsJob } from './make-payouts.job';
 import { PayoutsService } from './payouts.service';
 import { SandboxPayoutsGuard } from './sandbox-payouts.guard';
 import { TransfersService } from './transfers';
@@ -17,7 +17,7 @@ import { TransfersService } from './transfers';
     PayoutsRepository,
     PayoutsService,
     PayoutRun,
-    PayoutsScheduler,
+    MakePayoutsJob,
     TransfersService,
     SandboxPayoutsGuard,
   ],

@@ -9,7 +9,8 @@ import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
 import { LedgerChecks } from '../ledger/ledger-checks';
-import { LedgerRepository, payoutIdOfPayment } from '../ledger/ledger.repository';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { payoutIdOfPayment } from '../ledger/ledger.fragments';
 import { PaymentPayouts } from '../payments/payment-payouts';
 import { EnvironmentSetup } from '../organizations/environment-setup';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
@@ -18,7 +19,8 @@ import type { CreatePayoutDto, ListPayoutsQuery, UpdatePayoutScheduleDto } from 
 import { Payout, PAYOUT_CSV_COLUMNS, PayoutJson, toPayoutJson } from './payout';
 import { PayoutScheduleJson, toPayoutScheduleJson } from './payout-schedule';
 import { PayoutError, payoutError } from './payouts.errors';
-import { PayoutOutcome, payoutLedgerCheck, PayoutsRepository, PayoutToSend } from './payouts.repository';
+import { PayoutOutcome, PayoutsRepository, PayoutToSend } from './payouts.repository';
+import { payoutLedgerCheck } from './payouts.fragments';
 import { TransfersService } from './transfers';
 
 /** How long a sender holds a payout it is sending before another instance may send it again. */

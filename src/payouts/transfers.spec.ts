@@ -1,6 +1,9 @@
 import { BankUnavailableError, withDeadline } from '../payments/banks/bank';
 import { BankSimulator, startBankSimulator } from '../payments/banks/simulator/bank-simulator';
-import { GatewayTransfers, SandboxTransfers, TransferRequest } from './transfers';
+import type { TransferRequest } from '../payments/banks/bank';
+import { BankGatewayClient } from '../payments/banks/gateway-client';
+import { timeOrderedId } from '../database/time-ordered-id';
+import { SandboxTransfers } from './transfers';
 
 const transfer = (reference: string, iban = 'MR1300020001010000123456753'): TransferRequest => ({
   reference,
@@ -20,11 +23,29 @@ describe('Sandbox transfers', () => {
     });
     expect(await sandbox.transfer(transfer('p2'))).toMatchObject({ status: 'paid' });
   });
+
+  it('give each payout its own bank reference, even two made in the same millisecond, and the same one when asked again', async () => {
+    const sandbox = new SandboxTransfers();
+    const now = Date.now();
+    const [a, b] = [timeOrderedId(now), timeOrderedId(now)];
+    expect(a.slice(0, 8)).toBe(b.slice(0, 8));
+    const first = await sandbox.transfer(transfer(a));
+    const second = await sandbox.transfer(transfer(b));
+    expect(first).toMatchObject({
+      status: 'paid',
+      bankReference: expect.stringMatching(/^sbx_payout_[0-9a-f]{32}$/),
+    });
+    expect(second).toMatchObject({ status: 'paid' });
+    expect(
+      first.status === 'paid' && second.status === 'paid' && first.bankReference !== second.bankReference,
+    ).toBe(true);
+    expect(await sandbox.transfer(transfer(a))).toEqual(first);
+  });
 });
 
 describe('the transfer operation against the bank simulator', () => {
   let sim: BankSimulator;
-  const gateway = () => new GatewayTransfers(sim.url, 'gateway-key');
+  const gateway = () => new BankGatewayClient(sim.url, 'gateway-key');
   const send = (request: TransferRequest, timeoutMs = 2000) =>
     withDeadline(timeoutMs, (s) => gateway().transfer(request, s));
 
@@ -63,7 +84,7 @@ describe('the transfer operation against the bank simulator', () => {
     sim.setMode('hang');
     await expect(send(transfer('t-5'), 200)).rejects.toBeInstanceOf(BankUnavailableError);
     sim.setMode('normal');
-    const unauthorised = new GatewayTransfers(sim.url, 'wrong-key');
+    const unauthorised = new BankGatewayClient(sim.url, 'wrong-key');
     expect(await withDeadline(2000, (s) => unauthorised.transfer(transfer('t-6'), s))).toMatchObject({
       status: 'failed',
     });

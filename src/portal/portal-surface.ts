@@ -9,6 +9,7 @@ import { PageError, pageError } from '../common/pages/page.errors';
 import { PageAccess, PageCtx } from '../common/pages/pages.decorator';
 import { Surface } from '../common/pages/surface';
 import { AppConfig } from '../config/config';
+import { customerPortalPath } from '../invoices/invoice';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { PortalSession } from './portal.repository';
 import { PortalMerchant, PortalService } from './portal.service';
@@ -17,9 +18,7 @@ import { PortalMerchant, PortalService } from './portal.service';
 export const PORTAL_COOKIE = 'khoums_portal';
 
 /** The portal's home: `/portal/<organizationId>`, with `?environment=sandbox` for Sandbox's sign-in. */
-export function portalPath(organizationId: string, environment: EnvironmentKind = 'production'): string {
-  return `/portal/${organizationId}${environment === 'sandbox' ? '?environment=sandbox' : ''}`;
-}
+export const portalPath = customerPortalPath;
 
 /**
  * Who may use a portal route. `link`: anyone (a merchant's link, no merchant in the path);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Views } from '../common/http/views';
+import { AppConfig } from '../config/config';
 import { formatDate, formatMru } from '../common/i18n/languages';
 import type { PortalTexts } from '../common/i18n/portal-texts';
 import { PageRenderer } from '../common/pages/page.renderer';
@@ -28,8 +29,17 @@ const CANCELLABLE = new Set(['trialing', 'active', 'paused']);
  */
 @Injectable()
 export class PortalRenderer extends PageRenderer<PortalRequest> {
-  constructor(views: Views, surface: PortalSurface) {
+  constructor(
+    views: Views,
+    surface: PortalSurface,
+    private readonly config: AppConfig,
+  ) {
     super(views, surface);
+  }
+
+  /** Production's codes go by SMS: without a gateway none can arrive, and the pages say so. */
+  private get smsGateway(): boolean {
+    return this.config.SMS_GATEWAY_URL !== undefined;
   }
 
   phoneForm(p: PortalRequest, environment: EnvironmentKind, status: number, form: SignInForm): void {
@@ -40,6 +50,9 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
       testMode: environment === 'sandbox',
       environment,
       action: `/portal/${merchant.organizationId}/code`,
+      noSmsGateway: environment === 'production' && !this.smsGateway,
+      // Production's form says where Sandbox's customers sign in (the same page, ?environment=sandbox).
+      sandboxHref: environment === 'production' && portalPath(merchant.organizationId, 'sandbox'),
       phone: form.phone ?? '',
       error: form.error,
     });
@@ -55,6 +68,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
       action: `/portal/${merchant.organizationId}/sign-in`,
       codeId: form.codeId,
       sandboxCode: form.sandboxCode && t.sandboxCode.replace('{code}', form.sandboxCode),
+      noSmsGateway: environment === 'production' && !this.smsGateway,
       code: form.sandboxCode,
       error: form.error,
       newCodeHref: portalPath(merchant.organizationId, environment),

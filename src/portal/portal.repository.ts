@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { Db } from '../database/db';
 import { raw, sql } from '../database/sql';
-import { environmentKindOf } from '../organizations/organizations.repository';
+import { environmentKindOf } from '../organizations/organizations.fragments';
 
 /** A signed-in customer of one environment (docs/billing.md "Customer portal"). */
 export interface PortalSession {

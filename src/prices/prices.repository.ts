@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { raw, Sql, sql } from '../database/sql';
+import { Sql, sql } from '../database/sql';
 import { Price, PRICE_COLUMNS, PriceInterval } from './price';
 import { PriceProducts } from './price-products';
-
-/** SQL after FROM or JOIN: the prices, as `alias` (id, product_id, amount, interval, active), for another module's statement. */
-export function priceRows(alias: string): Sql {
-  return raw(`prices ${alias}`);
-}
 
 /**
  * Prices: readable by any secret key of their organization, created and changed only with a key of
@@ -44,10 +39,21 @@ export class PricesRepository {
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active`);
   }
 
+  /** A price of the organization, active or not, with its product's name and whether both are active. */
+  withProduct(
+    organizationId: string,
+    id: string,
+  ): Promise<(Price & { productName: string; subscribable: boolean }) | undefined> {
+    return this.db.one(sql`
+      SELECT ${PRICE_COLUMNS}, p.name AS "productName", pr.active AND p.active AS subscribable
+        FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
+       WHERE pr.id = ${id} AND pr.organization_id = ${organizationId}`);
+  }
+
   /** An active price of the organization whose product is active too: what new subscriptions may use. */
-  subscribable(organizationId: string, id: string): Promise<Price | undefined> {
-    return this.db.one<Price>(sql`
-      SELECT ${PRICE_COLUMNS} FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
+  subscribable(organizationId: string, id: string): Promise<(Price & { productName: string }) | undefined> {
+    return this.db.one<Price & { productName: string }>(sql`
+      SELECT ${PRICE_COLUMNS}, p.name AS "productName" FROM prices pr JOIN ${this.products.productRows('p')} ON p.id = pr.product_id
        WHERE pr.id = ${id} AND pr.organization_id = ${organizationId} AND pr.active AND p.active`);
   }
 

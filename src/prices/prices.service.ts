@@ -61,8 +61,24 @@ export class PricesService {
   }
 
   /** The price a new subscription may use: active, of an active product of the organization. */
-  async subscribable(tenant: Pick<Tenant, 'organizationId'>, id: string): Promise<Price> {
-    return this.priceOrNotFound(this.repo.subscribable(tenant.organizationId, id));
+  /** An active price of an active product, with the product's name (what an invoice line says). */
+  async subscribable(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+  ): Promise<Price & { productName: string }> {
+    const p = await this.repo.subscribable(tenant.organizationId, id);
+    if (!p) throw priceError(PriceError.NotFound);
+    return p;
+  }
+
+  /** A price of the organization (404 when none), active or not, with its product's name and whether it can be subscribed to. */
+  async withProduct(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+  ): Promise<Price & { productName: string; subscribable: boolean }> {
+    const p = await this.repo.withProduct(tenant.organizationId, id);
+    if (!p) throw priceError(PriceError.NotFound);
+    return p;
   }
 
   /** The active prices of each of these products. */

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { PriceProducts } from '../prices/price-products';
-import { productRows } from './products.repository';
+import { productRows } from './products.fragments';
 
 /** Gives prices, below products, the products' rows its statements check a price's product in. */
 @Injectable()

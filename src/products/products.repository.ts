@@ -3,13 +3,8 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, join, raw, Sql, sql } from '../database/sql';
+import { and, join, Sql, sql } from '../database/sql';
 import { Product, PRODUCT_COLUMNS } from './product';
-
-/** SQL after FROM or JOIN: the products, as `alias` (id, organization_id, environment_id, name, active), for another module's statement. */
-export function productRows(alias: string): Sql {
-  return raw(`products ${alias}`);
-}
 
 /** Products: environment-scoped, and only active ones are ever found (archived is gone for good). */
 @Injectable()

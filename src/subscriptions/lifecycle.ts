@@ -1,3 +1,4 @@
+import { discountOf } from '../coupons/coupon';
 import type { PriceInterval } from '../prices/price';
 import { periodStart, periodsStartedBy, TrialPeriod, trialEnd as trialEndAfter } from './periods';
 import { StoredStatus, Subscription } from './subscription';
@@ -18,6 +19,8 @@ export interface SubscriptionTerms {
   expiresAt?: Date;
   /** Starts `incomplete`, its first invoice due at once (not with a trial: 400). */
   requireFirstPayment?: boolean;
+  /** Units of the price billed each period (default 1). */
+  quantity?: number;
 }
 
 /** The dates creation inputs describe: 400 when they cannot describe a subscription. */
@@ -67,6 +70,12 @@ export function startSubscription(
   return {
     ...ids,
     priceId: price.id,
+    quantity: terms.quantity ?? 1,
+    pendingPriceId: null,
+    pendingQuantity: null,
+    couponId: null,
+    discountPeriodsApplied: 0,
+    discountEndsAfter: null,
     status: trialEnd ? 'trialing' : 'active',
     trialEnd,
     startedAt,
@@ -91,7 +100,12 @@ export const FIRST_PAYMENT_WINDOW_MS = 23 * 3_600_000;
 /** What a renewal needs besides the subscription: its price now, and its oldest unpaid invoice. */
 export interface RenewalInput {
   subscription: Subscription;
-  price: { amount: number; interval: PriceInterval };
+  /** Its price now; `name`: what invoice lines say (its product's name). */
+  price: { amount: number; interval: PriceInterval; name?: string };
+  /** The price of its change at period end (`pendingPriceId`), when it has one. */
+  pendingPrice?: { amount: number; interval: PriceInterval; name?: string } | null;
+  /** The applied coupon's discount (`couponId`), when it has one. */
+  coupon?: { percentOff: number | null; amountOff: number | null } | null;
   /** The due date of its oldest invoice still pending, if any. */
   oldestUnpaidDue: Date | null;
 }
@@ -99,8 +113,14 @@ export interface RenewalInput {
 export interface BilledPeriod {
   start: Date;
   end: Date;
-  /** The price's amount at the time of billing. */
+  /** The price's amount at the time of billing, and its product's name. */
+  unitAmount: number;
+  description: string;
+  quantity: number;
+  /** What the period costs before any discount or credit: unitAmount × quantity. */
   amount: number;
+  /** Taken off by the coupon (0: none). */
+  discount: number;
   /** The subscription once this period is billed, and whether it then has an overdue invoice. */
   subscription: Subscription;
   overdue: boolean;
@@ -144,7 +164,7 @@ export function dueAt(s: Subscription): Date | null {
  * paused subscription bills nothing.
  */
 export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_PER_PASS): Renewal {
-  const { price } = input;
+  let { price } = input;
   const overdueBefore = input.oldestUnpaidDue !== null && input.oldestUnpaidDue <= now;
   const periods: BilledPeriod[] = [];
   let s = input.subscription;
@@ -199,6 +219,18 @@ export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_P
     }
     if (next > now || periods.length >= maxPeriods) break;
 
+    // A change made for period end: this period bills the new price and quantity.
+    if (s.pendingPriceId !== null && input.pendingPrice) {
+      s = {
+        ...s,
+        priceId: s.pendingPriceId,
+        quantity: s.pendingQuantity!,
+        pendingPriceId: null,
+        pendingQuantity: null,
+      };
+      price = input.pendingPrice;
+    }
+
     // A price whose interval changed in place: a new cycle from this period on.
     const cycle =
       price.interval === s.billingInterval
@@ -216,7 +248,27 @@ export function renew(input: RenewalInput, now: Date, maxPeriods = MAX_PERIODS_P
       nextBillingDate: end,
       updatedAt: now,
     };
-    periods.push({ start: next, end, amount: price.amount, subscription: s, overdue: false });
+    // The coupon discounts this period if it has periods left; its last one ends it.
+    let discount = 0;
+    if (s.couponId !== null && input.coupon) {
+      discount = discountOf(input.coupon, price.amount * s.quantity);
+      const applied = s.discountPeriodsApplied + 1;
+      s =
+        s.discountEndsAfter !== null && applied >= s.discountEndsAfter
+          ? { ...s, couponId: null, discountPeriodsApplied: 0, discountEndsAfter: null }
+          : { ...s, discountPeriodsApplied: applied };
+    }
+    periods.push({
+      start: next,
+      end,
+      discount,
+      unitAmount: price.amount,
+      description: price.name ?? '',
+      quantity: s.quantity,
+      amount: price.amount * s.quantity,
+      subscription: s,
+      overdue: false,
+    });
   }
 
   // An invoice is overdue from its due date, the end of its period: any older invoice still

@@ -1,9 +1,10 @@
 import { feeOfBps } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
+import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
 import { timeOrderedId } from '../database/time-ordered-id';
-import { Invoice, invoiceAmount, toInvoiceJson } from '../invoices/invoice';
+import { Invoice, invoiceAmount, InvoiceLineJson, toInvoiceJson } from '../invoices/invoice';
 import { PaymentRequest, toPaymentRequestJson } from '../payment-requests/payment-request';
 import type { EventKind } from '../webhooks/event-kinds';
 import { dueAt, Renewal, renew, RenewalInput } from './lifecycle';
@@ -26,7 +27,19 @@ export interface BatchResult {
 export function renewalInput(row: RenewalRow): RenewalInput {
   return {
     subscription: row,
-    price: { amount: row.priceAmount, interval: row.priceInterval },
+    price: { amount: row.priceAmount, interval: row.priceInterval, name: row.productName },
+    pendingPrice:
+      row.pendingPriceAmount === null
+        ? null
+        : {
+            amount: row.pendingPriceAmount,
+            interval: row.pendingPriceInterval!,
+            name: row.pendingProductName!,
+          },
+    coupon:
+      row.couponPercentOff === null && row.couponAmountOff === null
+        ? null
+        : { percentOff: row.couponPercentOff, amountOff: row.couponAmountOff },
     oldestUnpaidDue: row.oldestUnpaidDue,
   };
 }
@@ -41,12 +54,29 @@ export class SubscriptionsWriteBuilder {
   private readonly w: Omit<SubscriptionsWrite, 'updates'>;
   /** The last state given for each subscription. */
   private readonly updates = new Map<string, Subscription>();
+  /** The credit balance left to each customer whose balance the caller locked (`useCredit`). */
+  private readonly credits = new Map<string, number>();
 
   constructor(
     private readonly publicUrl: string,
     readonly at: Date,
   ) {
-    this.w = { invoices: [], events: [], voidPendingOf: [], at };
+    this.w = { invoices: [], events: [], voidPendingOf: [], credits: [], adjustsCredits: false, at };
+  }
+
+  /**
+   * The customer's credit balance, locked by the caller until the write: taken off the invoices
+   * this builder makes for them (a customer whose credit is not given here is billed in full).
+   */
+  useCredit(customerId: string, balance: number): void {
+    if (!this.credits.has(customerId)) this.credits.set(customerId, balance);
+  }
+
+  /** Credit owed to the customer (a change prorated down): added to their balance by the write. */
+  addCredit(customerId: string, amount: number): void {
+    this.credits.set(customerId, (this.credits.get(customerId) ?? 0) + amount);
+    this.w.credits.push({ customer_id: customerId, delta: amount });
+    this.w.adjustsCredits = true;
   }
 
   get write(): SubscriptionsWrite {
@@ -64,65 +94,160 @@ export class SubscriptionsWriteBuilder {
    * its `subscription-created` tells all that `subscription-updated` events would.
    */
   renewal(row: RenewalRow, r: Renewal, { creating = false } = {}): void {
-    const s = row;
     for (const p of r.periods) {
-      const now = this.at;
-      const invoice: Invoice = {
-        id: timeOrderedId(),
-        organizationId: s.organizationId,
-        environmentId: s.environmentId,
-        customerId: s.customerId,
-        subscriptionId: s.id,
-        status: 'pending',
-        amount: invoiceAmount(p.amount),
-        periodStart: p.start,
-        periodEnd: p.end,
-        dueDate: p.due ?? p.end,
-        paymentRequestId: timeOrderedId(),
-        createdAt: now,
-        amountPaid: '0.00',
-        manualPayments: [],
-      };
-      const request: PaymentRequest = {
-        id: invoice.paymentRequestId!,
-        environmentId: s.environmentId,
-        transactionId: invoice.id,
-        amount: p.amount,
-        phoneNumber: row.customerPhone,
-        status: 'pending',
-        paidAt: null,
-        invoiceId: invoice.id,
-        voidedAt: null,
-        paymentLinkId: null,
-        paymentCount: 0,
-        applicationFee: feeOfBps(p.amount, s.applicationFeeBps),
-        createdAt: now,
-        updatedAt: now,
-      };
-      this.w.invoices.push({
-        id: invoice.id,
-        organization_id: s.organizationId,
-        environment_id: s.environmentId,
-        customer_id: s.customerId,
-        subscription_id: s.id,
-        amount: p.amount,
-        period_start: p.start,
-        period_end: p.end,
-        due_date: p.due ?? p.end,
-        payment_request_id: request.id,
-        phone_number: row.customerPhone,
-        application_fee: request.applicationFee,
-        created_at: now,
+      const invoiceId = this.invoice(row, {
+        start: p.start,
+        end: p.end,
+        due: p.due ?? p.end,
+        proration: false,
+        discount: p.discount,
+        lines: [
+          {
+            description: p.description,
+            quantity: p.quantity,
+            unitAmount: invoiceAmount(p.unitAmount),
+            amount: invoiceAmount(p.amount),
+            periodStart: p.start.toISOString(),
+            periodEnd: p.end.toISOString(),
+            proration: false,
+          },
+        ],
       });
-      this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
-      this.event(s, 'payment-request-created', toPaymentRequestJson(request), invoice.id);
       if (!creating)
-        this.event(s, 'subscription-updated', toSubscriptionJson(p.subscription, p.overdue), invoice.id);
+        this.event(row, 'subscription-updated', toSubscriptionJson(p.subscription, p.overdue), invoiceId);
     }
     if (!r.changed || creating) return;
-    this.updates.set(s.id, r.subscription);
-    if (r.ended === 'cancelled' || r.ended === 'incomplete_expired') this.w.voidPendingOf.push(s.id);
-    if (r.ended) this.event(s, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
+    this.updates.set(row.id, r.subscription);
+    if (r.ended === 'cancelled' || r.ended === 'incomplete_expired') this.w.voidPendingOf.push(row.id);
+    if (r.ended) this.event(row, 'subscription-updated', toSubscriptionJson(r.subscription, r.overdue));
+  }
+
+  /**
+   * An invoice of `s` for these lines, with its payment request (`transactionId` = the invoice id,
+   * the customer's phone) and events `invoice-created` and `payment-request-created`; an invoice of
+   * 0 is paid at once, without a request (`invoice-created`, `invoice-paid`). Its number is given
+   * by the statement that inserts it (and put in its events there). Returns its id.
+   */
+  private invoice(
+    s: Pick<
+      RenewalRow,
+      'id' | 'organizationId' | 'environmentId' | 'customerId' | 'customerPhone' | 'applicationFeeBps'
+    >,
+    spec: {
+      start: Date;
+      end: Date;
+      due: Date;
+      proration: boolean;
+      lines: InvoiceLineJson[];
+      discount?: number;
+    },
+  ): string {
+    const now = this.at;
+    const subtotal = spec.lines.reduce((sum, l) => sum + Number(l.amount), 0);
+    const discount = spec.discount ?? 0;
+    const credit = this.credits.get(s.customerId) ?? 0;
+    const creditApplied = Math.min(credit, subtotal - discount);
+    if (creditApplied > 0) {
+      this.credits.set(s.customerId, credit - creditApplied);
+      this.w.adjustsCredits = true;
+    }
+    const amount = subtotal - discount - creditApplied;
+    const paid = amount === 0;
+    const invoice: Invoice = {
+      id: timeOrderedId(),
+      number: '',
+      organizationId: s.organizationId,
+      environmentId: s.environmentId,
+      customerId: s.customerId,
+      subscriptionId: s.id,
+      status: paid ? 'paid' : 'pending',
+      amount: invoiceAmount(amount),
+      subtotal: invoiceAmount(subtotal),
+      discount: invoiceAmount(discount),
+      creditApplied: invoiceAmount(creditApplied),
+      lines: spec.lines,
+      periodStart: spec.start,
+      periodEnd: spec.end,
+      dueDate: spec.due,
+      paymentRequestId: paid ? null : timeOrderedId(),
+      createdAt: now,
+      amountPaid: '0.00',
+      manualPayments: [],
+    };
+    const applicationFee = feeOfBps(amount, s.applicationFeeBps);
+    this.w.invoices.push({
+      id: invoice.id,
+      organization_id: s.organizationId,
+      environment_id: s.environmentId,
+      customer_id: s.customerId,
+      subscription_id: s.id,
+      amount,
+      subtotal,
+      discount,
+      credit_applied: creditApplied,
+      lines: spec.lines,
+      proration: spec.proration,
+      status: invoice.status === 'paid' ? 'paid' : 'pending',
+      period_start: spec.start,
+      period_end: spec.end,
+      due_date: spec.due,
+      payment_request_id: invoice.paymentRequestId,
+      phone_number: s.customerPhone,
+      application_fee: applicationFee,
+      created_at: now,
+    });
+    this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
+    if (paid) {
+      this.event(s, 'invoice-paid', toInvoiceJson(invoice, this.publicUrl), invoice.id);
+      return invoice.id;
+    }
+    const request: PaymentRequest = {
+      id: invoice.paymentRequestId!,
+      environmentId: s.environmentId,
+      transactionId: invoice.id,
+      amount,
+      phoneNumber: s.customerPhone,
+      status: 'pending',
+      paidAt: null,
+      invoiceId: invoice.id,
+      voidedAt: null,
+      paymentLinkId: null,
+      paymentCount: 0,
+      applicationFee,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.event(s, 'payment-request-created', toPaymentRequestJson(request), invoice.id);
+    return invoice.id;
+  }
+
+  /**
+   * The proration of a plan change of `row`: an invoice for `amount` over [start, end) with its
+   * payment request when positive (credit the customer has is taken off it), a credit to the
+   * customer when negative.
+   */
+  proration(row: RenewalRow, p: { amount: number; start: Date; end: Date }, description: string): void {
+    if (p.amount < 0) {
+      this.addCredit(row.customerId, -p.amount);
+      return;
+    }
+    this.invoice(row, {
+      start: p.start,
+      end: p.end,
+      due: p.end,
+      proration: true,
+      lines: [
+        {
+          description,
+          quantity: 1,
+          unitAmount: invoiceAmount(p.amount),
+          amount: invoiceAmount(p.amount),
+          periodStart: p.start.toISOString(),
+          periodEnd: p.end.toISOString(),
+          proration: true,
+        },
+      ],
+    });
   }
 
   /** A change made through the API: the new state, its `subscription-updated`, and voiding when cancelled now. */
@@ -132,7 +257,12 @@ export class SubscriptionsWriteBuilder {
     this.event(s, 'subscription-updated', toSubscriptionJson(s, overdue));
   }
 
-  private event(s: Subscription, kind: EventKind, data: object, invoiceId: string | null = null): void {
+  private event(
+    s: Pick<Subscription, 'organizationId' | 'environmentId'>,
+    kind: EventKind,
+    data: object,
+    invoiceId: string | null = null,
+  ): void {
     this.w.events.push({
       id: timeOrderedId(),
       organization_id: s.organizationId,
@@ -153,6 +283,7 @@ export class Renewals {
   constructor(
     private readonly db: Db,
     private readonly repo: SubscriptionsRepository,
+    private readonly customers: CustomersService,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -171,6 +302,12 @@ export class Renewals {
     return this.db.transaction(async () => {
       const rows = await this.repo.claimDue(now, limit, environmentId);
       const b = this.builder(now);
+      // Customers with credit (few): locked, after their subscriptions as every writer locks them,
+      // and their balance read again under the lock, so two batches never spend it twice.
+      await this.useCredits(
+        b,
+        rows.filter((r) => r.current && r.customerCredit > 0).map((r) => r.customerId),
+      );
       const updated: string[] = [];
       const stillDue: string[] = [];
       let skipped = 0;
@@ -196,6 +333,13 @@ export class Renewals {
         stillDue,
       };
     });
+  }
+
+  /** Locks these customers and gives the builder their credit balances. */
+  async useCredits(b: SubscriptionsWriteBuilder, customerIds: string[]): Promise<void> {
+    const unique = [...new Set(customerIds)];
+    if (unique.length === 0) return;
+    for (const [id, balance] of await this.customers.lockCredits(unique)) b.useCredit(id, balance);
   }
 
   /** Writes what a builder collected (nothing when it is empty). */

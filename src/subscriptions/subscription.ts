@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc, raw, Sql, sql } from '../database/sql';
-import { hasOverdueInvoice } from '../invoices/invoices.repository';
+import { hasOverdueInvoice } from '../invoices/invoices.fragments';
 import type { PriceInterval } from '../prices/price';
 
 export const SUBSCRIPTION_STATUSES = [
@@ -42,6 +42,15 @@ export interface Subscription {
   environmentId: string;
   customerId: string;
   priceId: string;
+  /** Units of the price billed each period (1–10,000). */
+  quantity: number;
+  /** A change at period end: the price and quantity the next period bills (both or neither). */
+  pendingPriceId: string | null;
+  pendingQuantity: number | null;
+  /** The applied coupon (null: none), the periods it has discounted, and after how many it ends (null: never). */
+  couponId: string | null;
+  discountPeriodsApplied: number;
+  discountEndsAfter: number | null;
   status: StoredStatus;
   trialEnd: Date | null;
   startedAt: Date;
@@ -70,7 +79,9 @@ export interface Subscription {
 /** The columns of a subscription under the alias `s`, named as Subscription's properties. */
 export const SUBSCRIPTION_COLUMNS = raw(
   `s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
-   s.customer_id AS "customerId", s.price_id AS "priceId", s.status, s.trial_end AS "trialEnd",
+   s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
+   s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
+   s.discount_periods_applied AS "discountPeriodsApplied", s.discount_ends_after AS "discountEndsAfter", s.status, s.trial_end AS "trialEnd",
    s.started_at AS "startedAt", s.billing_anchor AS "billingAnchor", s.billing_interval AS "billingInterval",
    s.next_period AS "nextPeriod", s.current_period_start AS "currentPeriodStart",
    s.current_period_end AS "currentPeriodEnd", s.next_billing_date AS "nextBillingDate",
@@ -102,6 +113,31 @@ export function subscriptionStatus(
   return firstPaymentDueBy !== null ? 'incomplete' : 'past_due';
 }
 
+/** A change at period end, waiting for the period that bills it. */
+export class PendingChangeJson {
+  @ApiProperty({ format: 'uuid' }) priceId!: string;
+  @ApiProperty({ type: 'integer' }) quantity!: number;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it applies: the start of the next period',
+  })
+  effectiveAt!: string | null;
+}
+
+/** The coupon applied to a subscription. */
+export class DiscountJson {
+  @ApiProperty({ format: 'uuid' }) couponId!: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'After how many discounted periods it ends (null: forever)',
+  })
+  endsAfterPeriods!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Periods discounted so far' }) periodsApplied!: number;
+}
+
 /** The subscription record, as the API and webhook events show it. */
 export class SubscriptionJson {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -111,6 +147,25 @@ export class SubscriptionJson {
     description: 'The price it was created with; each renewal bills its current amount',
   })
   priceId!: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 10000,
+    description: 'Units of the price billed each period: each invoice is the price’s amount × quantity',
+  })
+  quantity!: number;
+  @ApiProperty({
+    type: PendingChangeJson,
+    nullable: true,
+    description: 'A change of price or quantity made for period end (POST /subscriptions/:id/change)',
+  })
+  pendingChange!: PendingChangeJson | null;
+  @ApiProperty({
+    type: DiscountJson,
+    nullable: true,
+    description: 'The applied coupon (docs/billing.md "Coupons")',
+  })
+  discount!: DiscountJson | null;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status!: SubscriptionStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trialEnd!: string | null;
   @ApiProperty({ format: 'date-time' }) startedAt!: string;
@@ -144,6 +199,23 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
     id: s.id,
     customerId: s.customerId,
     priceId: s.priceId,
+    quantity: s.quantity,
+    pendingChange:
+      s.pendingPriceId === null
+        ? null
+        : {
+            priceId: s.pendingPriceId,
+            quantity: s.pendingQuantity!,
+            effectiveAt: isoOrNull(s.nextBillingDate),
+          },
+    discount:
+      s.couponId === null
+        ? null
+        : {
+            couponId: s.couponId,
+            endsAfterPeriods: s.discountEndsAfter,
+            periodsApplied: s.discountPeriodsApplied,
+          },
     status: subscriptionStatus(s.status, overdue, s.firstPaymentDueBy),
     trialEnd: isoOrNull(s.trialEnd),
     startedAt: s.startedAt.toISOString(),
@@ -166,7 +238,12 @@ export function toSubscriptionJson(s: Subscription, overdue: boolean): Subscript
  */
 export function subscriptionJsonSql(status: Sql): Sql {
   return sql`jsonb_build_object(
-    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'status', ${status},
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
+    'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
+      'quantity', s.pending_quantity, 'effectiveAt', ${isoUtc('s.next_billing_date')}) END,
+    'discount', CASE WHEN s.coupon_id IS NOT NULL THEN jsonb_build_object('couponId', s.coupon_id,
+      'endsAfterPeriods', s.discount_ends_after, 'periodsApplied', s.discount_periods_applied) END,
+    'status', ${status},
     'trialEnd', ${isoUtc('s.trial_end')}, 'startedAt', ${isoUtc('s.started_at')},
     'currentPeriodStart', ${isoUtc('s.current_period_start')}, 'currentPeriodEnd', ${isoUtc('s.current_period_end')},
     'nextBillingDate', ${isoUtc('s.next_billing_date')}, 'expiresAt', ${isoUtc('s.expires_at')},

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InvoiceSubscriptions } from '../invoices/invoice-subscriptions';
-import { productNameOfSubscription } from './subscriptions.repository';
+import { productNameOfSubscription } from './subscriptions.fragments';
 
 /** Gives invoices, below subscriptions, what they show of the subscription they bill. */
 @Injectable()

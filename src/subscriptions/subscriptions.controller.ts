@@ -3,9 +3,12 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { AsksForMoney } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiList } from '../common/http/openapi';
-import { API, Post } from '../common/http/routes';
+import { API, Delete, Post } from '../common/http/routes';
+import { CouponError } from '../coupons/coupons.errors';
 import {
+  ApplyDiscountDto,
   CancelSubscriptionDto,
+  ChangeSubscriptionDto,
   CreateSubscriptionByExternalUserDto,
   CreateSubscriptionDto,
   ExternalUserIdParams,
@@ -42,6 +45,8 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    SubscriptionError.PeriodAmountTooLarge,
+    CouponError.NotValid,
     PaymentRequestError.ApplicationFeeNeedsAccount,
     CustomerError.NotFound,
     PriceError.NotFound,
@@ -59,6 +64,8 @@ export class SubscriptionsController {
     SubscriptionError.TrialEndNotAfterStart,
     SubscriptionError.ExpiresAtNotAfterStart,
     SubscriptionError.TrialWithFirstPayment,
+    SubscriptionError.PeriodAmountTooLarge,
+    CouponError.NotValid,
     PaymentRequestError.ApplicationFeeNeedsAccount,
     CommonError.InvalidPhoneNumber,
     PriceError.NotFound,
@@ -87,6 +94,36 @@ export class SubscriptionsController {
   @ApiData(SubscriptionJson)
   async cancel(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: CancelSubscriptionDto) {
     return { data: await this.service.cancel(t, p.id, dto.atPeriodEnd ?? false) };
+  }
+
+  @Post(':id/change')
+  @AsksForMoney()
+  @ApiErrors(
+    SubscriptionError.NotFound,
+    SubscriptionError.NothingToChange,
+    SubscriptionError.NotActive,
+    SubscriptionError.ProrationNeedsSameInterval,
+    SubscriptionError.PriceNotActive,
+    SubscriptionError.PeriodAmountTooLarge,
+    PriceError.NotFound,
+  )
+  @ApiData(SubscriptionJson)
+  async change(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: ChangeSubscriptionDto) {
+    return { data: await this.service.changePlan(t, p.id, dto) };
+  }
+
+  @Post(':id/discount')
+  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.NotActive, CouponError.NotValid)
+  @ApiData(SubscriptionJson)
+  async applyDiscount(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: ApplyDiscountDto) {
+    return { data: await this.service.applyDiscount(t, p.id, dto.coupon) };
+  }
+
+  @Delete(':id/discount')
+  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.NotActive)
+  @ApiData(SubscriptionJson)
+  async removeDiscount(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
+    return { data: await this.service.removeDiscount(t, p.id) };
   }
 
   @Post(':id/pause')

@@ -10,6 +10,11 @@ export enum SubscriptionError {
   CannotBePaused = 'subscription_cannot_be_paused',
   CannotBeResumed = 'subscription_cannot_be_resumed',
   TrialWithFirstPayment = 'trial_with_first_payment',
+  NothingToChange = 'nothing_to_change',
+  NotActive = 'subscription_not_active',
+  ProrationNeedsSameInterval = 'proration_needs_same_interval',
+  PriceNotActive = 'price_not_active',
+  PeriodAmountTooLarge = 'period_amount_too_large',
 }
 
 export const subscriptionError = domainErrors<SubscriptionError>({
@@ -21,4 +26,9 @@ export const subscriptionError = domainErrors<SubscriptionError>({
   [SubscriptionError.CannotBePaused]: [409, Messages.subscriptionCannotBePaused],
   [SubscriptionError.CannotBeResumed]: [409, Messages.subscriptionCannotBeResumed],
   [SubscriptionError.TrialWithFirstPayment]: [400, Messages.trialWithFirstPayment],
+  [SubscriptionError.NothingToChange]: [400, Messages.nothingToChange],
+  [SubscriptionError.NotActive]: [409, Messages.subscriptionNotActive],
+  [SubscriptionError.ProrationNeedsSameInterval]: [400, Messages.prorationNeedsSameInterval],
+  [SubscriptionError.PriceNotActive]: [400, Messages.priceNotActive],
+  [SubscriptionError.PeriodAmountTooLarge]: [400, Messages.periodAmountTooLarge],
 });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CouponsModule } from '../coupons/coupons.module';
 import { CustomersModule } from '../customers/customers.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { PricesModule } from '../prices/prices.module';
@@ -9,7 +10,7 @@ import { SubscriptionsOfInvoices } from './subscriptions-of-invoices';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [CustomersModule, PricesModule, InvoicesModule],
+  imports: [CustomersModule, CouponsModule, PricesModule, InvoicesModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsService, SubscriptionsRepository, Renewals, SubscriptionsOfInvoices],
   exports: [Renewals, SubscriptionsService, SubscriptionsRepository],

@@ -1,31 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
-import { customerIdByExternalUser, customerRows } from '../customers/customers.repository';
+import { couponRows } from '../coupons/coupons.fragments';
+import { adjustCreditsCte, customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
 import {
-  hasOverdueInvoice,
-  insertInvoicesFrom,
+  insertInvoicesCtes,
   lockPendingRequestsOf,
   oldestPendingDueDateOf,
   overdueSubscriptionsOf,
   voidPendingCtes,
-} from '../invoices/invoices.repository';
+} from '../invoices/invoices.fragments';
 import { InvoiceReminders } from '../invoices/invoice-reminders';
-import { insertRequestsFrom } from '../payment-requests/payment-requests.repository';
+import { insertRequestsFrom } from '../payment-requests/payment-requests.fragments';
 import type { PriceInterval } from '../prices/price';
-import { priceRows } from '../prices/prices.repository';
-import { productRows } from '../products/products.repository';
-import { insertEventPerRow, insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { priceRows } from '../prices/prices.fragments';
+import { productRows } from '../products/products.fragments';
+import { insertEventsFrom, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import type { EventKind } from '../webhooks/event-kinds';
 import {
   CURRENT_STATUSES,
   overdueSql,
   Subscription,
   SUBSCRIPTION_COLUMNS,
-  subscriptionJsonSql,
   SubscriptionStatus,
 } from './subscription';
 
@@ -56,6 +55,17 @@ const LIST_ITEM_JOINS = sql`JOIN ${customerRows('c')} ON c.id = s.customer_id JO
 export interface RenewalRow extends Subscription {
   priceAmount: number;
   priceInterval: PriceInterval;
+  /** The name of the price's product: what the invoice lines say. */
+  productName: string;
+  /** The pending change's price (null: none). */
+  pendingPriceAmount: number | null;
+  pendingPriceInterval: PriceInterval | null;
+  pendingProductName: string | null;
+  /** The customer's credit balance as read (locked only when the caller locked the customer). */
+  customerCredit: number;
+  /** The applied coupon's discount (null: none). */
+  couponPercentOff: number | null;
+  couponAmountOff: number | null;
   customerPhone: string | null;
   /** The due date of its oldest pending invoice. */
   oldestUnpaidDue: Date | null;
@@ -66,7 +76,7 @@ export interface ClaimedRow extends RenewalRow {
   current: boolean;
 }
 
-/** An invoice to create, with its payment request's id and phone. */
+/** An invoice to create, with its payment request's id and phone (no request: nothing to pay, paid at once). */
 export interface NewInvoiceRow {
   id: string;
   organization_id: string;
@@ -74,10 +84,16 @@ export interface NewInvoiceRow {
   customer_id: string;
   subscription_id: string;
   amount: number;
+  subtotal: number;
+  discount: number;
+  credit_applied: number;
+  lines: object[];
+  proration: boolean;
+  status: 'pending' | 'paid';
   period_start: Date;
   period_end: Date;
   due_date: Date;
-  payment_request_id: string;
+  payment_request_id: string | null;
   phone_number: string | null;
   /** Its payment request's application fee (the subscription's basis points of the amount); null: none. */
   application_fee: number | null;
@@ -102,6 +118,12 @@ const NEW_INVOICE_COLUMNS: { [K in keyof NewInvoiceRow]: ColumnType } = {
   customer_id: 'uuid',
   subscription_id: 'uuid',
   amount: 'integer',
+  subtotal: 'integer',
+  discount: 'integer',
+  credit_applied: 'integer',
+  lines: 'jsonb',
+  proration: 'boolean',
+  status: 'text',
   period_start: 'timestamptz',
   period_end: 'timestamptz',
   due_date: 'timestamptz',
@@ -124,6 +146,13 @@ const NEW_EVENT_COLUMNS: { [K in keyof NewEventRow]: ColumnType } = {
 /** A subscription's new state, as the write statement sets it. */
 interface SubscriptionChange {
   id: string;
+  price_id: string;
+  quantity: number;
+  pending_price_id: string | null;
+  pending_quantity: number | null;
+  coupon_id: string | null;
+  discount_periods_applied: number;
+  discount_ends_after: number | null;
   status: string;
   billing_anchor: Date;
   billing_interval: string;
@@ -139,6 +168,13 @@ interface SubscriptionChange {
 
 const SUBSCRIPTION_CHANGE_COLUMNS: { [K in keyof SubscriptionChange]: ColumnType } = {
   id: 'uuid',
+  price_id: 'uuid',
+  quantity: 'integer',
+  pending_price_id: 'uuid',
+  pending_quantity: 'integer',
+  coupon_id: 'uuid',
+  discount_periods_applied: 'integer',
+  discount_ends_after: 'integer',
   status: 'text',
   billing_anchor: 'timestamptz',
   billing_interval: 'text',
@@ -160,13 +196,22 @@ export interface SubscriptionsWrite {
   updates: Subscription[];
   /** Subscriptions whose pending invoices become void. */
   voidPendingOf: string[];
+  /** Credit added to customers' balances (the credit the invoices take off is subtracted as they are inserted). */
+  credits: { customer_id: string; delta: number }[];
+  /** Some customer's credit balance changes: the statement adjusts balances (else it leaves customers alone). */
+  adjustsCredits: boolean;
   at: Date;
 }
 
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
-  c.phone AS "customerPhone",
+  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
+  pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
-const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${customerRows('c')} ON c.id = s.customer_id`;
+const RENEWAL_JOINS = sql`JOIN ${priceRows('p')} ON p.id = s.price_id JOIN ${productRows('pd')} ON pd.id = p.product_id
+  JOIN ${customerRows('c')} ON c.id = s.customer_id
+  LEFT JOIN ${couponRows('cp')} ON cp.id = s.coupon_id
+  LEFT JOIN ${priceRows('pp')} ON pp.id = s.pending_price_id LEFT JOIN ${productRows('ppd')} ON ppd.id = pp.product_id`;
 
 /** The status filter of the list, `past_due` and `active` being told apart by the invoices. */
 function statusCondition(status: SubscriptionStatus): Sql {
@@ -183,36 +228,6 @@ const isCurrent = raw(
     .map((st) => `'${st}'`)
     .join(', ')})`,
 );
-
-/** SQL: the name of the product the subscription (`subscriptionId`, SQL naming it) bills, its price's product. */
-export function productNameOfSubscription(subscriptionId: Sql): Sql {
-  return sql`(SELECT product.name FROM subscriptions sub
-      JOIN ${priceRows('price')} ON price.id = sub.price_id JOIN ${productRows('product')} ON product.id = price.product_id
-     WHERE sub.id = ${subscriptionId})`;
-}
-
-/** SQL selecting the ids of the cancelled subscriptions, for other modules' statements. */
-export const CANCELLED_SUBSCRIPTION_IDS = raw(`SELECT id FROM subscriptions WHERE status = 'cancelled'`);
-
-/**
- * A CTE `<name>` recording `subscription-updated` (status `active`) for each subscription shown
- * past_due until one of `paidInvoices` (SQL naming rows of invoices just paid, alias-free) was
- * paid: it was overdue and was the subscription's last overdue invoice. The settlement statement's
- * part (billing/billing-settlement.ts): the status is derived from the invoices, so the event is
- * all that changes.
- */
-export function reactivationEventCte(name: string, paidInvoices: Sql, at: Date): Sql {
-  const reactivated = sql`${paidInvoices} paid JOIN subscriptions s ON s.id = paid.subscription_id
-       WHERE s.status = 'active' AND paid.due_date <= ${at}
-         AND NOT ${hasOverdueInvoice({ subscriptionId: raw('s.id'), at, except: raw('paid.id') })}`;
-  return sql`${raw(name)} AS (${insertEventPerRow(reactivated, {
-    organizationId: raw('s.organization_id'),
-    environmentId: raw('s.environment_id'),
-    kind: 'subscription-updated',
-    data: subscriptionJsonSql(sql`'active'`),
-    createdAt: at,
-  })})`;
-}
 
 /**
  * Subscriptions live in the environment of the key that created them: every read filters by
@@ -235,10 +250,12 @@ export class SubscriptionsRepository {
   async insert(s: Subscription, event: NewEvent): Promise<void> {
     await this.db.exec(sql`
       WITH created AS (
-        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, trial_end, started_at,
+        INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, coupon_id,
+                                   discount_periods_applied, discount_ends_after, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
                                    next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
-        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.status}, ${s.trialEnd},
+        VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.couponId},
+                ${s.discountPeriodsApplied}, ${s.discountEndsAfter}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
                 ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})
@@ -383,6 +400,13 @@ export class SubscriptionsRepository {
   async write(w: SubscriptionsWrite): Promise<{ invoices: number; subscriptions: number }> {
     const updates = w.updates.map((s): SubscriptionChange => ({
       id: s.id,
+      price_id: s.priceId,
+      quantity: s.quantity,
+      pending_price_id: s.pendingPriceId,
+      pending_quantity: s.pendingQuantity,
+      coupon_id: s.couponId,
+      discount_periods_applied: s.discountPeriodsApplied,
+      discount_ends_after: s.discountEndsAfter,
       status: s.status,
       billing_anchor: s.billingAnchor,
       billing_interval: s.billingInterval,
@@ -413,29 +437,48 @@ export class SubscriptionsRepository {
     const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
       WITH new_invoices AS (
         SELECT * FROM ${rowsFrom('x', w.invoices, NEW_INVOICE_COLUMNS)}
-      ), invoices_created AS (${insertInvoicesFrom(sql`new_invoices`, this.reminders)}
-      ), requests_created AS (${insertRequestsFrom(sql`(
+      ), ${insertInvoicesCtes('invoices_created', sql`new_invoices`, this.reminders)}
+      , requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
                  n.id AS invoice_id, n.application_fee, n.created_at
-            FROM new_invoices n JOIN invoices_created USING (id)) r`)}
+            FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r`)}
       ), new_events AS (
         SELECT * FROM ${rowsFrom('e', w.events, NEW_EVENT_COLUMNS)}
-      ), events_created AS (${insertEventsFrom(sql`new_events e
-          WHERE e.invoice_id IS NULL OR e.invoice_id IN (SELECT id FROM invoices_created)`)}
+      ), events_created AS (${insertEventsFrom(sql`(
+          SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
+                 CASE WHEN e.kind IN ('invoice-created', 'invoice-paid') THEN e.data || jsonb_build_object('number', ic.number)
+                      ELSE e.data END AS data
+            FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
+           WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e`)}
       ), changes AS (
         SELECT * FROM ${rowsFrom('u', updates, SUBSCRIPTION_CHANGE_COLUMNS)}
       ), updated AS (
         UPDATE subscriptions s
-           SET status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
+           SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
+               pending_quantity = u.pending_quantity, coupon_id = u.coupon_id,
+               discount_periods_applied = u.discount_periods_applied, discount_ends_after = u.discount_ends_after,
+               status = u.status, billing_anchor = u.billing_anchor, billing_interval = u.billing_interval,
                next_period = u.next_period, current_period_start = u.current_period_start,
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
           FROM changes u WHERE s.id = u.id AND s.id = ANY(${w.updates.map((u) => u.id)}::uuid[])
         RETURNING s.id
-      )${voiding}
+      )${voiding}${this.creditAdjustment(w)}
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`);
     return row!;
+  }
+
+  /** The write's CTE adjusting credit balances: less what its invoices took off, plus what was added. */
+  private creditAdjustment(w: SubscriptionsWrite): Sql {
+    if (!w.adjustsCredits) return empty;
+    return sql`, credits_adjusted AS (${adjustCreditsCte(
+      sql`(SELECT customer_id, sum(delta)::int AS delta
+             FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
+                   UNION ALL SELECT k.customer_id, k.delta FROM ${rowsFrom('k', w.credits, { customer_id: 'uuid', delta: 'integer' })}) x
+            GROUP BY customer_id) d`,
+      w.at,
+    )})`;
   }
 
   /**

@@ -5,6 +5,8 @@ import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone, parseDateTime } from '../common/validation/rules';
+import { Coupon, periodsOf } from '../coupons/coupon';
+import { CouponsService } from '../coupons/coupons.service';
 import { Customer } from '../customers/customer';
 import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
@@ -12,6 +14,7 @@ import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { Price } from '../prices/price';
 import { PricesService } from '../prices/prices.service';
 import type {
+  ChangeSubscriptionDto,
   CreateSubscriptionByExternalUserDto,
   CreateSubscriptionDto,
   ListSubscriptionsQuery,
@@ -28,6 +31,7 @@ import {
   startSubscription,
   SubscriptionTerms,
 } from './lifecycle';
+import { changePlan } from './plan-change';
 import { renewalInput, Renewals } from './renewals';
 import { Subscription, SubscriptionJson, SubscriptionStatus, toSubscriptionJson } from './subscription';
 import { SubscriptionError, subscriptionError } from './subscriptions.errors';
@@ -39,6 +43,24 @@ import {
 } from './subscriptions.repository';
 
 const toSubscriptionRowJson = (s: SubscriptionRow) => toSubscriptionJson(s, s.overdue);
+
+/** The subscription with this discount (409 once it has ended: nothing more to discount). */
+function withDiscount(
+  s: Subscription,
+  d: Pick<Subscription, 'couponId' | 'discountPeriodsApplied' | 'discountEndsAfter'>,
+  now: Date,
+): Change {
+  if (s.status === 'cancelled' || s.status === 'expired' || s.status === 'incomplete_expired')
+    throw subscriptionError(SubscriptionError.NotActive);
+  if (s.couponId === d.couponId && d.couponId === null)
+    return { subscription: s, changed: false, voidInvoices: false };
+  return { subscription: { ...s, ...d, updatedAt: now }, changed: true, voidInvoices: false };
+}
+
+/** What one period bills must fit a payment request (at most 100,000,000 MRU). */
+function assertPeriodAmount(amount: number, quantity: number): void {
+  if (amount * quantity > 100_000_000) throw subscriptionError(SubscriptionError.PeriodAmountTooLarge);
+}
 
 /** The creation options, parsed (the DTO checked their shapes). */
 export function termsOf(
@@ -52,6 +74,7 @@ export function termsOf(
     startedAt: date(dto.startedAt),
     expiresAt: date(dto.expiresAt),
     requireFirstPayment: dto.requireFirstPayment,
+    quantity: dto.quantity,
     applicationFeeBps: dto.applicationFeeBps ?? null,
   };
 }
@@ -69,6 +92,7 @@ export class SubscriptionsService {
     private readonly renewals: Renewals,
     private readonly customers: CustomersService,
     private readonly prices: PricesService,
+    private readonly coupons: CouponsService,
   ) {}
 
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
@@ -78,7 +102,8 @@ export class SubscriptionsService {
     return this.db.transaction(async () => {
       const customer = await this.customers.get(tenant, dto.customerId);
       const price = await this.prices.subscribable(tenant, dto.priceId);
-      return this.start(tenant, customer, price, terms);
+      const coupon = dto.coupon === undefined ? null : await this.coupons.redeem(tenant, dto.coupon);
+      return this.start(tenant, customer, price, terms, coupon);
     });
   }
 
@@ -93,8 +118,9 @@ export class SubscriptionsService {
     const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
     return this.db.transaction(async () => {
       const price = await this.prices.subscribable(tenant, dto.priceId);
+      const coupon = dto.coupon === undefined ? null : await this.coupons.redeem(tenant, dto.coupon);
       const customer = await this.customers.findOrCreate(tenant, dto.externalUserId, phone);
-      return this.start(tenant, customer, price, terms);
+      return this.start(tenant, customer, price, terms, coupon);
     });
   }
 
@@ -131,6 +157,27 @@ export class SubscriptionsService {
     return this.repo.detail(environmentId, id);
   }
 
+  /** Applies a coupon (redeemed once), replacing the one applied; from the next invoice. */
+  applyDiscount(tenant: Tenant, id: string, couponIdOrCode: string): Promise<SubscriptionJson> {
+    return this.db.transaction(async () => {
+      const coupon = await this.coupons.redeem(tenant, couponIdOrCode);
+      return this.change(tenant, id, (s, now) =>
+        withDiscount(
+          s,
+          { couponId: coupon.id, discountPeriodsApplied: 0, discountEndsAfter: periodsOf(coupon) },
+          now,
+        ),
+      );
+    });
+  }
+
+  /** Removes the applied coupon: the next invoices are billed in full. */
+  removeDiscount(tenant: Tenant, id: string): Promise<SubscriptionJson> {
+    return this.change(tenant, id, (s, now) =>
+      withDiscount(s, { couponId: null, discountPeriodsApplied: 0, discountEndsAfter: null }, now),
+    );
+  }
+
   cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
     return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now));
   }
@@ -144,17 +191,71 @@ export class SubscriptionsService {
   }
 
   /**
+   * A change of price and/or quantity (docs/billing.md "Changing plan"), in one transaction under
+   * the subscription's lock and then its customer's (whose credit the change may add to or use):
+   * renew first, as every change does, then change, prorating the rest of the period.
+   */
+  async changePlan(tenant: Tenant, id: string, dto: ChangeSubscriptionDto): Promise<SubscriptionJson> {
+    if (dto.priceId === undefined && dto.quantity === undefined)
+      throw subscriptionError(SubscriptionError.NothingToChange);
+    return this.db.transaction(async () => {
+      const row = await this.subscriptionOrNotFound(this.repo.lockForRenewal(tenant.environmentId, id));
+      await this.customers.lockCredits([row.customerId]);
+      const newPrice =
+        dto.priceId === undefined ? undefined : await this.prices.withProduct(tenant, dto.priceId);
+      if (newPrice && !newPrice.subscribable) throw subscriptionError(SubscriptionError.PriceNotActive);
+      const now = new Date();
+      const first = renew(renewalInput(row), now);
+      const caughtUp = this.renewals.builder(now);
+      await this.renewals.useCredits(caughtUp, [row.customerId]);
+      caughtUp.renewal(row, first);
+      await this.renewals.apply(caughtUp);
+
+      const s = first.subscription;
+      // The price it bills now: a change made for period end may just have been applied.
+      const current =
+        s.priceId === row.priceId
+          ? { amount: row.priceAmount, interval: row.priceInterval, productName: row.productName }
+          : {
+              amount: row.pendingPriceAmount!,
+              interval: row.pendingPriceInterval!,
+              productName: row.pendingProductName!,
+            };
+      const target = newPrice ?? { id: s.priceId, ...current };
+      const quantity = dto.quantity ?? s.quantity;
+      assertPeriodAmount(target.amount, quantity);
+      const c = changePlan(
+        s,
+        current,
+        { price: target, quantity, prorate: dto.prorate ?? true, at: dto.at ?? 'now' },
+        now,
+      );
+
+      const unpaid = [row.oldestUnpaidDue, ...first.periods.map((p) => p.end)].filter((d) => d !== null);
+      const oldestUnpaidDue = unpaid.length === 0 ? null : new Date(Math.min(...unpaid.map(Number)));
+      const b = this.renewals.builder(now);
+      await this.renewals.useCredits(b, [row.customerId]);
+      b.change(c.subscription, oldestUnpaidDue !== null && oldestUnpaidDue <= now, false);
+      if (c.proration) b.proration({ ...row, ...c.subscription }, c.proration, target.productName);
+      await this.renewals.apply(b);
+      return toSubscriptionRowJson((await this.repo.byId(tenant.environmentId, id))!);
+    });
+  }
+
+  /**
    * Inserts the subscription in its state after billing what has started (with
    * `subscription-created`), then the invoices, requests and their events.
    */
   private async start(
     tenant: Tenant,
     customer: Customer,
-    price: Price,
+    price: Price & { productName: string },
     terms: SubscriptionTerms & { applicationFeeBps: number | null },
+    coupon: Coupon | null,
   ) {
+    assertPeriodAmount(price.amount, terms.quantity ?? 1);
     const now = new Date();
-    const initial = startSubscription(
+    const started = startSubscription(
       {
         id: randomUUID(),
         organizationId: tenant.organizationId,
@@ -166,10 +267,20 @@ export class SubscriptionsService {
       terms,
       now,
     );
+    const initial = coupon
+      ? { ...started, couponId: coupon.id, discountPeriodsApplied: 0, discountEndsAfter: periodsOf(coupon) }
+      : started;
     const row: RenewalRow = {
       ...initial,
+      couponPercentOff: coupon?.percentOff ?? null,
+      couponAmountOff: coupon?.amountOff ?? null,
       priceAmount: price.amount,
       priceInterval: price.interval,
+      productName: price.productName,
+      pendingPriceAmount: null,
+      pendingPriceInterval: null,
+      pendingProductName: null,
+      customerCredit: customer.creditBalance,
       customerPhone: customer.phone,
       oldestUnpaidDue: null,
     };
@@ -189,6 +300,7 @@ export class SubscriptionsService {
       createdAt: now,
     });
     const b = this.renewals.builder(now);
+    if (customer.creditBalance > 0) await this.renewals.useCredits(b, [customer.id]);
     b.renewal(row, r, { creating: true });
     await this.renewals.apply(b);
     return toSubscriptionJson(r.subscription, r.overdue);
@@ -210,6 +322,7 @@ export class SubscriptionsService {
       const now = new Date();
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
+      if (row.customerCredit > 0) await this.renewals.useCredits(caughtUp, [row.customerId]);
       caughtUp.renewal(row, first);
       await this.renewals.apply(caughtUp);
 

@@ -4,7 +4,7 @@ import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
 import { and, empty, join, raw, sql } from '../database/sql';
-import { environmentKindOf } from '../organizations/organizations.repository';
+import { environmentKindOf } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { EventKind } from './event-kinds';
 import { insertEventFor } from './outbox';

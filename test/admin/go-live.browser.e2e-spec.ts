@@ -5,6 +5,7 @@ import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { APPLICATION, ID_NUMBER, newOperator, PDF, PNG } from '../helpers/admin';
 import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
+import { approvedAccount } from '../helpers/payouts';
 
 /*
  * Going live in real Chromium, both sides: the owner applies on /dashboard/go-live with two files,
@@ -207,5 +208,67 @@ it('goes live: apply with two files, reject with a reason, correct, approve, the
     }
   }
   await ownerContext.close();
+  await opsContext.close();
+});
+
+it('changes the payout account of a verified organization: the owner asks, an operator approves in the console', async () => {
+  const org = await newTenant(t, 'Boutique Kiffa');
+  await approvedAccount(t, org.organizationId, 'MR1700020001010000123450279');
+  const operator = await newOperator(t);
+  const context = await b.browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+
+  const owner = await context.newPage();
+  await owner.goto(`${base}/dashboard/login`);
+  await owner.fill('#email', org.email);
+  await owner.fill('#password', org.password);
+  await Promise.all([owner.waitForURL(`${base}/dashboard`), owner.click('button[type=submit]')]);
+  await owner.goto(`${base}/dashboard/go-live`);
+  await owner.selectOption('#payoutBank', 'BMCI');
+  await owner.fill('#payoutHolder', 'Boutique Kiffa SARL');
+  await owner.fill('#payoutIban', 'MR13 0002 0001 0100 0012 3456 753');
+  await Promise.all([
+    owner.waitForURL(/notice=change-requested/),
+    owner.click('[data-testid=request-payout-change]'),
+  ]);
+  expect(await owner.getAttribute('[data-testid=payout-change-request]', 'data-status')).toBe('pending');
+  await check(owner, 'go-live-payout-change');
+
+  const opsContext = await b.browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const ops = await opsContext.newPage();
+  await ops.goto(`${base}/admin/login`);
+  await ops.fill('#email', operator.email);
+  await ops.fill('#password', operator.password);
+  await ops.fill('#code', operator.code());
+  await Promise.all([ops.waitForURL(`${base}/admin/password`), ops.click('[data-testid=sign-in]')]);
+  await ops.fill('#currentPassword', operator.password);
+  await ops.fill('#newPassword', 'a password of my own');
+  await ops.fill('#confirmPassword', 'a password of my own');
+  await Promise.all([
+    ops.waitForURL(/\/admin\?notice=passwordChanged/),
+    ops.click('[data-testid=change-password]'),
+  ]);
+  const row = ops.locator(`[data-testid=change-queued][data-id="${org.organizationId}"]`);
+  await Promise.all([ops.waitForURL(/\/admin\/organizations\//), row.locator('a').click()]);
+  expect(await ops.textContent('[data-testid=change-iban]')).toBe('MR1300020001010000123456753');
+  await check(ops, 'admin-payout-change');
+  await Promise.all([
+    ops.waitForURL(/notice=payoutAccountChangeApproved/),
+    ops.click('[data-testid=approve-payout-change]'),
+  ]);
+  expect(await ops.locator('[data-testid=payout-account-change]').count()).toBe(0);
+
+  const record = await t.http
+    .get('/api/v1/organization')
+    .set('Authorization', org.sandbox.secretKey)
+    .expect(200);
+  expect(record.body.data.payoutAccount).toEqual({
+    bank: 'BMCI',
+    holderName: 'Boutique Kiffa SARL',
+    ibanLast4: '6753',
+    status: 'approved',
+  });
+  await owner.goto(`${base}/dashboard/go-live`);
+  expect(await owner.locator('[data-testid=payout-change-request]').count()).toBe(0);
+  await context.close();
   await opsContext.close();
 });

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import request from 'supertest';
 import { BillingRun } from '../../src/billing/billing-run';
-import { BillingScheduler } from '../../src/billing/billing.scheduler';
+import { BillSubscriptionsJob } from '../../src/billing/bill-subscriptions.job';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { periodsStartedBy } from '../../src/subscriptions/periods';
 import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
@@ -109,9 +109,9 @@ describe('the billing run across processes', () => {
     const on = { BILLING_SCHEDULER: 'true', BILLING_BATCH_SIZE: '50' };
     const [a, b] = [await instance(on), await instance(on)];
     await Promise.all([
-      a.app.get(BillingScheduler).tick(),
-      a.app.get(BillingScheduler).tick(),
-      b.app.get(BillingScheduler).tick(),
+      a.app.get(BillSubscriptionsJob).tick(),
+      a.app.get(BillSubscriptionsJob).tick(),
+      b.app.get(BillSubscriptionsJob).tick(),
     ]);
     await runs.settled();
     expect(runs.calls(a.app.get(BillingRun))).toBeGreaterThanOrEqual(1);

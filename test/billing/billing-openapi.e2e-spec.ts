@@ -64,15 +64,20 @@ it('describes each record with every field the API returns', () => {
     ['id', 'productId', 'amount', 'interval', 'active', 'createdAt'].sort(),
   );
   expect(fields('CustomerJson')).toEqual(
-    ['id', 'externalUserId', 'phone', 'language', 'organizationId', 'createdAt'].sort(),
+    ['id', 'externalUserId', 'phone', 'language', 'creditBalance', 'organizationId', 'createdAt'].sort(),
   );
   expect(fields('InvoiceJson')).toEqual(
     [
       'id',
+      'number',
       'customerId',
       'subscriptionId',
       'status',
       'amount',
+      'subtotal',
+      'discount',
+      'creditApplied',
+      'lines',
       'dueDate',
       'paymentRequestId',
       'checkoutUrl',
@@ -91,6 +96,9 @@ it('describes each record with every field the API returns', () => {
       'id',
       'customerId',
       'priceId',
+      'quantity',
+      'pendingChange',
+      'discount',
       'status',
       'trialEnd',
       'startedAt',

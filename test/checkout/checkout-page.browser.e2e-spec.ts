@@ -320,5 +320,30 @@ describe('hosted checkout page in Chromium', () => {
       await expectPaid(data.id, transactionId, 'bankily');
       await context.close();
     });
+
+    it('with JavaScript disabled, the pending page reloads itself (meta refresh) and shows the receipt once paid', async () => {
+      const transactionId = txId('nojs-pending');
+      const { data } = await createSession(t, sk, { transactionId, amount: 650 });
+      const context = await newContext(b, { javaScriptEnabled: false, locale: 'fr-FR' });
+      const page = await context.newPage();
+      await page.goto(`${base}/checkout/${data.id}`);
+      await page.check(`input[name=paymentMethodId][value="${methods.masrivi}"]`);
+      await page.fill('#phoneNumber', '22129003');
+      await page.click('button.pay');
+      await page.waitForSelector('[data-state=pending]', WAIT);
+      const list = await t.http
+        .get(`/api/v1/payment?transactionId=${transactionId}`)
+        .set('Authorization', sk);
+      const [payment] = list.body.data as { id: string }[];
+      await t.http
+        .post(`/api/v1/payment/${payment.id}/simulate-transfer`)
+        .set('Authorization', sk)
+        .send({})
+        .expect(200);
+      // Nothing is clicked: the page's own refresh brings the receipt.
+      await page.waitForSelector('[data-state=completed]', WAIT);
+      expect(page.url()).toBe(`${base}/checkout/${data.id}`);
+      await context.close();
+    });
   });
 });

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { CheckoutPayments } from '../../src/checkout/checkout-payments';
 import { CheckoutSessionsService } from '../../src/checkout/checkout-sessions.service';
-import { CheckoutExpiryJob } from '../../src/checkout/checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from '../../src/checkout/expire-checkout-sessions.job';
 import { Messages } from '../../src/common/errors/messages';
+import { CHECKOUT_TEXTS } from '../../src/common/i18n/checkout-texts';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { createSession, eventsFor, makeOverdue, txId } from '../helpers/checkout';
@@ -181,13 +182,43 @@ describe('checkout sessions and payments', () => {
     });
   });
 
+  describe('a wrong Bankily pass code', () => {
+    it('is its own message on the hosted page (the API answers its 502 as for any refusal), and the form stays to retry', async () => {
+      const { data } = await createSession(t, sk, { transactionId: txId(), amount: 700 });
+      const browser = request.agent(t.app.getHttpServer());
+      const page = await browser.get(`/checkout/${data.id}?lang=fr`);
+      const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+      const res = await browser
+        .post(`/checkout/${data.id}/pay`)
+        .type('form')
+        .send({ _csrf: token, paymentMethodId: methods.bankily, phoneNumber: '22123456', passCode: '0000' });
+      expect(res.status).toBe(502);
+      expect(res.text).toContain(CHECKOUT_TEXTS.fr.wrongPassCode);
+      expect(res.text).not.toContain(CHECKOUT_TEXTS.fr.bankFailure);
+      expect(res.text).toContain('<form');
+      expect((await session(data.id)).status).toBe('open');
+      const [payment] = await paymentsOf(data.paymentRequestId);
+      expect(payment.status).toBe('failed');
+
+      const transactionId = txId();
+      await createSession(t, sk, { transactionId, amount: 700 });
+      const refused = await t.http.post('/api/v1/payment').set('Authorization', pk).send({
+        transactionId,
+        phoneNumber: '22123456',
+        paymentMethodId: methods.bankily,
+        passCode: '0000',
+      });
+      expect([refused.status, refused.text]).toEqual([502, Messages.bankFailure]);
+    });
+  });
+
   describe('a pending payment holds the session until its outcome', () => {
     it('is neither expired (at use time or by the job), cancelled nor expired by the merchant; once the payment fails it expires', async () => {
       const transactionId = txId();
       const { data } = await createSession(t, sk, { transactionId, amount: 700 });
       const pending = await pay(transactionId, '22129003');
       await makeOverdue(t, data.id);
-      await t.app.get(CheckoutExpiryJob).run();
+      await t.app.get(ExpireCheckoutSessionsJob).run();
       expect((await session(data.id)).status).toBe('open');
 
       const expire = await t.http.post(`/api/v1/checkout-session/${data.id}/expire`).set('Authorization', sk);
@@ -220,6 +251,21 @@ describe('checkout sessions and payments', () => {
       expect(shown.status).toBe(200);
       expect(shown.text).toContain(Messages.bankFailure);
       expect(shown.text).toContain('<form');
+    });
+
+    it('the pending page reloads itself every 5 s without JavaScript (a meta refresh inside noscript), and only then', async () => {
+      const transactionId = txId();
+      const { data } = await createSession(t, sk, { transactionId, amount: 700 });
+      const open = (await t.http.get(`/checkout/${data.id}`)).text;
+      expect(open).not.toContain('http-equiv="refresh"');
+      await pay(transactionId, '22129003');
+      const pending = (await t.http.get(`/checkout/${data.id}`)).text;
+      expect(pending).toContain('data-state="pending"');
+      expect(pending).toMatch(
+        new RegExp(
+          `<head>[\\s\\S]*<noscript><meta http-equiv="refresh" content="5; url=/checkout/${data.id}"></noscript>[\\s\\S]*</head>`,
+        ),
+      );
     });
 
     it('the page shows the pending state instead of the form, and Cancel answers 409 with it', async () => {

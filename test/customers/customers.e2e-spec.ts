@@ -29,6 +29,7 @@ describe('customers', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       externalUserId,
       phone: '22123456',
+      creditBalance: 0,
       language: 'fr',
       organizationId: org.organizationId,
       createdAt: expect.any(String),

@@ -49,6 +49,12 @@ const PAGES = [
   '/dashboard/payouts/0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001',
   '/dashboard/reports/settlement',
   '/dashboard/reports/settlement.csv',
+  '/dashboard/payment-requests.csv',
+  '/dashboard/payments.csv',
+  '/dashboard/invoices.csv',
+  '/dashboard/payouts.csv',
+  '/dashboard/payouts/0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001/transactions.csv',
+  '/dashboard/payment-links/0b7a5c0e-1d7e-4f43-9a44-7d1b0f0a0001/requests.csv',
   '/dashboard/no-such-page',
 ];
 

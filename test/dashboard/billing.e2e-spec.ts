@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { ReminderRun } from '../../src/billing/reminder-run';
+import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { EXTERNAL_ID_MAX } from '../../src/common/validation/fields';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { PRODUCT_LIMITS } from '../../src/products/dto/product.dto';
@@ -348,10 +349,10 @@ describe('subscriptions', () => {
     const after = await browser.get(path);
     expect(after.text).not.toContain('data-testid="cancel-now"');
     expect(after.text).not.toContain('data-testid="pause"');
-    // Pausing a cancelled subscription: the API's 409, as a page.
+    // Pausing a cancelled subscription: the API's 409, as a page in the page's language.
     const refused = await browser.post(`${path}/pause`);
     expect(refused.status).toBe(409);
-    expect(refused.text).toContain('A cancelled subscription cannot be paused');
+    expect(refused.text).toContain(DASHBOARD_TEXTS.en.apiRules.subscription_cannot_be_paused);
   });
 
   it('shows a subscription with an overdue invoice as past due, and filters it so', async () => {

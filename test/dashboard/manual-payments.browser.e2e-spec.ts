@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { Messages } from '../../src/common/errors/messages';
+import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
@@ -61,7 +61,9 @@ it.each([
   // More than is due: the API's message, the form kept.
   await page.fill('#mp-amount', '2000');
   await Promise.all([page.waitForLoadState('load'), page.click(`button:has-text("${button}")`)]);
-  expect(await page.textContent('[data-testid=payment-refused]')).toBe(Messages.amountExceedsDue);
+  expect(await page.textContent('[data-testid=payment-refused]')).toBe(
+    DASHBOARD_TEXTS[lang as 'en' | 'ar'].apiRules.amount_exceeds_due,
+  );
   expect(await page.inputValue('#mp-amount')).toBe('2000');
   await check(page, `invoice-manual-payment-refused-${lang}`);
 

@@ -1,3 +1,4 @@
+import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { Messages } from '../../src/common/errors/messages';
 import { EXTERNAL_ID_MAX } from '../../src/common/validation/fields';
 import { startTestApp, TestApp } from '../helpers/app';
@@ -83,7 +84,9 @@ describe('recording a payment by hand on the invoice page', () => {
     await browser.get(path);
     const over = await browser.post(`${path}/payments`, { amount: '1501', method: 'cash' });
     expect(over.status).toBe(200);
-    expect(over.text).toContain(`data-testid="payment-refused">${Messages.amountExceedsDue}<`);
+    expect(over.text).toContain(
+      `data-testid="payment-refused">${DASHBOARD_TEXTS.en.apiRules.amount_exceeds_due}<`,
+    );
     // The form keeps what was typed.
     expect(over.text).toMatch(/name="amount" value="1501"/);
 
@@ -97,7 +100,9 @@ describe('recording a payment by hand on the invoice page', () => {
     expect(pay.body.data.status).toBe('pending');
     const busy = await browser.post(`${path}/payments`, { amount: '100', method: 'cash' });
     expect(busy.status).toBe(200);
-    expect(busy.text).toContain(`data-testid="payment-refused">${Messages.paymentInProgress}<`);
+    expect(busy.text).toContain(
+      `data-testid="payment-refused">${DASHBOARD_TEXTS.en.apiRules.payment_in_progress}<`,
+    );
 
     expect(await invoiceOfApi(sk, billing.subscriptionId)).toMatchObject({
       amountPaid: '0.00',
@@ -114,7 +119,9 @@ describe('recording a payment by hand on the invoice page', () => {
     expect(full.body.data.status).toBe('paid');
     const late = await second.browser.post(`${second.path}/payments`, { amount: '100', method: 'cash' });
     expect(late.status).toBe(200);
-    expect(late.text).toContain(`data-testid="payment-refused">${Messages.invoiceNotPending}<`);
+    expect(late.text).toContain(
+      `data-testid="payment-refused">${DASHBOARD_TEXTS.en.apiRules.invoice_not_pending}<`,
+    );
     expect((await invoiceOfApi(second.sk, second.billing.subscriptionId)).manualPayments).toHaveLength(1);
   });
 
@@ -152,10 +159,11 @@ describe('recording a payment by hand on the invoice page', () => {
       expect(page.text).toContain(`dir="${dir}"`);
       expect(page.text).toContain(label);
       const over = await browser.post(`${path}/payments`, { amount: '99999', method: 'cash' });
-      // The API's message, as the API writes it, marked as English.
+      // The invoice's rule in the page's language, never the API's English.
       expect(over.text).toContain(
-        `lang="en" dir="ltr" data-testid="payment-refused">${Messages.amountExceedsDue}<`,
+        `role="alert" data-testid="payment-refused">${DASHBOARD_TEXTS[language as 'fr' | 'ar'].apiRules.amount_exceeds_due}<`,
       );
+      expect(over.text).not.toContain(Messages.amountExceedsDue);
     }
   });
 

@@ -1,5 +1,6 @@
 import { Messages } from '../../src/common/errors/messages';
 import { en } from '../../src/common/i18n/dashboard/en';
+import { fr } from '../../src/common/i18n/dashboard/fr';
 import { formatMru } from '../../src/common/i18n/languages';
 import { REFUND_REASON_MAX } from '../../src/ledger/dto/refund.dto';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -159,11 +160,11 @@ describe("refunds on a payment request's page", () => {
 
     const tooMuch = await browser.post(`/dashboard/payments/${paymentId}/refunds`, { amount: '1001' });
     expect(tooMuch.status).toBe(200);
-    expect(errorsOf(tooMuch.text)).toEqual([Messages.refundExceedsAmountLeft]);
+    expect(errorsOf(tooMuch.text)).toEqual([en.apiRules.refund_amount_exceeds_left]);
     expect(tooMuch.text).toContain('value="1001"'); // the form keeps what was sent
 
     const zero = await browser.post(`/dashboard/payments/${paymentId}/refunds`, { amount: '0' });
-    expect(errorsOf(zero.text)).toEqual([Messages.amountNotPositive]);
+    expect(errorsOf(zero.text)).toEqual([en.apiRules.amount_not_positive]);
 
     const words = await browser.post(`/dashboard/payments/${paymentId}/refunds`, { amount: 'ten' });
     expect(errorsOf(words.text)).toEqual([en.invalidAmount]);
@@ -185,7 +186,7 @@ describe("refunds on a payment request's page", () => {
     expect(count(failedPage.text, 'refund-form')).toBe(0);
     const notCompleted = await browser.post(`/dashboard/payments/${failed.id}/refunds`, { amount: '' });
     expect(notCompleted.status).toBe(200);
-    expect(errorsOf(notCompleted.text)).toEqual([Messages.onlyCompletedPaymentsRefundable]);
+    expect(errorsOf(notCompleted.text)).toEqual([en.apiRules.refund_payment_not_completed]);
 
     expect(await refundsOf(paymentId)).toEqual([]);
     expect(await refundsOf(failed.id)).toEqual([]);
@@ -211,14 +212,15 @@ describe("refunds on a payment request's page", () => {
     expect(types.map((x) => x.type)).toEqual(['refund', 'refund_failure']);
   });
 
-  it('shows the message in English, marked as such, on a French page', async () => {
+  it('shows the rule in the page’s language, on a French page', async () => {
     const { org, browser } = await payableOwner();
     const paid = await paidRequest(t, org.sandbox.secretKey, 1000);
     await browser.get(`/dashboard/payment-requests/${paid.requestId}?lang=fr`);
     const res = await browser.post(`/dashboard/payments/${paid.payment.id as string}/refunds`, {
       amount: '5000',
     });
-    expect(res.text).toContain(`lang="en" dir="ltr">${Messages.refundExceedsAmountLeft}</p>`);
+    expect(errorsOf(res.text)).toEqual([fr.apiRules.refund_amount_exceeds_left]);
+    expect(res.text).not.toContain(Messages.refundExceedsAmountLeft);
     expect(res.text).toContain('<html lang="fr"');
   });
 });
@@ -261,9 +263,9 @@ describe('payouts', () => {
     // Nothing left: the API's message.
     const again = await browser.post('/dashboard/payouts', { amount: '' });
     expect(again.status).toBe(200);
-    expect(errorsOf(again.text)).toEqual([Messages.insufficientAvailableBalance]);
+    expect(errorsOf(again.text)).toEqual([en.apiRules.insufficient_available_balance]);
     const tooMuch = await browser.post('/dashboard/payouts', { amount: '1' });
-    expect(errorsOf(tooMuch.text)).toEqual([Messages.insufficientAvailableBalance]);
+    expect(errorsOf(tooMuch.text)).toEqual([en.apiRules.insufficient_available_balance]);
     const words = await browser.post('/dashboard/payouts', { amount: 'all' });
     expect(errorsOf(words.text)).toEqual([en.invalidAmount]);
     expect(await payoutsOf(org.sandbox.environmentId)).toHaveLength(1);
@@ -282,8 +284,15 @@ describe('payouts', () => {
     await held.browser.get('/dashboard/payouts');
     const refused = await held.browser.post('/dashboard/payouts', { amount: '' });
     expect(refused.status).toBe(200);
-    expect(errorsOf(refused.text)).toEqual([Messages.payoutsOnHold]);
+    expect(errorsOf(refused.text)).toEqual([en.apiRules.payouts_on_hold]);
     expect(await payoutsOf(held.org.sandbox.environmentId)).toEqual([]);
+    // On a French page, the 409 in French beside the French amounts, never the API's English.
+    await held.browser.get('/dashboard/payouts?lang=fr');
+    const inFrench = await held.browser.post('/dashboard/payouts', { amount: '' });
+    expect(inFrench.text).toContain('<html lang="fr"');
+    expect(errorsOf(inFrench.text)).toEqual([fr.apiRules.payouts_on_hold]);
+    expect(inFrench.text).not.toContain(Messages.payoutsOnHold);
+    expect(inFrench.text).not.toMatch(/data-testid="error" lang="en"/);
   });
 
   it('pays out nothing from Production until the organization is verified (the API’s message)', async () => {
@@ -294,7 +303,7 @@ describe('payouts', () => {
     await browser.post('/dashboard/environment', { environment: 'production', return: '/dashboard/payouts' });
     await browser.get('/dashboard/payouts');
     const res = await browser.post('/dashboard/payouts', { amount: '' });
-    expect(errorsOf(res.text)).toEqual([Messages.organizationNotVerified]);
+    expect(errorsOf(res.text)).toEqual([en.apiRules.organization_not_verified]);
     expect(await payoutsOf(org.production.environmentId)).toEqual([]);
   });
 
@@ -385,7 +394,7 @@ describe('the payout schedule', () => {
     });
     expect(errorsOf(noDay.text)).toEqual([en.chooseWeekday]);
     const zero = await browser.post('/dashboard/payout-schedule', { interval: 'daily', minimumAmount: '0' });
-    expect(errorsOf(zero.text)).toEqual([Messages.amountNotPositive]);
+    expect(errorsOf(zero.text)).toEqual([en.apiRules.amount_not_positive]);
     const words = await browser.post('/dashboard/payout-schedule', {
       interval: 'daily',
       minimumAmount: 'lots',
@@ -520,7 +529,7 @@ describe('the settlement report', () => {
     expect(old.text).toContain(en.noSettlementRows);
     const backwards = await browser.get(`/dashboard/reports/settlement?from=${today}&to=2020-01-01`);
     expect(backwards.status).toBe(200);
-    expect(errorsOf(backwards.text)).toEqual([Messages.settlementReportRange]);
+    expect(errorsOf(backwards.text)).toEqual([en.apiRules.settlement_report_range]);
     const badCsv = await browser.get(`/dashboard/reports/settlement.csv?from=${today}&to=2020-01-01`);
     expect(badCsv.status).toBe(400);
 

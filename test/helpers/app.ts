@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app';
-import { AppConfig, loadConfig } from '../../src/config/config';
+import { allJobsOff, AppConfig, loadConfig } from '../../src/config/config';
 import { Db } from '../../src/database/db';
 import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
@@ -66,12 +66,11 @@ export function directUrlFor(url: string): string | undefined {
  * its API is checked against its OpenAPI document (see `undeclaredAnswers`). Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run
  * their own, so that no other suite's settings (time-out, retry schedule) deliver theirs.
- * Scheduled jobs are off too: tests drive them by calling the services (RECONCILE_INTERVAL_MS,
- * BILLING_SCHEDULER, PAYOUT_SCHEDULER, EVENT_RETENTION_SCHEDULER: a tick at a wall clock's ten
- * minutes would prune every environment's old events while a test counts its own). The every-minute
- * expiry of checkout sessions and Idempotency-Keys has no switch and runs here: it only ends what
- * is past its deadline, as the tests that age rows then expect, whichever run ends it; a suite that
- * counts statements stops it (hot-paths). Rate limits are off (every test talks from 127.0.0.1,
+ * Every scheduled job is off too (`allJobsOff`, the switches of docs/operations.md "Jobs"): no
+ * tick of the app's own timers runs during a test (a prune at the wall clock's ten minutes would
+ * delete what another test counts; an expiry would add statements to a count). Tests call a job's
+ * work themselves, or turn its switch on in `env` (test/jobs/ checks every job is off here by
+ * default). Rate limits are off (every test talks from 127.0.0.1,
  * often in bursts): the suites that test them set their own. Webhook endpoints may be private
  * addresses (the suites' receivers listen on 127.0.0.1); the suites that test the refusal set
  * WEBHOOK_ALLOW_PRIVATE_URLS to false.
@@ -86,11 +85,7 @@ export async function startTestApp(
     DEMO_ORG: 'false',
     DB_POOL_SIZE: '10',
     WEBHOOK_WORKER: 'false',
-    RECONCILE_INTERVAL_MS: '0',
-    BILLING_SCHEDULER: 'false',
-    SMS_SEND_INTERVAL_MS: '0',
-    PAYOUT_SCHEDULER: 'false',
-    EVENT_RETENTION_SCHEDULER: 'false',
+    ...allJobsOff(),
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

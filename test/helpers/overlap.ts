@@ -2,8 +2,8 @@
  * Watches an async method of a class on every instance, before any instance exists: how often each
  * instance called it, and the most calls of one instance that were ever in flight at once. A job's
  * "never overlaps itself" is `most === 1`, which stays true however often the job's own clock fires
- * while a test runs (an every-minute cron may fire between an app's start and the test's ticks, so
- * counting calls alone is a race with the wall clock). `settled()` waits for every call in flight:
+ * while a test runs (a job whose switch the test turns on at start has its timer, which may fire
+ * between the app's start and the test's ticks, so counting calls alone is a race with the clock). `settled()` waits for every call in flight:
  * a tick that finds its job's clock-started run still going returns without waiting for it.
  */
 export function watchOverlap<C extends object, K extends keyof C & string>(

@@ -1,7 +1,7 @@
-import { billingSettlementCtes } from '../../src/billing/billing-settlement';
+import { billingSettlementCtes } from '../../src/billing/billing.fragments';
 import { BillingRepository } from '../../src/billing/billing.repository';
 import { RemindersOfInvoices } from '../../src/billing/reminders-of-invoices';
-import { completeOpenSessionCtes } from '../../src/checkout/checkout-sessions.repository';
+import { completeOpenSessionCtes } from '../../src/checkout/checkout.fragments';
 import { AuditLogRepository } from '../../src/admin/audit-log.repository';
 import { OperatorsRepository } from '../../src/admin/operators.repository';
 import { CheckoutSessionsRepository } from '../../src/checkout/checkout-sessions.repository';
@@ -17,7 +17,10 @@ import { RequestKey } from '../../src/idempotency/request-key';
 import { InvoiceReminders } from '../../src/invoices/invoice-reminders';
 import { InvoiceSubscriptions } from '../../src/invoices/invoice-subscriptions';
 import { InvoicesRepository } from '../../src/invoices/invoices.repository';
-import { LedgerRepository, ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.repository';
+import { RefundsRepository } from '../../src/ledger/refunds.repository';
+import { SettlementReportRepository } from '../../src/ledger/settlement-report.repository';
+import { LedgerRepository } from '../../src/ledger/ledger.repository';
+import { ledgerSettlementCte, payoutIdOfPayment } from '../../src/ledger/ledger.fragments';
 import { LedgerChecks } from '../../src/ledger/ledger-checks';
 import { ConnectedAccountsRepository } from '../../src/organizations/connected-accounts.repository';
 import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
@@ -35,7 +38,8 @@ import {
 import type { Payment } from '../../src/payments/payment';
 import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
-import { payoutLedgerCheck, PayoutsRepository } from '../../src/payouts/payouts.repository';
+import { PayoutsRepository } from '../../src/payouts/payouts.repository';
+import { payoutLedgerCheck } from '../../src/payouts/payouts.fragments';
 import { PriceProducts } from '../../src/prices/price-products';
 import { PortalRepository } from '../../src/portal/portal.repository';
 import { PricesRepository } from '../../src/prices/prices.repository';
@@ -136,7 +140,7 @@ const REPOSITORIES: Record<string, RepositoryClass[]> = {
   dashboard: [DashboardRepository],
   admin: [OperatorsRepository, AuditLogRepository],
   billing: [BillingRepository],
-  ledger: [LedgerRepository],
+  ledger: [LedgerRepository, RefundsRepository, SettlementReportRepository],
   payouts: [PayoutsRepository],
   portal: [PortalRepository],
   'payment-links': [PaymentLinksRepository],
@@ -183,7 +187,8 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
     >;
     const method = repository[name];
     if (typeof method !== 'function') continue;
-    const args = Array.from({ length: method.length }, placeholder);
+    const args =
+      ARGUMENTS[`${Repository.name}.${name}`]?.() ?? Array.from({ length: method.length }, placeholder);
     let result: unknown;
     try {
       result = await method.apply(repository, args);
@@ -200,8 +205,23 @@ async function recordMethods(Repository: RepositoryClass): Promise<Recorded[]> {
   return out;
 }
 
-/** Pay's statements, built as the pay service and settlement build them. */
-function payStatements(): Recorded[] {
+/**
+ * The arguments of methods whose statement a placeholder cannot build (a domain value taken apart
+ * into JSON and parameters): the ones pay gives them.
+ */
+const ARGUMENTS: Record<string, () => unknown[]> = {
+  'PaymentsRepository.open': () => {
+    const { request } = paySamples();
+    return [{ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o' }];
+  },
+  'PaymentsRepository.settle': () => {
+    const { payment, request, extensions } = paySamples();
+    return [payment, request, 'o', { status: 'completed', bankReference: null }, extensions];
+  },
+};
+
+/** A request, its payment and the settlement extensions, as pay and the application have them. */
+function paySamples() {
   const at = new Date('2026-01-01T00:00:00Z');
   const request: PaymentRequest = {
     id: 'r',
@@ -235,13 +255,6 @@ function payStatements(): Recorded[] {
     createdAt: at,
     updatedAt: at,
   };
-  const key = RequestKey.of({ environmentId: 'e', keyKind: 'secret' }, 'k', {
-    method: 'POST',
-    path: '/api/v1/payments',
-    body: '{}',
-  });
-  const open = (k?: RequestKey) =>
-    openStatement({ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o', key: k }).statement;
   const extensions = [
     { name: 'checkout', ctes: completeOpenSessionCtes },
     {
@@ -254,6 +267,19 @@ function payStatements(): Recorded[] {
         ledgerSettlementCte(ctx, { defaultFeeBps: 0, payoutDelayDays: 1 }),
     },
   ];
+  return { request, payment, extensions };
+}
+
+/** Pay's statements, built as the pay service and settlement build them. */
+function payStatements(): Recorded[] {
+  const { request, payment, extensions } = paySamples();
+  const key = RequestKey.of({ environmentId: 'e', keyKind: 'secret' }, 'k', {
+    method: 'POST',
+    path: '/api/v1/payments',
+    body: '{}',
+  });
+  const open = (k?: RequestKey) =>
+    openStatement({ request, methodId: 'm', phoneNumber: '22000000', organizationId: 'o', key: k }).statement;
   const one = (name: string, statement: Sql): Recorded => ({
     name,
     statements: [{ text: statement.compile().text, prepared: statement.prepare }],

@@ -10,7 +10,7 @@ import { Post } from '../../src/common/http/routes';
 import { Db } from '../../src/database/db';
 import { raw, sql } from '../../src/database/sql';
 import { ONCE_PER_KEY } from '../../src/common/http/idempotency-scope';
-import { IdempotencyExpiryJob } from '../../src/idempotency/idempotency-expiry.job';
+import { ExpireIdempotencyKeysJob } from '../../src/idempotency/expire-idempotency-keys.job';
 import { RequestKey } from '../../src/idempotency/request-key';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
@@ -420,7 +420,7 @@ describe('expiry', () => {
       [ids],
     );
 
-    const job = t.app.get(IdempotencyExpiryJob);
+    const job = t.app.get(ExpireIdempotencyKeysJob);
     await Promise.all([job.run(2), job.run(2)]);
     await job.run(2);
     expect(await count(`idempotency_keys WHERE id = ANY($1)`, [ids])).toBe(0);
@@ -448,6 +448,9 @@ describe('every POST route of the API', () => {
     '/api/v1/customers': { externalUserId: 'any' },
     '/api/v1/subscriptions': { customerId: randomUUID(), priceId: randomUUID() },
     '/api/v1/subscriptions/by-external-user': { externalUserId: 'any', priceId: randomUUID() },
+    '/api/v1/subscriptions/:id/change': { quantity: 2 },
+    '/api/v1/subscriptions/:id/discount': { coupon: 'ANY' },
+    '/api/v1/coupons': { percentOff: 10, duration: 'once' },
     '/api/v1/refunds': { paymentId: randomUUID() },
     '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },

@@ -50,8 +50,23 @@ describe('reading invoices', () => {
       id: listed.id,
       customerId: c.customer.id,
       subscriptionId: s.id,
+      number: expect.stringMatching(/^[A-Z0-9]{1,4}-\d{6}$/),
       status: 'pending',
       amount: '1500.00',
+      subtotal: '1500.00',
+      discount: '0.00',
+      creditApplied: '0.00',
+      lines: [
+        {
+          description: 'Premium',
+          quantity: 1,
+          unitAmount: '1500.00',
+          amount: '1500.00',
+          periodStart: s.currentPeriodStart,
+          periodEnd: s.currentPeriodEnd,
+          proration: false,
+        },
+      ],
       dueDate: s.nextBillingDate,
       paymentRequestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       checkoutUrl: `${t.config.publicUrl}/checkout/invoices/${listed.id}`,
@@ -199,6 +214,12 @@ describe('paying an invoice', () => {
     const [invoice] = await invoicesOf(t, sk, s.id);
     const pending = await pay(invoice.id, '22129003');
     expect(pending.body.data.status).toBe('pending');
+    // Its page waits for the bank, and reloads itself every 5 s without JavaScript.
+    const page = (await t.http.get(`/checkout/invoices/${invoice.id}`)).text;
+    expect(page).toContain('data-state="pending"');
+    expect(page).toContain(
+      `<noscript><meta http-equiv="refresh" content="5; url=/checkout/invoices/${invoice.id}"></noscript>`,
+    );
     await t.http.post(`/api/v1/subscriptions/${s.id}/cancel`).set('Authorization', sk).send({});
     expect((await get(`/invoices/${invoice.id}`)).body.data.status).toBe('pending');
     const done = await t.http

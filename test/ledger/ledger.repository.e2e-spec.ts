@@ -4,6 +4,7 @@ import { Db } from '../../src/database/db';
 import { LedgerChecks } from '../../src/ledger/ledger-checks';
 import { LedgerRepository } from '../../src/ledger/ledger.repository';
 import type { Refund } from '../../src/ledger/refund';
+import { RefundsRepository } from '../../src/ledger/refunds.repository';
 import { PaymentPayouts } from '../../src/payments/payment-payouts';
 import { PaymentsRepository } from '../../src/payments/payments.repository';
 import { testDatabaseUrl } from '../helpers/app';
@@ -19,12 +20,14 @@ let pool: Pool;
 let db: Db;
 let rows: Client;
 let ledger: LedgerRepository;
+let refunds: RefundsRepository;
 let payments: PaymentsRepository;
 beforeAll(async () => {
   pool = new Pool({ connectionString: testDatabaseUrl(), max: 4 });
   // Behind PgBouncer in transaction mode, no named prepared statements (as the app's config says).
   db = new Db(pool, { preparedStatements: process.env.KHOUMS_TEST_PGBOUNCER !== '1' });
   ledger = new LedgerRepository(db, new LedgerChecks());
+  refunds = new RefundsRepository(db);
   payments = new PaymentsRepository(db, new PaymentPayouts());
   rows = new Client({ connectionString: testDatabaseUrl() });
   await rows.connect();
@@ -82,13 +85,13 @@ it('records one transaction per source and type: a second insert of a payment’
 it('settles a refund once, from pending only: a failed one’s money comes back once, a second settlement changes nothing', async () => {
   const p = await completedPayment(rows, 1000);
   const refund = pendingRefund(p, 400);
-  await ledger.insertRefund(refund);
+  await refunds.insert(refund);
   expect(await transactionsOf(refund.id)).toEqual([{ type: 'refund', amount: -400, net: -400 }]);
 
-  const failed = await ledger.settleRefund(refund, { status: 'failed', reason: 'The bank refused it' });
+  const failed = await refunds.settle(refund, { status: 'failed', reason: 'The bank refused it' });
   expect(failed).toMatchObject({ id: refund.id, status: 'failed', failureReason: 'The bank refused it' });
-  expect(await ledger.settleRefund(refund, { status: 'failed', reason: 'again' })).toBeUndefined();
-  expect(await ledger.settleRefund(refund, { status: 'succeeded', bankReference: 'R-1' })).toBeUndefined();
+  expect(await refunds.settle(refund, { status: 'failed', reason: 'again' })).toBeUndefined();
+  expect(await refunds.settle(refund, { status: 'succeeded', bankReference: 'R-1' })).toBeUndefined();
 
   expect(await transactionsOf(refund.id)).toEqual([
     { type: 'refund', amount: -400, net: -400 },
@@ -125,7 +128,7 @@ it('gives a failed payout’s money back once: the database refuses a second pay
 it('keeps balance transactions append-only: their amounts cannot be changed afterwards', async () => {
   const p = await completedPayment(rows, 1000);
   const refund = pendingRefund(p, 100);
-  await ledger.insertRefund(refund);
+  await refunds.insert(refund);
   await expect(
     rows.query(`UPDATE balance_transactions SET amount = -1, net = -1 WHERE source_id = $1`, [refund.id]),
   ).rejects.toThrow('balance transactions are append-only');

@@ -1,4 +1,4 @@
-import { CheckoutExpiryJob } from '../../src/checkout/checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from '../../src/checkout/expire-checkout-sessions.job';
 import { Messages } from '../../src/common/errors/messages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
@@ -224,7 +224,7 @@ describe('places: a started payment holds one until its checkout session ends', 
     expect(full.text).toContain('data-state="full"');
 
     await makeOverdue(t, first);
-    await t.app.get(CheckoutExpiryJob).run();
+    await t.app.get(ExpireCheckoutSessionsJob).run();
     expect((await t.http.get(`/l/${link.code}`)).status).toBe(200);
     const request = await requestOf(first);
     // Its request can no longer be paid, by any route.
@@ -273,7 +273,7 @@ describe('places: a started payment holds one until its checkout session ends', 
     const sessionId = await startLinkPayment(t, link.code);
     expect((await pay(sessionId, '22229003')).body.data.status).toBe('pending');
     await makeOverdue(t, sessionId);
-    await t.app.get(CheckoutExpiryJob).run();
+    await t.app.get(ExpireCheckoutSessionsJob).run();
     expect((await t.http.get(`/l/${link.code}`)).status).toBe(410);
   });
 

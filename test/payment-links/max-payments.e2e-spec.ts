@@ -1,4 +1,4 @@
-import { CheckoutExpiryJob } from '../../src/checkout/checkout-expiry.job';
+import { ExpireCheckoutSessionsJob } from '../../src/checkout/expire-checkout-sessions.job';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { makeOverdue } from '../helpers/checkout';
@@ -98,7 +98,7 @@ it('holds the places of payments started and not paid, and frees them when their
       .send({ configurationId: masrivi })
       .expect(200);
   for (const id of sessions.slice(4)) await makeOverdue(a, id);
-  await Promise.all([a.app.get(CheckoutExpiryJob).run(), b.app.get(CheckoutExpiryJob).run()]);
+  await Promise.all([a.app.get(ExpireCheckoutSessionsJob).run(), b.app.get(ExpireCheckoutSessionsJob).run()]);
 
   const outcomes = await crowd(link.code);
   expect(outcomes.filter((o) => o === 'paid')).toHaveLength(6);

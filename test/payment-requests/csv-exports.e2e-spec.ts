@@ -110,7 +110,7 @@ describe('Accept: text/csv on GET /payment', () => {
       'paymentRequestId',
       'amount',
       'status',
-      'configurationId',
+      'paymentMethod',
       'phoneNumber',
       'referenceId',
       'failureReason',
@@ -118,7 +118,8 @@ describe('Accept: text/csv on GET /payment', () => {
       'payoutId',
     ]);
     expect(rows.map((r) => r[2])).toEqual([failed.transactionId, a.transactionId]);
-    expect(rows[1]).toMatchObject({ 3: a.requestId, 4: '2500', 5: 'completed', 7: '22222222' });
+    // The bank app by its name (paidRequest pays with Masrivi), never its id.
+    expect(rows[1]).toMatchObject({ 3: a.requestId, 4: '2500', 5: 'completed', 6: 'Masrivi', 7: '22222222' });
     expect(rows[0][5]).toBe('failed');
 
     const completed = parseCsv((await csv(`/payment?status=completed`, key).expect(200)).text);

@@ -1,4 +1,3 @@
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { Client } from 'pg';
 import { BillingRun } from '../../src/billing/billing-run';
 import { ApiKeysService } from '../../src/organizations/api-keys.service';
@@ -21,10 +20,8 @@ let org: CreatedOrganization;
 beforeAll(async () => {
   t = await startTestApp();
   org = await newTenant(t);
-  // Only the request's statements are counted: the app's own timers (the every-minute expiry jobs,
-  // the keys' last-used flush) would add theirs whenever they fire during one.
-  for (const job of t.app.get(SchedulerRegistry).getCronJobs().values()) void job.stop();
-  jest.spyOn(t.app.get(ApiKeysService), 'flushLastUsed').mockResolvedValue();
+  // Only the request's statements are counted: the app's own timers (the scheduled jobs, the keys'
+  // last-used flush among them) are off in test apps (test/jobs/ checks it), so none adds its own.
 });
 afterAll(() => t.close());
 

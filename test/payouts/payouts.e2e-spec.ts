@@ -152,6 +152,20 @@ describe('POST /payouts: the money', () => {
     expect((await balanceOf(t, key)).available).toBe(0);
   });
 
+  it('gives each Sandbox payout its own bankReference, two made at once included', async () => {
+    const org = await payableTenant(t);
+    const key = org.sandbox.secretKey;
+    await earn(t, key, 3000);
+    const [a, b] = await Promise.all([
+      postPayout(t, key, { amount: 1000 }).expect(200),
+      postPayout(t, key, { amount: 1000 }).expect(200),
+    ]);
+    const [first, second] = [a.body.data, b.body.data];
+    expect(first.bankReference).toMatch(/^sbx_payout_[0-9a-f]{32}$/);
+    expect(second.bankReference).toMatch(/^sbx_payout_[0-9a-f]{32}$/);
+    expect(first.bankReference).not.toBe(second.bankReference);
+  });
+
   it('puts a failed payout back in the balance (`payout_failure`), and the next payout pays the same transactions', async () => {
     const org = await payableTenant(t, FAILING_IBAN);
     const key = org.sandbox.secretKey;

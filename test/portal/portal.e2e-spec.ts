@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { startSmsSimulator, SmsSimulator } from '../../src/billing/sms-simulator/sms-simulator';
+import { PORTAL_TEXTS } from '../../src/common/i18n/portal-texts';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import {
@@ -10,6 +11,7 @@ import {
   invoicesOf,
 } from '../helpers/billing';
 import { expect422, expectText } from '../helpers/http';
+import { masriviOf } from '../helpers/money';
 import { waitFor } from '../helpers/poll';
 
 /*
@@ -19,14 +21,18 @@ import { waitFor } from '../helpers/poll';
  * and the cookie. Each test makes its own merchants.
  */
 let t: TestApp;
+/** The same service without an SMS gateway (started first: the last app started keeps the logs). */
+let noGateway: TestApp;
 let sim: SmsSimulator;
 beforeAll(async () => {
   sim = await startSmsSimulator();
+  noGateway = await startTestApp();
   t = await startTestApp({ SMS_GATEWAY_URL: sim.url });
 });
 afterEach(() => sim.reset());
 afterAll(async () => {
   await t.close();
+  await noGateway.close();
   await sim.close();
 });
 
@@ -222,6 +228,28 @@ describe('what a signed-in customer sees', () => {
     const page = (await s.a.get(`${s.home}?lang=ar`)).text;
     expect(page).toContain('<html lang="ar" dir="rtl">');
     expect(page.replaceAll('&#x3D;', '=')).toContain(`href="${pathOf(m.invoice.checkoutUrl)}?lang=ar"`);
+  });
+
+  it('leads back to the portal from the invoice page it links, after paying too', async () => {
+    const m = await merchantWithCustomer();
+    const s = await signedInByLink(m.sk, m.customer.id);
+    const home = (await s.a.get(s.home)).text.replaceAll('&#x3D;', '=');
+    const payHref = /<a class="button" href="([^"]+)"/.exec(home)![1];
+    const back = `href="/portal/${m.org.organizationId}?environment=sandbox" data-testid="portal-link"`;
+    expect((await s.a.get(payHref)).text.replaceAll('&#x3D;', '=')).toContain(back);
+    const configurationId = await masriviOf(t, m.sk);
+    await t.http
+      .post('/api/v1/payment')
+      .set('Authorization', m.sk)
+      .send({ transactionId: m.invoice.id, phoneNumber: '22123456', configurationId })
+      .expect(200);
+    const paid = (await s.a.get(payHref)).text.replaceAll('&#x3D;', '=');
+    expect(paid).toContain('data-state="paid"');
+    expect(paid).toContain(back);
+    // A Production invoice leads to Production's portal.
+    const p = await merchantWithCustomer('production', '22123456', m.org);
+    const production = (await agent().get(pathOf(p.invoice.checkoutUrl))).text;
+    expect(production).toContain(`href="/portal/${m.org.organizationId}" data-testid="portal-link"`);
   });
 
   it('cancels a subscription at period end through the subscriptions service, with its event', async () => {
@@ -451,6 +479,44 @@ describe('signing in by phone', () => {
     const home = (await a.get(`/portal/${m.org.organizationId}`)).text;
     expect(idsOf(home, 'subscription')).toEqual([m.subscription.id]);
     expect(home).not.toContain('data-testid="test-mode"');
+  });
+
+  it('says a code was sent by SMS only when a gateway is configured, and says so honestly otherwise', async () => {
+    const m = await merchantWithCustomer('production', '46112233');
+    const withGateway = agent();
+    const form = (await withGateway.get(`/portal/${m.org.organizationId}`)).text;
+    expect(form).not.toContain('data-testid="no-sms-gateway"');
+    const sent = await askCode(withGateway, m.org.organizationId, '46112233', 'production');
+    expect(sent.text).toContain('data-testid="code-sent"');
+
+    {
+      const a = request.agent(noGateway.app.getHttpServer());
+      const page = await a.get(`/portal/${m.org.organizationId}?lang=en`);
+      expect(page.text).toContain(`data-testid="no-sms-gateway">${PORTAL_TEXTS.en.noSmsGateway}<`);
+      const codePage = await a
+        .post(`/portal/${m.org.organizationId}/code`)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), phone: '46112233', environment: 'production' });
+      expect(codePage.status).toBe(200);
+      expect(codePage.text).toContain('data-testid="no-sms-gateway"');
+      expect(codePage.text).not.toContain('data-testid="code-sent"');
+      expect(codePage.text).not.toContain(PORTAL_TEXTS.en.codeSent);
+      // Sandbox never sends one: its page shows the code, with or without a gateway.
+      const sandbox = await a.get(`/portal/${m.org.organizationId}?environment=sandbox`);
+      expect(sandbox.text).not.toContain('data-testid="no-sms-gateway"');
+    }
+  });
+
+  it('hints on Production’s form that Sandbox’s customers sign in with ?environment=sandbox', async () => {
+    const m = await merchantWithCustomer('production', '46112233');
+    const production = (await agent().get(`/portal/${m.org.organizationId}?lang=fr`)).text.replaceAll(
+      '&#x3D;',
+      '=',
+    );
+    expect(production).toContain(PORTAL_TEXTS.fr.sandboxHint);
+    expect(production).toContain(`<a href="/portal/${m.org.organizationId}?environment=sandbox" dir="ltr">`);
+    const sandbox = (await agent().get(`/portal/${m.org.organizationId}?environment=sandbox`)).text;
+    expect(sandbox).not.toContain('data-testid="sandbox-hint"');
   });
 
   it('answers an unknown phone as a known one, but sends nothing', async () => {

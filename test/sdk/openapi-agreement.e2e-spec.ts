@@ -340,6 +340,23 @@ describe('every method on the real service', () => {
     ['subscriptions.getByExternalUser', ({ sk }) => sk.subscriptions.getByExternalUser(w.externalUserId)],
     ['subscriptions.pause', ({ sk }) => sk.subscriptions.pause(w.subscription.id)],
     ['subscriptions.resume', ({ sk }) => sk.subscriptions.resume(w.subscription.id)],
+    [
+      'coupons.create',
+      ({ sk }) => sk.coupons.create({ code: `SDK-${Date.now()}`, percentOff: 10, duration: 'forever' }),
+    ],
+    ['coupons.list', ({ sk }) => sk.coupons.list()],
+    ['coupons.get', async ({ sk }) => sk.coupons.get((await sk.coupons.list()).data[0].id)],
+    [
+      'subscriptions.applyDiscount',
+      async ({ sk }) =>
+        sk.subscriptions.applyDiscount(w.subscription.id, { coupon: (await sk.coupons.list()).data[0].id }),
+    ],
+    ['subscriptions.removeDiscount', ({ sk }) => sk.subscriptions.removeDiscount(w.subscription.id)],
+    ['coupons.archive', async ({ sk }) => sk.coupons.archive((await sk.coupons.list()).data[0].id)],
+    [
+      'subscriptions.change',
+      ({ sk }) => sk.subscriptions.change(w.subscription.id, { quantity: 2, at: 'period_end' }),
+    ],
     ['invoices.list', ({ sk }) => sk.invoices.list({ subscriptionId: w.subscription.id })],
     [
       'invoices.get',

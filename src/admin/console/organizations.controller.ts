@@ -7,7 +7,7 @@ import { fill, formatTime } from '../../dashboard/format';
 import { parseChoice } from '../../dashboard/forms';
 import { AccountService } from '../../going-live/account.service';
 import { GoLiveService, OpenedApplication } from '../../going-live/go-live.service';
-import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/account';
+import { VERIFICATION_STATUSES, VerificationStatus } from '../../organizations/verification';
 import type { Account } from '../../organizations/account';
 import { DocumentKind } from '../../organizations/application';
 import { OrganizationsService } from '../../organizations/organizations.service';
@@ -48,7 +48,7 @@ const APPLICATION_ROWS = [
 
 /** What the organization page shows beside the record: a form's error and the values typed. */
 interface PageState {
-  errors?: Partial<Record<'reason' | 'feeBps' | 'decision', string>>;
+  errors?: Partial<Record<'reason' | 'feeBps' | 'decision' | 'change', string>>;
   reason?: string;
   feeBps?: string;
 }
@@ -74,13 +74,22 @@ export class AdminOrganizationsController {
 
   @Get()
   async queue(@Adm() a: AdminRequest): Promise<void> {
-    const rows = await this.goLive.submittedQueue();
+    const [rows, changes] = await Promise.all([
+      this.goLive.submittedQueue(),
+      this.goLive.payoutAccountChangeQueue(),
+    ]);
     this.renderer.render(a, 'queue', a.t.queueTitle, {
       rows: rows.map((r) => ({
         id: r.id,
         name: r.name,
         href: `/admin/organizations/${r.id}`,
         submittedAt: formatTime(r.submittedAt, a.lang),
+      })),
+      changes: changes.map((r) => ({
+        id: r.id,
+        name: r.name,
+        href: `/admin/organizations/${r.id}`,
+        requestedAt: formatTime(r.requestedAt, a.lang),
       })),
     });
   }
@@ -195,6 +204,45 @@ export class AdminOrganizationsController {
     this.done(a, organizationId, held ? 'payoutsHeld' : 'payoutsReleased');
   }
 
+  /** The owner's payout account change (docs/going-live.md): approved, the payouts go to the new account. */
+  @Post('organizations/:id/payout-account-change/approve')
+  async approvePayoutAccountChange(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
+    const organizationId = idOr404(id);
+    await this.decideChange(a, organizationId, 'payoutAccountChangeApproved', () =>
+      this.actions.approvePayoutAccountChange(actorOf(a), organizationId),
+    );
+  }
+
+  @Post('organizations/:id/payout-account-change/reject')
+  async rejectPayoutAccountChange(@Adm() a: AdminRequest, @Param('id') id: string): Promise<void> {
+    const organizationId = idOr404(id);
+    await this.decideChange(a, organizationId, 'payoutAccountChangeRejected', () =>
+      this.actions.rejectPayoutAccountChange(actorOf(a), organizationId),
+    );
+  }
+
+  /** A change no longer waiting (another operator decided, or the owner asked again) is shown, 409. */
+  private async decideChange(
+    a: AdminRequest,
+    organizationId: string,
+    notice: AdminNotice,
+    act: () => Promise<unknown>,
+  ): Promise<void> {
+    try {
+      await act();
+    } catch (err) {
+      if (AppError.is(err, AdminError.NoPayoutAccountChange))
+        return this.renderOrganization(
+          a,
+          organizationId,
+          { errors: { change: a.t.noPayoutAccountChange } },
+          409,
+        );
+      throw err;
+    }
+    this.done(a, organizationId, notice);
+  }
+
   /** Approve or reject: an application no longer waiting (another operator decided) is shown, 409. */
   private async decide(
     a: AdminRequest,
@@ -268,6 +316,14 @@ function organizationFacts(a: AdminRequest, account: Account) {
       holderName: account.payoutAccount.holderName,
       iban: account.payoutAccount.iban,
       status: GO_LIVE_TEXTS[a.lang][`payoutStatus_${account.payoutAccount.status}`],
+    },
+    payoutAccountChange: account.payoutAccountChange?.status === 'pending' && {
+      bank: account.payoutAccountChange.bank,
+      holderName: account.payoutAccountChange.holderName,
+      iban: account.payoutAccountChange.iban,
+      requestedAt: fill(t.requestedAt, {
+        date: formatTime(new Date(account.payoutAccountChange.requestedAt), a.lang),
+      }),
     },
   };
 }

@@ -26,6 +26,11 @@ describe('isDatabaseUnavailable', () => {
     ['a connection cut mid-statement', new Error('Connection terminated unexpectedly')],
     ['no connection within the pool time-out', new Error('timeout exceeded when trying to connect')],
     ['a connect time-out', new Error('Connection terminated due to connection timeout')],
+    ['a statement a frozen server never answered (DB_QUERY_TIMEOUT_MS)', new Error('Query read timeout')],
+    [
+      'a write that reached a standby (a leader being demoted)',
+      withCode('cannot execute INSERT in a read-only transaction', '25006'),
+    ],
   ])('is true for %s', (_what, err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);
   });

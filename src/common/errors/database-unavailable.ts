@@ -19,14 +19,18 @@ const SOCKET_CODES = new Set([
 
 /**
  * PostgreSQL's own: admin_shutdown (a fast or immediate stop ends every session), crash_shutdown,
- * cannot_connect_now (starting up, shutting down, in recovery). Class 08 (connection exceptions)
- * is matched by its prefix.
+ * cannot_connect_now (starting up, shutting down, in recovery), read_only_sql_transaction (a write
+ * that reached a standby: a leader being demoted in a switchover, before the proxy cuts its
+ * connections). Class 08 (connection exceptions) is matched by its prefix.
  */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03']);
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '25006']);
 
-/** `pg`'s errors for a connection that ended, never came, or could not be had from the pool in time. */
+/**
+ * `pg`'s errors for a connection that ended, never came, could not be had from the pool in time,
+ * or left a statement unanswered past `DB_QUERY_TIMEOUT_MS` (a frozen server).
+ */
 const CLIENT_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Query read timeout)/;
 
 /**
  * True when `err` says PostgreSQL could not be reached (stopped, restarting, failing over, or the

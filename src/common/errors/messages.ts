@@ -18,6 +18,9 @@ export const Messages = {
   invalidPayoutHolder: 'Account holder must be 1 to 200 characters',
   /** The operators' console: a decision on an application no longer waiting for one. */
   applicationNotUnderReview: 'The application is not waiting for a decision',
+  noPayoutAccountChange: 'No payout account change is waiting for a decision',
+  payoutAccountChangeNeedsVerification:
+    'Only a verified organization changes its payout account; apply to go live with it',
   passwordChangeRequired: 'Password change required',
   /** The go-live application (the dashboard translates them by code). */
   applicationUnderReview: 'The application is already being reviewed',
@@ -121,6 +124,16 @@ export const Messages = {
   trialEndNotAfterStart: 'trialEnd must be after startedAt',
   /** requireFirstPayment with a trial (docs/billing.md "Subscriptions that require a first payment"). */
   trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
+  nothingToChange: 'Nothing to change',
+  couponNotFound: 'Coupon not found',
+  couponNotValid: 'Coupon is not valid',
+  couponCodeTaken: 'A coupon with this code already exists',
+  couponOneKindOfDiscount: 'A coupon takes exactly one of percentOff and amountOff',
+  couponDurationInPeriods: 'durationInPeriods goes with a repeating duration, and only with it',
+  subscriptionNotActive: 'Subscription is not active',
+  prorationNeedsSameInterval: 'Prorated changes need prices of the same interval',
+  priceNotActive: 'Price is not active',
+  periodAmountTooLarge: 'A period cannot bill more than 100000000 MRU',
   expiresAtNotAfterStart: 'expiresAt must be after startedAt',
   startTooFarInPast: 'Start date is too far in the past',
   subscriptionCannotBePaused: (status: string) => `A ${status} subscription cannot be paused`,

@@ -1,6 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, StreamableFile } from '@nestjs/common';
 import { ApiProduces } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 
 /**
@@ -62,7 +63,17 @@ export function csvFile<T>(
     yield `${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
     for await (const batch of batches) yield batch.map((row) => csvLine(columns, row)).join('');
   }
-  return new StreamableFile(Readable.from(lines()), {
+  // Each batch is read in the request's context (where its statements go: the read replica of a
+  // CSV export), not in that of whatever event asks the stream for more (the socket draining).
+  const inRequestContext = AsyncLocalStorage.snapshot();
+  const generator = lines();
+  const file: AsyncIterable<string> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () => inRequestContext(() => generator.next()),
+      return: () => inRequestContext(() => generator.return(undefined)),
+    }),
+  };
+  return new StreamableFile(Readable.from(file), {
     type: 'text/csv; charset=utf-8',
     disposition: `attachment; filename="${name}.csv"`,
   });

@@ -68,6 +68,14 @@ const fr = {
   problem_documentTooLarge: 'Ce fichier dépasse 5 Mo.',
   underReview: 'Votre demande est déjà en cours de vérification.',
   alreadyVerified: 'Votre organisation est déjà vérifiée.',
+  changePayout: 'Changer de compte de versement',
+  changePayoutIntro:
+    'Un opérateur Khoums vérifie le nouveau compte avant le prochain versement ; jusque-là, vos versements vont au compte approuvé.',
+  requestChange: 'Demander le changement',
+  changePending: 'Changement demandé le {date}, en attente de validation :',
+  changeRejected: 'Le changement demandé le {date} a été refusé :',
+  changeRequested: 'Votre demande de changement a été envoyée. Un opérateur la vérifie.',
+  changeNeedsVerification: 'Seule une organisation vérifiée change de compte de versement.',
 };
 
 export type GoLiveTexts = typeof fr;
@@ -135,6 +143,14 @@ const ar: GoLiveTexts = {
   problem_documentTooLarge: 'هذا الملف يتجاوز 5 ميغابايت.',
   underReview: 'طلبك قيد التحقق بالفعل.',
   alreadyVerified: 'مؤسستك موثّقة بالفعل.',
+  changePayout: 'تغيير حساب التحويل',
+  changePayoutIntro:
+    'يتحقق أحد مشغّلي خمس من الحساب الجديد قبل التحويل التالي؛ وحتى ذلك الحين تذهب تحويلاتك إلى الحساب المعتمد.',
+  requestChange: 'طلب التغيير',
+  changePending: 'طُلب التغيير في {date}، وهو في انتظار الاعتماد:',
+  changeRejected: 'رُفض التغيير المطلوب في {date}:',
+  changeRequested: 'أُرسل طلب التغيير. يتحقق منه أحد المشغّلين.',
+  changeNeedsVerification: 'لا تغيّر حساب التحويل إلا مؤسسة موثّقة.',
 };
 
 const en: GoLiveTexts = {
@@ -200,6 +216,14 @@ const en: GoLiveTexts = {
   problem_documentTooLarge: 'This file is over 5 MB.',
   underReview: 'Your application is already being reviewed.',
   alreadyVerified: 'Your organization is already verified.',
+  changePayout: 'Change the payout account',
+  changePayoutIntro:
+    'A Khoums operator checks the new account before the next payout; until then, your payouts go to the approved account.',
+  requestChange: 'Request the change',
+  changePending: 'Change requested on {date}, waiting for approval:',
+  changeRejected: 'The change requested on {date} was rejected:',
+  changeRequested: 'Your change request was sent. An operator is reviewing it.',
+  changeNeedsVerification: 'Only a verified organization changes its payout account.',
 };
 
 export const GO_LIVE_TEXTS: Record<Language, GoLiveTexts> = { fr, ar, en };

@@ -14,6 +14,9 @@ const fr = {
   codeSent:
     'Si ce numéro est celui d’un client, un code à 6 chiffres vient de lui être envoyé par SMS. Il est valable 10 minutes.',
   sandboxCode: 'Mode test : aucun SMS n’est envoyé. Votre code est {code}.',
+  noSmsGateway:
+    'Aucun service d’envoi de SMS n’est configuré sur ce serveur : aucun code ne peut vous parvenir. Demandez au marchand un lien vers votre espace client.',
+  sandboxHint: 'Client de test (Sandbox) ? L’espace client de test est à cette adresse :',
   testMode: 'Mode test : ces données sont celles de l’environnement de test.',
   code: 'Code à 6 chiffres',
   signIn: 'Se connecter',
@@ -80,6 +83,9 @@ const ar: PortalTexts = {
   codeSent:
     'إذا كان هذا الرقم لأحد الزبائن، فقد أُرسل إليه رمز من 6 أرقام في رسالة قصيرة. الرمز صالح لمدة 10 دقائق.',
   sandboxCode: 'وضع الاختبار: لا تُرسل أي رسالة. رمزك هو {code}.',
+  noSmsGateway:
+    'لم تُضبط على هذا الخادم أي خدمة لإرسال الرسائل القصيرة: لن يصلك أي رمز. اطلب من التاجر رابطًا إلى فضاء الزبون الخاص بك.',
+  sandboxHint: 'زبون اختبار (Sandbox)؟ فضاء الزبون التجريبي على هذا العنوان:',
   testMode: 'وضع الاختبار: هذه بيانات بيئة الاختبار.',
   code: 'رمز من 6 أرقام',
   signIn: 'دخول',
@@ -143,6 +149,9 @@ const en: PortalTexts = {
   codeSent:
     'If this number is a customer’s, a 6-digit code has just been sent to it by SMS. It is valid for 10 minutes.',
   sandboxCode: 'Test mode: no SMS is sent. Your code is {code}.',
+  noSmsGateway:
+    'No SMS gateway is configured on this server: no code can reach you. Ask the merchant for a link to your customer space.',
+  sandboxHint: 'A test (Sandbox) customer? The test customer space is at this address:',
   testMode: 'Test mode: this is the test environment’s data.',
   code: '6-digit code',
   signIn: 'Sign in',

@@ -82,6 +82,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly dbReplicaLag = new Gauge({
+    name: 'khoums_db_replica_lag_seconds',
+    help: 'How far the read replica (DATABASE_READ_URL) is behind the leader; absent while it does not answer',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

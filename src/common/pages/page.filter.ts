@@ -78,10 +78,12 @@ export abstract class PageErrorFilter implements ExceptionFilter {
     const status =
       error instanceof AppError ? error.status : error instanceof HttpException ? error.getStatus() : 500;
     if (status === 404) return page(404, pages.notFound);
-    // A rule of a domain the page did not turn into a form message: its status and the API's words
-    // (English, marked as such on a page in another language).
+    // A rule of a domain the page did not turn into a form message: its status and its text in the
+    // page's language; a rule the surface's texts do not name yet, the API's words (marked as English).
     if (error instanceof AppError && status < 500) {
       if (!pages.refusedTitle) return new ErrorFilter().catch(error, host);
+      const text = ctx.surface.ruleText(ctx, error.code);
+      if (text) return renderer.error(ctx, status, pages.refusedTitle, text);
       return renderer.error(ctx, status, pages.refusedTitle, error.message, 'en');
     }
     if (!pages.serverError) return new ErrorFilter().catch(error, host);

@@ -131,6 +131,14 @@ export abstract class Surface<
   /** After the CSRF check of a POST: whether the session may act (else throw PageError.Forbidden). */
   mayAct(_ctx: C, _access: string | undefined): void {}
 
+  /**
+   * A domain rule a page did not turn into a form message (an AppError below 500, by its code), in
+   * the page's language; undefined: the filter shows the API's words, marked as English.
+   */
+  ruleText(_ctx: C, _code: string): string | undefined {
+    return undefined;
+  }
+
   /** Where PageError.SignInRequired sends the browser. */
   signInPath(_ctx: C): string {
     return this.definition.signInPath;

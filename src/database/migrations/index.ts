@@ -36,6 +36,11 @@ import { Refunds1795610777196 } from './1795610777196-Refunds';
 import { WebhookOrganizationCap1795610067057 } from './1795610067057-WebhookOrganizationCap';
 import { BillingWriteKeys1795616400000 } from './1795616400000-BillingWriteKeys';
 import { PaymentLinks1796700000000 } from './1796700000000-PaymentLinks';
+import { PayoutAccountChanges1796500000000 } from './1796500000000-PayoutAccountChanges';
+import { SubscriptionQuantity1796800000000 } from './1796800000000-SubscriptionQuantity';
+import { InvoiceNumbers1796800100000 } from './1796800100000-InvoiceNumbers';
+import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
+import { Coupons1796800300000 } from './1796800300000-Coupons';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -76,4 +81,9 @@ export const migrations = [
   StatementKeys1795618000000,
   ConnectedOwnersWithoutPassword1796600000000,
   PaymentLinks1796700000000,
+  PayoutAccountChanges1796500000000,
+  SubscriptionQuantity1796800000000,
+  InvoiceNumbers1796800100000,
+  PlanChanges1796800200000,
+  Coupons1796800300000,
 ];

@@ -22,11 +22,15 @@ export interface StatusRequest {
   phoneNumber: string;
 }
 
+/** A declined charge's `code` in the gateway protocol when the pass code was wrong (docs/bank-gateway.md). */
+export const WRONG_PASS_CODE = 'wrong_pass_code';
+
 /** What the bank says about a charge. */
 export type BankAnswer =
   | { status: 'completed'; bankReference: string | null }
   | { status: 'pending'; bankReference: string | null }
-  | { status: 'declined'; reason: string }
+  /** `wrongPassCode`: the bank refused the payer's pass code (Bankily), not the payment itself. */
+  | { status: 'declined'; reason: string; wrongPassCode?: boolean }
   /** Status only: the bank has no charge with this reference (it never reached the bank). */
   | { status: 'unknown' };
 
@@ -55,6 +59,31 @@ export type RefundAnswer =
   | { status: 'failed'; reason: string }
   /** Status only: the bank has no refund with this reference (it never reached the bank). */
   | { status: 'unknown' };
+
+/**
+ * Money sent from Khoums to a merchant's payout account (docs/bank-gateway.md "Transfers"): the
+ * gateway's third operation, which payouts use.
+ */
+export interface TransferRequest {
+  /** Our payout id: the gateway's idempotency reference, so a transfer asked twice is sent once. */
+  reference: string;
+  amount: number;
+  bank: string;
+  holderName: string;
+  iban: string;
+  description: string;
+}
+
+/** What the gateway says about a transfer. */
+export type TransferAnswer =
+  | { status: 'paid'; bankReference: string | null }
+  | { status: 'in_transit'; bankReference: string | null }
+  | { status: 'failed'; reason: string };
+
+export interface TransferAdapter {
+  /** Sends the transfer, or (the same reference again) answers its current state. */
+  transfer(request: TransferRequest, signal: AbortSignal): Promise<TransferAnswer>;
+}
 
 /**
  * The bank did not give a usable answer: no answer in time, a 5xx, a broken connection or the

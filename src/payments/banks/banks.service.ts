@@ -15,7 +15,7 @@ import {
   StatusRequest,
   withDeadline,
 } from './bank';
-import { GatewayBank } from './gateway-bank';
+import { BankGatewayClient } from './gateway-client';
 import { SandboxBank } from './sandbox-bank';
 
 const GATEWAY_SETTINGS = {
@@ -153,7 +153,7 @@ export class BanksService {
     const url = this.config[settings[0]];
     const apiKey = this.config[settings[1]];
     return typeof url === 'string'
-      ? new GatewayBank(url, typeof apiKey === 'string' ? apiKey : undefined)
+      ? new BankGatewayClient(url, typeof apiKey === 'string' ? apiKey : undefined)
       : null;
   }
 }

@@ -1,4 +1,5 @@
 import { BankUnavailableError, withDeadline } from './bank';
+import { timeOrderedId } from '../../database/time-ordered-id';
 import { SandboxBank, sandboxBehaviour } from './sandbox-bank';
 
 describe('sandbox bank rules', () => {
@@ -19,6 +20,34 @@ describe('sandbox bank rules', () => {
 
   it.each(['0000', '123', '1234567', 'abcd', ''])('declines the Bankily pass code %j', (code) => {
     expect(sandboxBehaviour('22222222', code)).toBe('declined');
+  });
+
+  it('answers a wrong pass code as such, whatever the phone', async () => {
+    const bank = new SandboxBank('bankily');
+    const charge = { reference: 'r', amount: 1, phoneNumber: '22222222', description: 'o', passCode: '0000' };
+    expect(await withDeadline(1000, (s) => bank.charge(charge, s))).toEqual({
+      status: 'declined',
+      reason: 'wrong pass code',
+      wrongPassCode: true,
+    });
+  });
+
+  it('gives each payment and refund its own bank reference, two made in the same millisecond included', async () => {
+    const bank = new SandboxBank('masrivi');
+    const now = Date.now();
+    const [a, b] = [timeOrderedId(now), timeOrderedId(now)];
+    const charge = (reference: string) =>
+      withDeadline(1000, (s) =>
+        bank.charge({ reference, amount: 1, phoneNumber: '22222222', description: 'o' }, s),
+      );
+    const [first, second] = [await charge(a), await charge(b)];
+    expect(first.status === 'completed' && second.status === 'completed').toBe(true);
+    expect((first as { bankReference: string }).bankReference).not.toBe(
+      (second as { bankReference: string }).bankReference,
+    );
+    const refund = (reference: string) =>
+      bank.refund({ reference, chargeReference: a, amount: 1, phoneNumber: '22222222' });
+    expect(await refund(a)).not.toEqual(await refund(b));
   });
 
   it('times out on the number whose bank never answers', async () => {

@@ -35,6 +35,8 @@ export class SandboxBank implements BankAdapter {
   constructor(private readonly method: string) {}
 
   async charge(request: ChargeRequest, signal: AbortSignal): Promise<BankAnswer> {
+    if (request.passCode !== undefined && sandboxBehaviour('', request.passCode) === 'declined')
+      return { status: 'declined', reason: 'wrong pass code', wrongPassCode: true };
     return this.answer(sandboxBehaviour(request.phoneNumber, request.passCode), request.reference, signal);
   }
 
@@ -60,7 +62,8 @@ export class SandboxBank implements BankAdapter {
     reference: string,
     signal: AbortSignal,
   ): Promise<BankAnswer> {
-    const bankReference = `sbx_${this.method}_${reference.slice(0, 8)}`;
+    // The whole id: its first characters are only its time, shared by payments of the same second.
+    const bankReference = `sbx_${this.method}_${reference.replace(/-/g, '')}`;
     switch (behaviour) {
       case 'completed':
         return { status: 'completed', bankReference };
@@ -78,5 +81,5 @@ export class SandboxBank implements BankAdapter {
 export function sandboxRefund(request: RefundRequest, method: string): RefundAnswer {
   return request.phoneNumber.endsWith('9004')
     ? { status: 'failed', reason: 'refused by the sandbox bank' }
-    : { status: 'succeeded', bankReference: `sbx_${method}_rf_${request.reference.slice(0, 8)}` };
+    : { status: 'succeeded', bankReference: `sbx_${method}_rf_${request.reference.replace(/-/g, '')}` };
 }

@@ -7,6 +7,7 @@ import {
   IntegerField,
   PhoneField,
   PredicateField,
+  StringField,
   UuidField,
 } from '../../common/validation/fields';
 import { isTrialPeriod, MAX_TRIAL_DAYS, TRIAL_PERIODS, TrialPeriod } from '../periods';
@@ -59,6 +60,23 @@ export class SubscriptionOptionsDto {
       'Starts `incomplete` with its first invoice due at once; paid: `active`; unpaid 23 hours later: `incomplete_expired` and the invoice void. Not with a trial',
   })
   requireFirstPayment?: boolean;
+
+  @IntegerField({
+    optional: true,
+    min: 1,
+    max: 10000,
+    description: 'Units of the price billed each period (default 1): each invoice is amount × quantity',
+  })
+  quantity?: number;
+
+  @StringField({
+    optional: true,
+    minLength: 3,
+    maxLength: 40,
+    description: 'A coupon of the organization, by id or code, applied from the first invoice',
+  })
+  coupon?: string;
+
   @IntegerField({
     optional: true,
     min: 0,
@@ -105,4 +123,36 @@ export class SubscriptionIdParams {
 
 export class ExternalUserIdParams {
   @ExternalIdField() externalUserId!: string;
+}
+
+export const CHANGE_AT = ['now', 'period_end'] as const;
+
+/** `POST /subscriptions/:id/change` (docs/billing.md "Changing plan"): at least one of priceId, quantity. */
+export class ChangeSubscriptionDto {
+  @UuidField({
+    optional: true,
+    description: 'An active price of an active product of the organization (another product’s is allowed)',
+  })
+  priceId?: string;
+
+  @IntegerField({ optional: true, min: 1, max: 10000, description: 'Units billed each period' })
+  quantity?: number;
+
+  @BooleanField({
+    optional: true,
+    description:
+      'Default true: with at "now", the difference over the rest of the period is invoiced (positive) or credited to the customer (negative)',
+  })
+  prorate?: boolean;
+
+  @EnumField(CHANGE_AT, {
+    optional: true,
+    description: 'Default "now"; "period_end": the next period bills the change (pendingChange until then)',
+  })
+  at?: (typeof CHANGE_AT)[number];
+}
+
+export class ApplyDiscountDto {
+  @StringField({ minLength: 3, maxLength: 40, description: 'A coupon of the organization, by id or code' })
+  coupon!: string;
 }

@@ -42,6 +42,8 @@ export const ar: AdminTexts = {
   organization: 'المؤسسة',
   submittedAt: 'أُرسل في',
   decidedAt: 'تقرر في',
+  payoutAccountChanges: 'تغييرات حساب التحويل',
+  requestedOn: 'تاريخ الطلب',
   review: 'مراجعة',
 
   organizationsTitle: 'المؤسسات',
@@ -89,6 +91,13 @@ export const ar: AdminTexts = {
   holdPayouts: 'تعليق التحويلات',
   releasePayouts: 'استئناف التحويلات',
   confirmReject: 'رفض هذا الطلب؟',
+  payoutAccountChange: 'طلب تغيير حساب التحويل',
+  payoutAccountChangeIntro:
+    'يطلب المالك أن تذهب التحويلات إلى هذا الحساب؛ وتذهب إلى الحساب المعتمد في الأثناء.',
+  requestedAt: 'طُلب في {date}',
+  approveChange: 'اعتماد التغيير',
+  rejectChange: 'رفض التغيير',
+  noPayoutAccountChange: 'لم يعد هذا التغيير ينتظر قرارًا.',
   notices: {
     verified: 'تم توثيق المؤسسة.',
     rejected: 'تم رفض الطلب.',
@@ -97,6 +106,8 @@ export const ar: AdminTexts = {
     payoutsHeld: 'تم تعليق التحويلات.',
     payoutsReleased: 'تم استئناف التحويلات.',
     passwordChanged: 'تم تغيير كلمة المرور.',
+    payoutAccountChangeApproved: 'تم اعتماد حساب التحويل الجديد.',
+    payoutAccountChangeRejected: 'تم رفض تغيير حساب التحويل.',
   },
 
   auditTitle: 'سجل التدقيق',
@@ -123,6 +134,8 @@ export const ar: AdminTexts = {
   action_payouts_hold: 'تعليق التحويلات',
   action_payouts_release: 'استئناف التحويلات',
   action_payout_account: 'حساب التحويل',
+  action_payout_account_change_approve: 'اعتماد تغيير حساب التحويل',
+  action_payout_account_change_reject: 'رفض تغيير حساب التحويل',
   action_open_document: 'فتح وثيقة',
   action_show_id_number: 'عرض رقم التعريف',
   readWhat: 'تم فتح: {what}',

@@ -42,6 +42,8 @@ export const en: AdminTexts = {
   organization: 'Organization',
   submittedAt: 'Submitted',
   decidedAt: 'Decided',
+  payoutAccountChanges: 'Payout account changes',
+  requestedOn: 'Requested on',
   review: 'Review',
 
   organizationsTitle: 'Organizations',
@@ -89,6 +91,13 @@ export const en: AdminTexts = {
   holdPayouts: 'Hold payouts',
   releasePayouts: 'Release payouts',
   confirmReject: 'Reject this application?',
+  payoutAccountChange: 'Payout account change requested',
+  payoutAccountChangeIntro:
+    'The owner asks for payouts to go to this account; they go to the approved account meanwhile.',
+  requestedAt: 'Requested on {date}',
+  approveChange: 'Approve the change',
+  rejectChange: 'Reject the change',
+  noPayoutAccountChange: 'This change is no longer waiting for a decision.',
   notices: {
     verified: 'Organization verified.',
     rejected: 'Application rejected.',
@@ -97,6 +106,8 @@ export const en: AdminTexts = {
     payoutsHeld: 'Payouts on hold.',
     payoutsReleased: 'Payouts released.',
     passwordChanged: 'Password changed.',
+    payoutAccountChangeApproved: 'New payout account approved.',
+    payoutAccountChangeRejected: 'Payout account change rejected.',
   },
 
   auditTitle: 'Audit log',
@@ -123,6 +134,8 @@ export const en: AdminTexts = {
   action_payouts_hold: 'Payouts held',
   action_payouts_release: 'Payouts released',
   action_payout_account: 'Payout account',
+  action_payout_account_change_approve: 'Payout account change approved',
+  action_payout_account_change_reject: 'Payout account change rejected',
   action_open_document: 'Opened a document',
   action_show_id_number: 'Showed the ID number',
   readWhat: 'Opened: {what}',

@@ -41,6 +41,8 @@ export const fr = {
   organization: 'Organisation',
   submittedAt: 'Envoyée le',
   decidedAt: 'Décidée le',
+  payoutAccountChanges: 'Changements de compte de versement',
+  requestedOn: 'Demandé le',
   review: 'Examiner',
 
   organizationsTitle: 'Organisations',
@@ -88,6 +90,13 @@ export const fr = {
   holdPayouts: 'Suspendre les versements',
   releasePayouts: 'Reprendre les versements',
   confirmReject: 'Refuser cette demande ?',
+  payoutAccountChange: 'Changement du compte de versement demandé',
+  payoutAccountChangeIntro:
+    'Le propriétaire demande que les versements aillent à ce compte ; ils vont au compte approuvé en attendant.',
+  requestedAt: 'Demandé le {date}',
+  approveChange: 'Approuver le changement',
+  rejectChange: 'Refuser le changement',
+  noPayoutAccountChange: "Ce changement n'attend plus de décision.",
   notices: {
     verified: 'Organisation vérifiée.',
     rejected: 'Demande refusée.',
@@ -96,6 +105,8 @@ export const fr = {
     payoutsHeld: 'Versements suspendus.',
     payoutsReleased: 'Versements repris.',
     passwordChanged: 'Mot de passe changé.',
+    payoutAccountChangeApproved: 'Nouveau compte de versement approuvé.',
+    payoutAccountChangeRejected: 'Changement du compte de versement refusé.',
   },
 
   auditTitle: "Journal d'audit",
@@ -122,6 +133,8 @@ export const fr = {
   action_payouts_hold: 'Versements suspendus',
   action_payouts_release: 'Versements repris',
   action_payout_account: 'Compte de versement',
+  action_payout_account_change_approve: 'Changement de compte de versement approuvé',
+  action_payout_account_change_reject: 'Changement de compte de versement refusé',
   action_open_document: 'Document ouvert',
   action_show_id_number: "Numéro d'identité affiché",
   readWhat: 'Ouvert : {what}',

@@ -605,4 +605,23 @@ export const ar: DashboardTexts = {
   serverErrorBody: 'حدث خطأ ما. حاول مجددا بعد لحظات.',
   goHome: 'العودة إلى الرئيسية',
   passwordTooCommon: 'كلمة المرور هذه من أكثر كلمات المرور شيوعًا. اختر كلمة أخرى.',
+  /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
+  apiRules: {
+    insufficient_available_balance: 'الرصيد المتاح غير كافٍ.',
+    payouts_on_hold:
+      'التحويلات معلّقة لهذه المؤسسة، أو ليس لها حساب تحويل معتمد (انظر «الانتقال إلى الإنتاج»).',
+    amount_not_positive: 'يجب أن يكون المبلغ موجبًا.',
+    amount_too_large: 'يجب ألا يتجاوز المبلغ 100000000 أوقية.',
+    organization_not_verified: 'المؤسسة غير موثّقة للإنتاج بعد.',
+    refund_payment_not_completed: 'لا يمكن استرداد إلا المدفوعات المكتملة.',
+    refund_amount_exceeds_left: 'المبلغ يتجاوز ما تبقى للاسترداد.',
+    settlement_report_range: 'يجب ألا يكون تاريخ البداية بعد تاريخ النهاية، وألا تتجاوز المدة 366 يومًا.',
+    subscription_cannot_be_paused: 'لا يمكن إيقاف هذا الاشتراك مؤقتًا في حالته الحالية.',
+    subscription_cannot_be_resumed: 'لا يمكن استئناف هذا الاشتراك في حالته الحالية.',
+    invoice_not_pending: 'لم تعد هذه الفاتورة تنتظر دفعة.',
+    amount_exceeds_due: 'المبلغ يتجاوز المستحق.',
+    payment_in_progress: 'هناك دفعة لهذا الطلب قيد التنفيذ بالفعل.',
+  },
+  /** Before the API's own words, for a rule apiRules does not name. */
+  actionRefused: 'هذا الإجراء غير ممكن:',
 };

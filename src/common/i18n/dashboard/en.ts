@@ -603,4 +603,23 @@ export const en: DashboardTexts = {
   serverErrorBody: 'Something went wrong. Try again in a moment.',
   goHome: 'Back to the home page',
   passwordTooCommon: 'This password is one of the most common ones. Choose another.',
+  /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
+  apiRules: {
+    insufficient_available_balance: 'Insufficient available balance.',
+    payouts_on_hold:
+      'Payouts are on hold for this organization, or it has no approved payout account (see “Go live”).',
+    amount_not_positive: 'The amount must be positive.',
+    amount_too_large: 'The amount must not exceed 100,000,000 MRU.',
+    organization_not_verified: 'The organization is not verified for Production yet.',
+    refund_payment_not_completed: 'Only completed payments can be refunded.',
+    refund_amount_exceeds_left: 'The amount exceeds what is left to refund.',
+    settlement_report_range: 'The start date must not be after the end date, and the range at most 366 days.',
+    subscription_cannot_be_paused: 'This subscription cannot be paused in its current state.',
+    subscription_cannot_be_resumed: 'This subscription cannot be resumed in its current state.',
+    invoice_not_pending: 'This invoice no longer waits for a payment.',
+    amount_exceeds_due: 'The amount exceeds what is due.',
+    payment_in_progress: 'A payment of this request is already in progress.',
+  },
+  /** Before the API's own words, for a rule apiRules does not name. */
+  actionRefused: 'This action is not possible:',
 };

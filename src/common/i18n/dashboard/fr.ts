@@ -608,6 +608,25 @@ export const fr = {
   serverErrorBody: 'Une erreur est survenue. Réessayez dans un instant.',
   goHome: 'Retour à l’accueil',
   passwordTooCommon: 'Ce mot de passe fait partie des plus courants. Choisissez-en un autre.',
+  /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
+  apiRules: {
+    insufficient_available_balance: 'Solde disponible insuffisant.',
+    payouts_on_hold:
+      "Les versements de cette organisation sont suspendus, ou elle n'a pas de compte de versement approuvé (voir « Passer en production »).",
+    amount_not_positive: 'Le montant doit être positif.',
+    amount_too_large: 'Le montant ne doit pas dépasser 100 000 000 MRU.',
+    organization_not_verified: "L'organisation n'est pas encore vérifiée pour la production.",
+    refund_payment_not_completed: 'Seuls les paiements réussis peuvent être remboursés.',
+    refund_amount_exceeds_left: 'Le montant dépasse ce qui reste à rembourser.',
+    settlement_report_range: 'La date de début doit précéder la date de fin, sur 366 jours au plus.',
+    subscription_cannot_be_paused: 'Cet abonnement ne peut pas être mis en pause dans son état actuel.',
+    subscription_cannot_be_resumed: 'Cet abonnement ne peut pas être repris dans son état actuel.',
+    invoice_not_pending: "Cette facture n'attend plus de paiement.",
+    amount_exceeds_due: 'Le montant dépasse le reste dû.',
+    payment_in_progress: 'Un paiement de cette demande est déjà en cours.',
+  },
+  /** Before the API's own words, for a rule apiRules does not name. */
+  actionRefused: "Cette action n'est pas possible :",
 };
 
 /** Every text of the dashboard: a language that misses one, or adds one, does not compile. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WRONG_PASS_CODE } from '../bank';
 
 /**
  * A bank gateway speaking the protocol of docs/bank-gateway.md, for the end-to-end suite and
@@ -146,6 +147,7 @@ export async function startBankSimulator(
     bankReference: c.bankReference,
     amount: c.amount,
     ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.reason === 'wrong pass code' ? { code: WRONG_PASS_CODE } : {}),
   });
 
   function record(
@@ -199,6 +201,12 @@ export async function startBankSimulator(
       case 'normal': {
         const outcome = normalOutcome(body.phoneNumber, body.passCode);
         if (outcome === 'hang') return;
+        if (
+          outcome === 'declined' &&
+          body.passCode !== undefined &&
+          normalOutcome('', body.passCode) === 'declined'
+        )
+          return send(res, 200, view(record(body, 'declined', false, 'wrong pass code')));
         return send(
           res,
           200,
