@@ -19,8 +19,8 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
  * The paths of the surfaces on the kit: their pages, never their API (`api/v1/portal-sessions`).
  */
 const SURFACES = ['dashboard', 'admin', 'portal', 'checkout', 'l'];
-/** Under a surface's path but no page: the invoice page's polling answers JSON. */
-const NOT_PAGES = ['InvoicePaymentStatusController'];
+/** Out of the API's document but no page: the invoice page's polling (JSON), the metrics (text). */
+const NOT_PAGES = ['InvoicePaymentStatusController', 'MetricsController'];
 
 /** @nestjs/swagger's mark of `ApiExcludeController()` (its constants are not exported). */
 const API_EXCLUDED = 'swagger/apiExcludeController';
@@ -55,7 +55,7 @@ function controllers(): {
   });
 }
 
-it("runs every page controller of the surfaces behind the kit's guard and filter, out of the API's document", () => {
+it("runs every page controller of the app behind the kit's guard and filter, out of the API's document", () => {
   const pages = controllers().filter(
     (c) => !NOT_PAGES.includes(c.name) && SURFACES.some((s) => c.path === s || c.path.startsWith(`${s}/`)),
   );
@@ -69,6 +69,11 @@ it("runs every page controller of the surfaces behind the kit's guard and filter
       !c.excluded,
   );
   expect(off.map((c) => c.name)).toEqual([]);
+  // And no page controller elsewhere: every controller out of the API's document is one of theirs.
+  const elsewhere = controllers().filter(
+    (c) => c.excluded && !NOT_PAGES.includes(c.name) && !pages.some((p) => p.name === c.name),
+  );
+  expect(elsewhere.map((c) => c.name)).toEqual([]);
 });
 
 describe('a form posted without its page’s CSRF token is refused (403) before the handler acts', () => {

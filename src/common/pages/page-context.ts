@@ -2,7 +2,7 @@ import type { Language } from '../i18n/languages';
 import type { PageRequest } from '../http/pages';
 import { isStorableText } from '../validation/storable';
 import { PageError, pageError } from './page.errors';
-import type { PageTexts, Surface } from './surface';
+import type { ContextSurface, PageTexts } from './surface-definition';
 
 /**
  * One request to a page of a surface: the page plumbing (language, cookies, nonce), the session's
@@ -14,8 +14,7 @@ export class PageContext<U, T extends PageTexts> {
   languageBase?: string;
 
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    readonly surface: Surface<any, T>,
+    readonly surface: ContextSurface<T>,
     readonly page: PageRequest,
   ) {}
 

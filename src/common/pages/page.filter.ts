@@ -58,12 +58,12 @@ export abstract class PageErrorFilter implements ExceptionFilter {
     if (AppError.is(error, PageError.SignInRequired)) {
       const cookie = definition.sessionCookie;
       if (cookie && ctx.page.cookies[cookie]) ctx.page.clearCookie(cookie);
-      return ctx.page.redirect(ctx.surface.signInPath(ctx));
+      return ctx.page.redirect(surface.signInPath(ctx));
     }
     if (AppError.is(error, PageError.PasswordChangeRequired) && definition.passwordChangePath)
       return ctx.page.redirect(definition.passwordChangePath);
     if (AppError.is(error, PageError.SecurityCheck)) {
-      const show = ctx.surface.refusedTokenPage(ctx);
+      const show = surface.refusedTokenPage(ctx);
       if (show) return void show(ctx).catch((err: unknown) => this.catch(err, host));
       return page(403, pages.security);
     }
@@ -82,7 +82,7 @@ export abstract class PageErrorFilter implements ExceptionFilter {
     // page's language; a rule the surface's texts do not name yet, the API's words (marked as English).
     if (error instanceof AppError && status < 500) {
       if (!pages.refusedTitle) return new ErrorFilter().catch(error, host);
-      const text = ctx.surface.ruleText(ctx, error.code);
+      const text = surface.ruleText(ctx, error.code);
       if (text) return renderer.error(ctx, status, pages.refusedTitle, text);
       return renderer.error(ctx, status, pages.refusedTitle, error.message, 'en');
     }

@@ -1,7 +1,7 @@
 import type { Views } from '../http/views';
 import { direction, Language } from '../i18n/languages';
 import type { PageContext } from './page-context';
-import type { PageTexts, Surface } from './surface';
+import type { PageTexts, RenderingSurface } from './surface-definition';
 
 /**
  * Renders a surface's views (`views/<surface>/*`) inside its layout, with what every layout shows:
@@ -12,8 +12,7 @@ import type { PageTexts, Surface } from './surface';
 export class PageRenderer<C extends PageContext<unknown, PageTexts>> {
   constructor(
     private readonly views: Views,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly surface: Surface<C, any>,
+    private readonly surface: RenderingSurface<C>,
   ) {}
 
   render(ctx: C, view: string, title: string, locals: Record<string, unknown> = {}, status = 200): void {

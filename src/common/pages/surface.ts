@@ -2,62 +2,11 @@ import { OnModuleInit } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PageRequest, PageSurface } from '../http/pages';
 import type { Views } from '../http/views';
-import type { Language } from '../i18n/languages';
 import type { PageContext } from './page-context';
 import { PageRenderer } from './page.renderer';
+import type { PageTexts, SurfaceDefinition } from './surface-definition';
 
-/** The texts every surface's dictionary has: its language's name, and the notices `?notice=` names. */
-export interface PageTexts {
-  languageName: string;
-  notices?: Record<string, string>;
-}
-
-/** An error page's heading and sentence. */
-export interface ErrorText {
-  title: string;
-  body: string;
-}
-
-/**
- * A surface's error pages in one language. Those it has no page for (a surface whose forms show
- * their own errors) are answered as the API answers them.
- */
-export interface ErrorPages {
-  security: ErrorText;
-  notFound: ErrorText;
-  forbidden?: ErrorText;
-  tooMany?: ErrorText;
-  rateLimited?: ErrorText;
-  serverError?: ErrorText;
-  /** Another rule refused: this title over the API's words. */
-  refusedTitle?: string;
-}
-
-/** What makes a surface itself: the rest (guard, filter, context, renderer, languages, CSRF) is the kit's. */
-export interface SurfaceDefinition<T extends PageTexts> {
-  /** Its name in logs (`Dashboard` logs as `DashboardErrorFilter`). */
-  name: string;
-  /** Path of its pages and cookies (`/dashboard`); views under `views/<views>/`. */
-  path: string;
-  views: string;
-  /** Its layout (`layouts/dashboard`). */
-  layout: string;
-  languages: readonly Language[];
-  /** The language when nothing chooses one (default: French). */
-  defaultLanguage?: Language;
-  languageCookie: string;
-  /** The cookie holding the session's token, cleared when the session is gone (when it names one surface's session). */
-  sessionCookie?: string;
-  /** Where PageError.SignInRequired sends the browser (and PasswordChangeRequired, when the surface has one). */
-  signInPath: string;
-  passwordChangePath?: string;
-  /** Typed, per language (a missing translation is a compile error). */
-  dictionary: Record<Language, T>;
-  /** Its error pages (`views/<views>/error`) in the language of `t`. */
-  errorPages(t: T): ErrorPages;
-  /** The limits the surface's fields carry (`maxlength="{{@root.limits.…}}"`). */
-  limits?: Record<string, number>;
-}
+export type { ErrorPages, ErrorText, PageTexts, SurfaceDefinition } from './surface-definition';
 
 /**
  * A page surface: its definition, its CSRF key (loaded at start-up, kept in PostgreSQL so every
