@@ -50,8 +50,13 @@ SELECT o.id, o.name, o.verification_status AS "verificationStatus",
              o.support_phone AS "phoneNumber", o.website,
              CASE WHEN pa.organization_id IS NULL THEN NULL
                   ELSE json_build_object('bank', pa.bank, 'holderName', pa.holder_name, 'iban', pa.iban,
-                                         'status', pa.status) END AS "payoutAccount"
+                                         'status', pa.status) END AS "payoutAccount",
+             CASE WHEN pc.organization_id IS NULL THEN NULL
+                  ELSE json_build_object('bank', pc.bank, 'holderName', pc.holder_name, 'iban', pc.iban,
+                                         'status', pc.status, 'requestedAt', pc.requested_at,
+                                         'decidedAt', pc.decided_at) END AS "payoutAccountChange"
         FROM organizations o LEFT JOIN payout_accounts pa ON pa.organization_id = o.id
+             LEFT JOIN payout_account_changes pc ON pc.organization_id = o.id
        WHERE o.id = $1;
 
 -- OrganizationsRepository.setPublicContact
@@ -71,6 +76,26 @@ INSERT INTO payout_accounts (organization_id, bank, holder_name, iban, status)
       ON CONFLICT (organization_id) DO UPDATE
         SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
             status = EXCLUDED.status, updated_at = now();
+
+-- OrganizationsRepository.requestPayoutAccountChange
+INSERT INTO payout_account_changes (organization_id, bank, holder_name, iban, status, requested_by)
+      VALUES ($1, $2, $3, $4, 'pending', $5)
+      ON CONFLICT (organization_id) DO UPDATE
+        SET bank = EXCLUDED.bank, holder_name = EXCLUDED.holder_name, iban = EXCLUDED.iban,
+            status = 'pending', requested_by = EXCLUDED.requested_by, requested_at = now(), decided_at = NULL;
+
+-- OrganizationsRepository.payoutAccountChangeQueue
+SELECT o.id, o.name, pc.requested_at AS "requestedAt"
+        FROM payout_account_changes pc JOIN organizations o ON o.id = pc.organization_id
+       WHERE pc.status = 'pending'
+       ORDER BY pc.requested_at, o.id LIMIT $1;
+
+-- OrganizationsRepository.deletePayoutAccountChange
+DELETE FROM payout_account_changes WHERE organization_id = $1;
+
+-- OrganizationsRepository.rejectPayoutAccountChange
+UPDATE payout_account_changes SET status = 'rejected', decided_at = now()
+       WHERE organization_id = $1 AND status = 'pending';
 
 -- OrganizationsRepository.setPayoutAccountStatus
 UPDATE payout_accounts SET status = $1, updated_at = now() WHERE organization_id = $2;
