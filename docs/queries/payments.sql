@@ -352,7 +352,7 @@ SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_re
 SELECT count(*)::int AS total FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5;
 
 -- PaymentsRepository.listAll
-SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5
+SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id, (SELECT pm.name FROM payment_methods pm WHERE pm.id = p.payment_method_id) AS payment_method_name, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || p.id AS cursor FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5
        ORDER BY p.created_at DESC, p.id DESC LIMIT $6;
 
 -- PaymentsRepository.search

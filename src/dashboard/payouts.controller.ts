@@ -215,7 +215,8 @@ export class DashboardPayoutsController {
           ? `${t.payoutInterval_weekly} (${weekdayLabel(t, s.weeklyDay)})`
           : t[`payoutInterval_${s.interval}`],
       minimumAmount: formatMru(s.minimumAmount, v.lang),
-      help: fill(t.scheduleHelp, { hour: s.hourUtc }),
+      // The time as one value (`08:00`): an Arabic sentence keeps it whole, isolated, never `00:8`.
+      help: fill(t.scheduleHelp, { hour: s.hourUtc, time: `${String(s.hourUtc).padStart(2, '0')}:00` }),
       intervals: PAYOUT_INTERVALS.map((i) => ({
         value: i,
         label: t[`payoutInterval_${i}`],

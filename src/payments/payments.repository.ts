@@ -56,6 +56,10 @@ export interface PendingPayment {
 
 const PAYMENT_COLUMNS = sql`p.*, ${transactionIdOf(raw('p.payment_request_id'))} AS transaction_id`;
 const PAYMENT_FROM = raw('FROM payments p');
+/** The payment's bank app by its name, as the CSV export shows it. */
+const METHOD_NAME = raw(
+  '(SELECT pm.name FROM payment_methods pm WHERE pm.id = p.payment_method_id) AS payment_method_name',
+);
 
 /** A payment locked for a refund, with what a refund needs to know of it. */
 export interface RefundablePayment {
@@ -185,8 +189,7 @@ export class PaymentsRepository {
       where.push(sql`p.payment_request_id = ${filter.paymentRequestId}`);
     if (filter.status !== undefined) where.push(sql`p.status = ${filter.status}`);
     for await (const rows of keysetBatches<Record<string, unknown>>(this.db, {
-      select: sql`${this.columns},
-        (SELECT pm.name FROM payment_methods pm WHERE pm.id = p.payment_method_id) AS payment_method_name`,
+      select: sql`${this.columns}, ${METHOD_NAME}`,
       from: PAYMENT_FROM,
       alias: 'p',
       where,

@@ -3,7 +3,14 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { APPLICATION, ID_NUMBER, newOperator, PDF, PNG } from '../helpers/admin';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  screenshot,
+  TestBrowser,
+  seriousViolations,
+  brokenWords,
+} from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { approvedAccount } from '../helpers/payouts';
 
@@ -45,6 +52,7 @@ async function check(page: Page, name: string, forDocs?: string): Promise<void> 
     });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect({ name, width, overflow: overflow <= 0 }).toEqual({ name, width, overflow: true });
+    expect({ name, width, broken: await brokenWords(page) }).toEqual({ name, width, broken: [] });
     await screenshot(page, `${name}-${width}`);
   }
   if (forDocs && process.env.UPDATE_SCREENSHOTS) {

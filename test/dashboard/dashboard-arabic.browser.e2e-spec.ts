@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { startTestApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, TestBrowser, seriousViolations } from '../helpers/browser';
+import { ARTIFACTS, launchBrowser, TestBrowser, seriousViolations, brokenWords } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -51,6 +51,7 @@ async function visit(page: Page, path: string, name: string): Promise<void> {
     // Nothing wider than the screen, on either side: usable at 360 px without sideways scrolling.
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect({ name, width, overflow: overflow <= 0 }).toEqual({ name, width, overflow: true });
+    expect({ name, width, broken: await brokenWords(page) }).toEqual({ name, width, broken: [] });
     mkdirSync(ARTIFACTS, { recursive: true });
     const file = `dashboard-ar-${name}-${width}.png`;
     await page.screenshot({ path: join(ARTIFACTS, file), fullPage: width === 360 });

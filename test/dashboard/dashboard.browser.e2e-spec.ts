@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS, DashboardTexts } from '../../src/common/i18n/dashboard-texts';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { startWorkerApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  screenshot,
+  TestBrowser,
+  seriousViolations,
+  brokenWords,
+} from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 import { waitFor } from '../helpers/poll';
 import { Receiver, WORKER_ENV } from '../webhooks/receiver';
@@ -55,6 +62,7 @@ async function check(page: Page, name: string): Promise<void> {
     // Nothing wider than the screen: the page is usable at 360 px without sideways scrolling.
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
+    expect({ name, width, broken: await brokenWords(page) }).toEqual({ name, width, broken: [] });
     await screenshot(page, `dashboard-${name}-${width}`);
   }
 }

@@ -289,7 +289,9 @@ it("shows a rejection's reason; the owner corrects one field, keeps the document
     .reject(CLI_ACTOR, org.organizationId, 'The NIF does not match the RCCM');
   const page = await browser.get('/dashboard/go-live');
   expect(page.text).toContain('data-status="rejected"');
-  expect(page.text).toContain('<span data-testid="rejection-reason">The NIF does not match the RCCM</span>');
+  expect(page.text).toContain(
+    '<span dir="auto" data-testid="rejection-reason">The NIF does not match the RCCM</span>',
+  );
   expect(page.text).toContain('value="30125478"');
   expect(page.text).not.toContain(ID_NUMBER);
 

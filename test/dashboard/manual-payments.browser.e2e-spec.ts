@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
+import { launchBrowser, screenshot, TestBrowser, seriousViolations, brokenWords } from '../helpers/browser';
 import { billingData, DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -37,6 +37,7 @@ async function check(page: Page, name: string): Promise<void> {
     });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect({ name, width, overflow: overflow <= 0 }).toEqual({ name, width, overflow: true });
+    expect({ name, width, broken: await brokenWords(page) }).toEqual({ name, width, broken: [] });
     await screenshot(page, `dashboard-${name}-${width}`);
   }
 }

@@ -5,7 +5,14 @@ import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import { formatMru, Language } from '../../src/common/i18n/languages';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { formatCount } from '../../src/dashboard/format';
-import { ARTIFACTS, launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  screenshot,
+  TestBrowser,
+  seriousViolations,
+  brokenWords,
+} from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { paidRequest } from '../helpers/money';
 import { approvedAccount } from '../helpers/payouts';
@@ -65,6 +72,7 @@ async function check(page: Page, lang: Language, name: string): Promise<void> {
     });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect({ name, width, overflow: Math.max(overflow, 0) }).toEqual({ name, width, overflow: 0 });
+    expect({ name, width, broken: await brokenWords(page) }).toEqual({ name, width, broken: [] });
     const file = `dashboard-${lang}-${name}-${width}`;
     await screenshot(page, file);
     if (process.env.UPDATE_SCREENSHOTS && width === 360 && FOR_DOCS.includes(`${lang}-${name}`)) {
@@ -113,11 +121,11 @@ describe.each(['fr', 'ar', 'en'] as const)('the money pages in %s', (lang) => {
     expect(await text(page, 'refunded-amount')).toBe(mru(2000));
     expect(await text(page, 'left-to-refund')).toBe(mru(10_000));
     expect(await text(page, 'refund-status')).toBe(tx.refundStatus_succeeded);
-    // More than is left: the API's words.
+    // More than is left: the API's rule, in the page's language.
     await page.fill('[data-testid=refund-form] input[name=amount]', '10001');
     await Promise.all([page.waitForLoadState('load'), page.click('[data-testid=refund-submit]')]);
     await page.waitForSelector('[data-testid=error]');
-    expect(await text(page, 'error')).toBe('Refund amount exceeds the amount left to refund');
+    expect(await text(page, 'error')).toBe(tx.apiRules.refund_amount_exceeds_left);
     await check(page, lang, 'payment-request-refund');
 
     // Pay out now, from the menu.
@@ -142,7 +150,7 @@ describe.each(['fr', 'ar', 'en'] as const)('the money pages in %s', (lang) => {
     expect(await text(page, 'iban-last4')).toContain('6753');
     await Promise.all([page.waitForLoadState('load'), page.click('[data-testid=pay-now]')]);
     await page.waitForSelector('[data-testid=error]');
-    expect(await text(page, 'error')).toBe('Insufficient available balance');
+    expect(await text(page, 'error')).toBe(tx.apiRules.insufficient_available_balance);
 
     // The schedule: weekly on Friday, from 2,000 MRU.
     await page.check('input[name=interval][value=weekly]');

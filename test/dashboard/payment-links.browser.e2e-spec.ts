@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import type { Language } from '../../src/common/i18n/languages';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, screenshot, seriousViolations, TestBrowser } from '../helpers/browser';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  TestBrowser,
+  brokenWords,
+} from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -40,6 +47,7 @@ async function check(page: Page, lang: Language, name: string): Promise<void> {
   expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect({ name, overflow: Math.max(overflow, 0) }).toEqual({ name, overflow: 0 });
+  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
 }
 
 describe.each(['fr', 'ar', 'en'] as const)('payment links in %s', (lang) => {

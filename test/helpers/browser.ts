@@ -88,3 +88,53 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * The words the page shows broken across two lines: each run of a text node between break
+ * opportunities (spaces, hyphens, slashes, the separator `·`) whose client rects lie on more than
+ * one line. Text a page breaks on purpose (`word-break: break-all`: a full key or URL to copy), a
+ * URL or an email address (they break where they must), a run wider than its whole box (it
+ * cannot fit on one line), a `<pre>` block and text clipped out of sight (a visually hidden table head) are
+ * left out. Empty: nothing broken.
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const broken = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    const hidden = (el) => {
+      for (let a = el; a; a = a.parentElement) {
+        if (a.clientWidth > 0 && a.clientWidth <= 2) return true;
+        const s = getComputedStyle(a);
+        if (s.display === 'none' || s.visibility === 'hidden') return true;
+      }
+      return false;
+    };
+    // Whether a run this wide fits on one line of its block: one wider than its whole box must break.
+    const fitsIn = (el, width) => {
+      let block = el;
+      while (block.parentElement && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+      const s = getComputedStyle(block);
+      return width <= block.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    };
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!el || el.closest('script,style,noscript,option,title,pre')) continue;
+      if (getComputedStyle(el).wordBreak === 'break-all' || hidden(el)) continue;
+      const text = node.textContent || '';
+      if (text.includes('://') || /\\S@\\S/.test(text)) continue;
+      for (const m of text.matchAll(/[^\\s\\-\\/\\u00b7\\u2013\\u2014]{2,}/g)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = [...range.getClientRects()]
+          .filter((r) => r.width > 0 && r.height > 0)
+          .map((r) => r.top)
+          .sort((a, b) => a - b);
+        const lines = tops.filter((top, i) => i === 0 || top - tops[i - 1] > 6).length;
+        if (lines > 1 && fitsIn(el, [...range.getClientRects()].reduce((w, r) => w + r.width, 0)))
+          broken.push(m[0] + ' in "' + text.trim().slice(0, 80) + '"');
+      }
+    }
+    return broken;
+  })()`);
+}

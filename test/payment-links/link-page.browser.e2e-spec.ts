@@ -5,7 +5,14 @@ import { freePort } from '../../src/common/net';
 import type { Language } from '../../src/common/i18n/languages';
 import { LINK_TEXTS } from '../../src/common/i18n/link-texts';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { ARTIFACTS, launchBrowser, screenshot, seriousViolations, TestBrowser } from '../helpers/browser';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  TestBrowser,
+  brokenWords,
+} from '../helpers/browser';
 import { createLink } from '../helpers/payment-links';
 
 /*
@@ -54,6 +61,7 @@ async function check(page: Page, lang: Language, name: string): Promise<void> {
   expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect({ name, overflow: Math.max(overflow, 0) }).toEqual({ name, overflow: 0 });
+  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
   await screenshot(page, `payment-link-${name}`);
 }
 

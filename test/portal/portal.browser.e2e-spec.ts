@@ -7,7 +7,7 @@ import {
   createSubscription,
   invoicesOf,
 } from '../helpers/billing';
-import { launchBrowser, screenshot, TestBrowser, seriousViolations } from '../helpers/browser';
+import { launchBrowser, screenshot, TestBrowser, seriousViolations, brokenWords } from '../helpers/browser';
 
 /*
  * A customer uses the portal in real Chromium at 360 px, in French, Arabic and English: signs in
@@ -38,6 +38,7 @@ async function check(page: Page, name: string): Promise<void> {
   expect(
     await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'),
   ).toBeLessThanOrEqual(0);
+  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
   await screenshot(page, `portal-${name}`);
 }
 

@@ -125,7 +125,10 @@ function entryRow(a: AdminRequest, e: AuditEntry) {
     what: actionText(a.t, e.action),
     organizationId: e.organizationId,
     organizationHref: e.organizationId && `/admin/organizations/${e.organizationId}`,
-    changes: read ? [] : changesOf(e.before, e.after),
+    // A field's path may break after each dot (`payoutAccount.<wbr>status`), never inside a name.
+    changes: read
+      ? []
+      : changesOf(e.before, e.after).map((c) => ({ ...c, fieldParts: c.field.split(/(?<=\.)/) })),
     before: JSON.stringify(e.before, null, 2),
     after: JSON.stringify(e.after, null, 2),
   };

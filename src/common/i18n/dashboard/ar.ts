@@ -480,7 +480,7 @@ export const ar: DashboardTexts = {
   txType_application_fee_received: 'عمولة مستلمة',
   scheduleTitle: 'جدول التحويلات',
   scheduleHelp:
-    'تنطلق التحويلات التلقائية ابتداء من الساعة {hour}:00 بالتوقيت العالمي، متى بلغ الرصيد المتاح الحد الأدنى.',
+    'تنطلق التحويلات التلقائية ابتداء من الساعة {time} بالتوقيت العالمي، متى بلغ الرصيد المتاح الحد الأدنى.',
   scheduleInterval: 'التواتر',
   payoutInterval_daily: 'يوميا',
   payoutInterval_weekly: 'أسبوعيا',

@@ -479,7 +479,7 @@ export const en: DashboardTexts = {
   txType_application_fee: 'Platform fee',
   txType_application_fee_received: 'Fee received',
   scheduleTitle: 'Payout schedule',
-  scheduleHelp: 'Automatic payouts leave from {hour}:00 UTC, once the available balance reaches the minimum.',
+  scheduleHelp: 'Automatic payouts leave from {time} UTC, once the available balance reaches the minimum.',
   scheduleInterval: 'Interval',
   payoutInterval_daily: 'Daily',
   payoutInterval_weekly: 'Weekly',
