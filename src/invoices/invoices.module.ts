@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
@@ -10,7 +11,7 @@ import { InvoicesRepository } from './invoices.repository';
 import { InvoicesService } from './invoices.service';
 
 @Module({
-  imports: [PaymentsModule],
+  imports: [PaymentsModule, OrganizationsModule],
   controllers: [InvoicesController, InvoicePageController],
   providers: [
     InvoicesService,
