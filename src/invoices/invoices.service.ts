@@ -45,7 +45,11 @@ export class InvoicesService {
    * name, address and tax id from its latest go-live application (its name alone before one), and
    * the customer.
    */
-  async pdf(tenant: Tenant, id: string, lang: InvoicePdfLanguage): Promise<{ number: string; body: Buffer }> {
+  async pdf(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+    lang: InvoicePdfLanguage,
+  ): Promise<{ number: string; body: Buffer }> {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);
     const [detail, name, application] = await Promise.all([
