@@ -11,6 +11,7 @@ import { createPool } from '../src/database/database.module';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import { createRequest, lookupRequest } from './api-requests';
 import { billingScenario } from './billing';
+import { billingGrowthScenario } from './billing-growth';
 import { againstCeiling } from './ceiling';
 import { dashboardScenario } from './dashboard';
 import { hostedPageScenario } from './hosted-page';
@@ -32,7 +33,7 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,reminders,metrics,balance,export,payouts
+ * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,reminders,metrics,balance,export,payouts
  * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders,
  * the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
  * payment link's page against the hosted page, and its weight (bench/payment-link.ts). `balance`, `export` and `payouts` are the
@@ -135,8 +136,9 @@ async function main(): Promise<void> {
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (name: string) => !only || only.includes(name);
     const noCeiling =
-      only?.every((o) => ['billing', 'reminders', 'balance', 'export', 'payouts', 'link'].includes(o)) ??
-      false;
+      only?.every((o) =>
+        ['billing', 'billing-growth', 'reminders', 'balance', 'export', 'payouts', 'link'].includes(o),
+      ) ?? false;
     const createCeiling = noCeiling
       ? undefined
       : await againstCeiling(
@@ -186,6 +188,7 @@ async function main(): Promise<void> {
     if (wanted('page')) await hostedPageScenario(khoumsPort, key);
     if (wanted('link')) await paymentLinkScenario(khoumsPort, khoums.pid!, key, pool);
     if (wanted('billing')) await billingScenario(pg.url, children);
+    if (wanted('billing-growth')) await billingGrowthScenario(pg.url, children);
     if (wanted('reminders')) await remindersScenario(pg.url, children);
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);

@@ -2239,6 +2239,35 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'GET /invoices/{id}/pdf': {
+    params: { id: string };
+    query: {
+      /** The language of the PDF (default fr) */
+      lang?: 'fr' | 'ar' | 'en';
+    };
+    body: never;
+    response: string;
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Invoice not found` */
+      404: 'Invoice not found' | 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /organization': {
     params: Record<string, never>;
     query: Record<string, never>;

@@ -128,6 +128,23 @@ export class DashboardInvoicesController {
     });
   }
 
+  /** The invoice as a PDF in the page's language (docs/billing.md "The PDF invoice"), as the API gives it. */
+  @Get(':id/pdf')
+  async pdf(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
+    const invoice = await this.invoicesService.detail(d.scope.environmentId, idOr404(id));
+    if (!invoice) throw dashboardError(DashboardError.NotFound);
+    const { number, body } = await this.invoicesService.pdf(d.scope, invoice.id, d.lang);
+    void d.page.reply
+      .status(200)
+      .headers({
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${number}.pdf"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(body);
+  }
+
   @Get(':id')
   async invoice(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     await this.renderInvoice(d, idOr404(id), EMPTY_PAYMENT_FORM);
@@ -163,6 +180,18 @@ export class DashboardInvoicesController {
       invoice: invoiceRow(d, invoice, this.publicUrl, d.signedIn.organizationName),
       amountPaid: json.amountPaid,
       amountDue: json.amountDue,
+      number: json.number,
+      subtotal: json.subtotal,
+      discount: json.discount === '0.00' ? null : json.discount,
+      creditApplied: json.creditApplied === '0.00' ? null : json.creditApplied,
+      lines: json.lines.map((l) => ({
+        description: l.description,
+        quantity: l.quantity,
+        unitAmount: l.unitAmount,
+        amount: l.amount,
+        proration: l.proration,
+      })),
+      pdfHref: `/dashboard/invoices/${invoice.id}/pdf`,
       manualPayments: json.manualPayments.map((m) => ({
         amount: m.amount,
         method: d.t[`manualPaymentMethod_${m.method}`],

@@ -146,6 +146,12 @@ export function subscriptionRow(v: Viewer, s: SubscriptionListItem) {
     price: priceText(v, s.priceAmount, s.priceInterval),
     priceId: s.priceId,
     priceArchived: !s.priceActive,
+    quantity: s.quantity,
+    couponId: s.couponId ?? undefined,
+    discountPeriods:
+      s.couponId === null ? undefined : `${s.discountPeriodsApplied}/${s.discountEndsAfter ?? '∞'}`,
+    pendingChange:
+      s.pendingPriceId === null ? undefined : { priceId: s.pendingPriceId, quantity: s.pendingQuantity },
     startedAt: formatTime(s.startedAt, v.lang),
     trialEnd: s.trialEnd ? formatTime(s.trialEnd, v.lang) : undefined,
     currentPeriod:

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
@@ -11,7 +12,7 @@ import { InvoicesRepository } from './invoices.repository';
 import { InvoicesService } from './invoices.service';
 
 @Module({
-  imports: [PaymentsModule, CheckoutModule],
+  imports: [PaymentsModule, CheckoutModule, OrganizationsModule],
   controllers: [InvoicesController, InvoicePaymentStatusController, InvoicePageController],
   providers: [
     InvoicesService,

@@ -14,6 +14,10 @@ import { PaymentError, paymentError } from '../payments/payments.errors';
 import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoiceListItem, InvoiceSearch, InvoicesRepository } from './invoices.repository';
+import { invoicePdf } from './invoice-pdf';
+import type { InvoicePdfLanguage } from './invoice-pdf-texts';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { VerificationRepository } from '../organizations/verification.repository';
 
 /** Invoices are read through the API, never created or changed by it: the billing run makes them. */
 @Injectable()
@@ -23,6 +27,8 @@ export class InvoicesService {
   constructor(
     private readonly db: Db,
     private readonly repo: InvoicesRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly verification: VerificationRepository,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -33,6 +39,40 @@ export class InvoicesService {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);
     return toInvoiceJson(invoice, this.publicUrl);
+  }
+
+  /**
+   * The invoice as a PDF in `lang` (docs/billing.md "The PDF invoice"): with the merchant's legal
+   * name, address and tax id from its latest go-live application (its name alone before one), and
+   * the customer.
+   */
+  async pdf(
+    tenant: Pick<Tenant, 'organizationId'>,
+    id: string,
+    lang: InvoicePdfLanguage,
+  ): Promise<{ number: string; body: Buffer }> {
+    const invoice = await this.repo.byId(tenant.organizationId, id);
+    if (!invoice) throw invoiceError(InvoiceError.NotFound);
+    const [detail, name, application] = await Promise.all([
+      this.repo.detail(invoice.environmentId, id),
+      this.organizations.name(tenant.organizationId),
+      this.verification.latestApplication(tenant.organizationId),
+    ]);
+    const json = toInvoiceJson(invoice, this.publicUrl);
+    const body = await invoicePdf(
+      json,
+      {
+        merchant: {
+          name: name ?? '',
+          legalName: application?.legalName ?? null,
+          address: application?.address ?? null,
+          taxId: application?.nif ?? null,
+        },
+        customer: { externalUserId: detail!.customerExternalUserId, phone: detail!.customerPhone },
+      },
+      lang,
+    );
+    return { number: invoice.number, body };
   }
 
   /**

@@ -97,7 +97,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
         return {
           id: s.id,
           productName: s.productName,
-          priceText: `${formatMru(s.priceAmount, lang)} ${t[s.priceInterval]}`,
+          priceText: `${formatMru(s.priceAmount, lang)} ${t[s.priceInterval]}${s.quantity > 1 ? ` × ${s.quantity}` : ''}`,
           status: shown,
           statusText: t.statuses[shown],
           renews:
@@ -120,6 +120,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
       invoices: overview.invoices.map((i) => ({
         id: i.id,
         productName: i.productName,
+        number: i.number,
         amountText: formatMru(Number(i.amount), lang),
         status: i.status,
         statusText: t.invoiceStatuses[i.status],

@@ -16,6 +16,7 @@ const m = migrationDatabase(BillingWriteKeys1795616400000);
 it('keeps events and invoices with their environment’s organization, and deletes them with it', async () => {
   const db = m.db;
   const tenant = (name: string) => subscriptionTenant(db, name);
+  let migrated = false;
   const invoice = (
     o: { id: string; environmentId: string; customerId: string },
     subscriptionId: string,
@@ -23,9 +24,9 @@ it('keeps events and invoices with their environment’s organization, and delet
   ) =>
     db.query(
       `INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount,
-                               period_start, period_end, due_date)
-         VALUES ($1, $2, $3, $4, $5, 1500, $6::timestamptz, $6::timestamptz + interval '1 month',
-                 $6::timestamptz + interval '1 month')
+                               period_start, period_end, due_date${migrated ? ', number_seq, number, subtotal, lines' : ''})
+         SELECT $1, $2, $3, $4, $5, 1500, $6::timestamptz, $6::timestamptz + interval '1 month',
+                $6::timestamptz + interval '1 month'${migrated ? `, 1000 + ${month}, 'T-' || ${month}, 1500, '[]'::jsonb` : ''}
          RETURNING id`,
       [randomUUID(), o.id, o.environmentId, o.customerId, subscriptionId, `2026-0${month}-01T00:00:00Z`],
     );
@@ -52,6 +53,12 @@ it('keeps events and invoices with their environment’s organization, and delet
   } = await event(b.id, a.environmentId);
 
   await m.migrateRest();
+  // Invoices are numbered from then on (migration InvoiceNumbers); the two above were given numbers.
+  migrated = true;
+  expect((await db.query(`SELECT number FROM invoices ORDER BY number`)).rows.map((r) => r.number)).toEqual([
+    'SHOP-000001',
+    'SHOP-000002',
+  ]);
 
   const owners = (
     await db.query(

@@ -119,6 +119,7 @@ describe('POST /portal-sessions', () => {
     expect(home.status).toBe(200);
     expect(idsOf(home.text, 'subscription')).toEqual([m.subscription.id]);
     expect(idsOf(home.text, 'invoice')).toEqual([m.invoice.id]);
+    expect(home.text).toContain(`<bdi data-testid="invoice-number">${m.invoice.number}</bdi>`);
     expect(home.text).toContain('href="https://shop.example/account"');
     expect(home.text).toContain('Test mode');
     // The token is a secret: the request log drops it.

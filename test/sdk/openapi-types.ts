@@ -104,7 +104,9 @@ function objectType(s: OpenApiSchema): string {
 }
 
 function responseSchema(op: OpenApiOperation): OpenApiSchema | undefined {
-  return op.responses?.['200']?.content?.['application/json']?.schema;
+  const content = op.responses?.['200']?.content;
+  // A document (the PDF invoice) is a string of bytes.
+  return content?.['application/json']?.schema ?? content?.['application/pdf']?.schema;
 }
 
 /** `GET /payment-request/{id}`: the route keys of `Operations`, as the library's methods name them. */

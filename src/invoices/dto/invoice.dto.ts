@@ -7,6 +7,7 @@ import {
   UuidField,
 } from '../../common/validation/fields';
 import { MANUAL_PAYMENT_METHODS, ManualPaymentMethod } from '../invoice';
+import { INVOICE_PDF_LANGUAGES, InvoicePdfLanguage } from '../invoice-pdf-texts';
 
 export class ListInvoicesQuery extends PaginationQuery {
   @UuidField({ optional: true }) id?: string;
@@ -25,4 +26,9 @@ export class RecordManualPaymentDto {
   @ExternalIdField({ optional: true, description: 'The receipt, transfer or cheque number' })
   reference?: string;
   @DateTimeField({ optional: true, description: 'When it was paid (default now)' }) paidAt?: string;
+}
+
+export class InvoicePdfQuery {
+  @EnumField(INVOICE_PDF_LANGUAGES, { optional: true, description: 'The language of the PDF (default fr)' })
+  lang?: InvoicePdfLanguage;
 }
