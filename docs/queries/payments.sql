@@ -272,7 +272,12 @@ WITH req AS (
     'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $33
       FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT gen_random_uuid(), s.organization_id, s.environment_id, $34, jsonb_build_object(
-    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity, 'status', 'active',
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
+    'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
+      'quantity', s.pending_quantity, 'effectiveAt', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'discount', CASE WHEN s.coupon_id IS NOT NULL THEN jsonb_build_object('couponId', s.coupon_id,
+      'endsAfterPeriods', s.discount_ends_after, 'periodsApplied', s.discount_periods_applied) END,
+    'status', 'active',
     'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
