@@ -85,6 +85,9 @@ export async function startTestApp(
     DEMO_ORG: 'false',
     DB_POOL_SIZE: '10',
     WEBHOOK_WORKER: 'false',
+    // A frozen server's time-out (10 s in production) would fail a loaded machine's big statements
+    // (a run over thousands of rows at load 8 took longer); the frozen-server suites set their own.
+    DB_QUERY_TIMEOUT_MS: '60000',
     ...allJobsOff(),
     RATE_LIMIT_PER_KEY: '0',
     RATE_LIMIT_PER_IP: '0',
