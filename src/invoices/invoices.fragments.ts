@@ -15,12 +15,21 @@ import { InvoiceReminders } from './invoice-reminders';
  * expression. Declared here, with what each gives; everything else of invoices is InvoicesRepository's.
  */
 
+/** What a prefix drops: all but ASCII letters and digits, Latin-1 and Latin Extended-A letters, Arabic letters and digits. */
+const PREFIX_DROPPED = '[^0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u017F\u0621-\u064A\u0660-\u0669]';
+const ACCENTED_LOWER = 'àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿœ';
+const ACCENTED_UPPER = 'ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞŸŒ';
+
 /**
  * SQL: the prefix of the invoice numbers of the environment `environmentId` (SQL naming it): the
  * first four letters or digits of the organization's name, upper-cased ('INV' when it has none).
  */
 export function invoiceNumberPrefixOf(environmentId: Sql): SqlValue<string> {
-  return sql`(SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+  // Letters and digits by code point, and the accented Latin letters upper-cased by hand: the same
+  // prefix whatever the database's locale (the embedded server's is C, where [:alnum:] and upper()
+  // know ASCII only).
+  return sql`(SELECT coalesce(nullif(translate(upper(left(regexp_replace(o.name, ${PREFIX_DROPPED}, '', 'g'), 4)),
+                                               ${ACCENTED_LOWER}, ${ACCENTED_UPPER}), ''), 'INV')
                 FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId})`;
 }
 
