@@ -53,11 +53,11 @@ describe('dashboard texts', () => {
   it('writes the Arabic texts in Arabic, not copied from another language', () => {
     const french = Object.fromEntries(flatten(fr));
     const english = Object.fromEntries(flatten(en));
-    // Technical names the merchant types (transactionId, externalUserId), the brand and the dash stay as they are.
+    // Technical names the merchant types (transactionId, externalUserId), the brand, the dash and the PDF format stay as they are.
     const untranslated = flatten(ar)
       .filter(([key, value]) => value === french[key] || value === english[key])
       .map(([key]) => key);
-    expect(untranslated.sort()).toEqual(['brand', 'externalUserId', 'none', 'transactionId']);
+    expect(untranslated.sort()).toEqual(['brand', 'externalUserId', 'invoicePdf', 'none', 'transactionId']);
     for (const [key, value] of flatten(ar)) {
       if (untranslated.includes(key)) continue;
       expect({ key, arabic: /[\u0600-\u06ff]/.test(String(value)) }).toEqual({ key, arabic: true });

@@ -494,7 +494,7 @@ export const fr = {
   txType_application_fee_received: 'Commission reçue',
   scheduleTitle: 'Calendrier des virements',
   scheduleHelp:
-    'Les virements automatiques partent à partir de {hour} h UTC, quand le solde disponible atteint le minimum.',
+    'Les virements automatiques partent à partir de {time} UTC, quand le solde disponible atteint le minimum.',
   scheduleInterval: 'Fréquence',
   payoutInterval_daily: 'Chaque jour',
   payoutInterval_weekly: 'Chaque semaine',
