@@ -32,6 +32,8 @@ import { InvoiceSubscriptions } from './invoice-subscriptions';
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
 export interface InvoicePageRow {
   id: string;
+  /** `<prefix>-000001` (docs/billing.md "Invoice numbers"). */
+  number: string;
   status: InvoiceStatus;
   amount: number;
   periodStart: Date;
@@ -226,7 +228,7 @@ export class InvoicesRepository {
 
   forPage(id: string): Promise<InvoicePageRow | undefined> {
     return this.db.one<InvoicePageRow>(sql`
-      SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
+      SELECT i.id, i.number, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
              o.name AS "merchantName", o.verification_status AS verification, ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName",
              pr.id AS "paymentRequestId",
