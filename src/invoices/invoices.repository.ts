@@ -115,6 +115,28 @@ export class InvoicesRepository {
     return (row?.n ?? 0) > 0;
   }
 
+  /** The invoice number prefix set for the environment (billing settings), null for the default. */
+  async numberPrefix(environmentId: string): Promise<string | null> {
+    const row = await this.db.one<{ prefix: string | null }>(
+      sql`SELECT prefix FROM invoice_counters WHERE environment_id = ${environmentId}`,
+    );
+    return row?.prefix ?? null;
+  }
+
+  /**
+   * Sets the environment's invoice number prefix (null: back to the default), on its counter row
+   * (created at 0 before a first invoice): invoices numbered after this commits take it; numbers
+   * already given keep theirs. Under the counter's row lock, so it never crosses a numbering.
+   */
+  async setNumberPrefix(environmentId: string, prefix: string | null): Promise<string | null> {
+    const row = await this.db.one<{ prefix: string | null }>(sql`
+      INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number, prefix)
+      SELECT e.id, e.organization_id, 0, ${prefix}::text FROM environments e WHERE e.id = ${environmentId}
+      ON CONFLICT (environment_id) DO UPDATE SET prefix = excluded.prefix
+      RETURNING k.prefix`);
+    return row?.prefix ?? null;
+  }
+
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
     return this.db.one<Invoice>(
       sql`SELECT ${INVOICE_COLUMNS} FROM invoices i WHERE i.id = ${id} AND i.organization_id = ${organizationId}`,
