@@ -27,7 +27,8 @@ SELECT prefix FROM invoice_counters WHERE environment_id = $1;
 
 -- InvoicesRepository.setNumberPrefix
 INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number, prefix)
-      SELECT e.id, e.organization_id, 0, $1::text FROM environments e WHERE e.id = $2
+      SELECT e.id, e.organization_id, 0, $1::text FROM environments e
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = $2
       ON CONFLICT (environment_id) DO UPDATE SET prefix = excluded.prefix
       RETURNING k.prefix;
 

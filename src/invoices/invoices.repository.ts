@@ -131,7 +131,7 @@ export class InvoicesRepository {
   async setNumberPrefix(environmentId: string, prefix: string | null): Promise<string | null> {
     const row = await this.db.one<{ prefix: string | null }>(sql`
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number, prefix)
-      SELECT e.id, e.organization_id, 0, ${prefix}::text FROM environments e WHERE e.id = ${environmentId}
+      SELECT e.id, e.organization_id, 0, ${prefix}::text FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId}
       ON CONFLICT (environment_id) DO UPDATE SET prefix = excluded.prefix
       RETURNING k.prefix`);
     return row?.prefix ?? null;
