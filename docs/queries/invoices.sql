@@ -22,6 +22,9 @@ WITH refunded AS (
       FROM refunded i)
       SELECT count(*)::int AS n FROM refunded;
 
+-- InvoicesRepository.organizationOf
+SELECT organization_id AS "organizationId" FROM invoices WHERE id = $1;
+
 -- InvoicesRepository.numberPrefix
 SELECT prefix FROM invoice_counters WHERE environment_id = $1;
 

@@ -12,7 +12,6 @@ import { InvoiceIdParams } from './dto/invoice.dto';
 import { invoicePagePath } from './invoice';
 import { InvoicePageRenderer } from './invoice-page.renderer';
 import { InvoicePageService } from './invoice-page.service';
-import { InvoicesService } from './invoices.service';
 import { InvoiceError } from './invoices.errors';
 import type { InvoicePageRow } from './invoices.repository';
 
@@ -33,7 +32,6 @@ export class InvoicePageController {
   constructor(
     private readonly service: InvoicePageService,
     private readonly renderer: InvoicePageRenderer,
-    private readonly invoices: InvoicesService,
     surface: CheckoutSurface,
   ) {
     surface.whenTokenRefused('/checkout/invoices/:id/pay', (ctx) =>
@@ -51,29 +49,30 @@ export class InvoicePageController {
   /**
    * The invoice as a PDF in the page's language (`?lang=fr|ar|en`, else the page's choice), as
    * `GET /invoices/:id/pdf` gives it, but public like the page (whoever has the page's URL): the
-   * customer as the page shows them (the phone masked, no external id). An unknown id is the
-   * page's 404.
+   * customer as the page shows them (the phone masked, no external id). Also an invoice of 0 (no
+   * payment request, so no page to pay). An unknown id is the page's 404.
    */
   @Get(':id/pdf')
   async pdf(@PageCtx() ctx: HostedPageRequest, @Param('id') id: string): Promise<void> {
     const { page } = ctx;
-    const invoice = await this.find(page, id);
-    if (!invoice) return;
-    const { number, body } = await this.invoices.pdf(
-      { organizationId: invoice.organizationId },
-      invoice.id,
-      page.lang,
-      'public',
-    );
+    let pdf: { number: string; body: Buffer } | undefined;
+    if (isUUID(id)) {
+      try {
+        pdf = await this.service.pdf(id, page.lang);
+      } catch (err) {
+        if (!AppError.is(err, InvoiceError.NotFound)) throw err;
+      }
+    }
+    if (!pdf) return this.renderer.notFound(page);
     void page.reply
       .status(200)
       .headers({
         'content-type': 'application/pdf',
-        'content-disposition': `inline; filename="${number}.pdf"`,
+        'content-disposition': `inline; filename="${pdf.number}.pdf"`,
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',
       })
-      .send(body);
+      .send(pdf.body);
   }
 
   @Post(':id/pay')

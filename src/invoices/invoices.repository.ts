@@ -115,6 +115,14 @@ export class InvoicesRepository {
     return (row?.n ?? 0) > 0;
   }
 
+  /** The organization of an invoice, by its id alone (the invoice page's PDF, also of an invoice with no payment request). */
+  async organizationOf(id: string): Promise<string | undefined> {
+    const row = await this.db.one<{ organizationId: string }>(
+      sql`SELECT organization_id AS "organizationId" FROM invoices WHERE id = ${id}`,
+    );
+    return row?.organizationId;
+  }
+
   /** The invoice number prefix set for the environment (billing settings), null for the default. */
   async numberPrefix(environmentId: string): Promise<string | null> {
     const row = await this.db.one<{ prefix: string | null }>(

@@ -97,6 +97,27 @@ describe('the invoice page: number and PDF', () => {
     }
   });
 
+  it('answers the PDF of an invoice of 0 too (paid at once, no payment request, so no page to pay)', async () => {
+    const sk = a.org.sandbox.secretKey;
+    const c = await catalog(t, a.org);
+    const coupon = await t.http
+      .post('/api/v1/coupons')
+      .set('Authorization', sk)
+      .send({ percentOff: 100, duration: 'once' });
+    expect(coupon.status).toBe(200);
+    const s = await createSubscription(t, sk, {
+      customerId: c.customer.id,
+      priceId: c.price.id,
+      coupon: coupon.body.data.code,
+    });
+    const [free] = await invoicesOf(t, sk, s.id);
+    expect(free).toMatchObject({ status: 'paid', amount: '0.00' });
+    const res = await binary(get(`/checkout/invoices/${free.id}/pdf?lang=en`));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`inline; filename="${free.number}.pdf"`);
+    expect(textOf(res.body as Buffer, 'free-en')).toContain(free.number);
+  });
+
   it('gives nothing more than the page does: its own merchant, the phone masked, no external id', async () => {
     // The other organization's invoice, by its page's URL: its own merchant and number, nothing of a's.
     const res = await binary(get(`/checkout/invoices/${b.invoice.id}/pdf?lang=fr`));
