@@ -22,6 +22,19 @@ WITH refunded AS (
       FROM refunded i)
       SELECT count(*)::int AS n FROM refunded;
 
+-- InvoicesRepository.organizationOf
+SELECT organization_id AS "organizationId" FROM invoices WHERE id = $1;
+
+-- InvoicesRepository.numberPrefix
+SELECT prefix FROM invoice_counters WHERE environment_id = $1;
+
+-- InvoicesRepository.setNumberPrefix
+INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number, prefix)
+      SELECT e.id, e.organization_id, 0, $1::text FROM environments e
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = $2
+      ON CONFLICT (environment_id) DO UPDATE SET prefix = excluded.prefix
+      RETURNING k.prefix;
+
 -- InvoicesRepository.byId
 SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environmentId",
    i.customer_id AS "customerId", i.subscription_id AS "subscriptionId", i.status, i.amount::text AS amount,
@@ -110,7 +123,7 @@ SELECT i.id, i.organization_id AS "organizationId", i.environment_id AS "environ
 SELECT status FROM invoices WHERE id = $1 FOR UPDATE;
 
 -- InvoicesRepository.forPage
-SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
+SELECT i.id, i.number, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
              o.name AS "merchantName", o.verification_status AS verification, (SELECT product.name FROM subscriptions sub
       JOIN prices price ON price.id = sub.price_id JOIN products product ON product.id = price.product_id

@@ -148,9 +148,9 @@ WITH new_invoices AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
       ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
-      RETURNING k.environment_id, k.last_number, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
                 FROM environments e
-  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id) AS prefix
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
                             credit_applied, lines, proration, status, paid_at, number_seq, number,
@@ -248,9 +248,9 @@ WITH new_invoices AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
       ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
-      RETURNING k.environment_id, k.last_number, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
                 FROM environments e
-  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id) AS prefix
+  JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
                             credit_applied, lines, proration, status, paid_at, number_seq, number,

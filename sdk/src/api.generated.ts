@@ -76,6 +76,8 @@ export interface BillingSettings {
   sms: Sms;
   dunning: Dunning;
   portal: Portal;
+  /** The prefix of the invoice numbers given from now on (`<prefix>-000001`); null: the organization's first four letters or digits */
+  invoicePrefix: string | null;
 }
 
 export interface CancelSubscriptionBody {
@@ -1023,6 +1025,8 @@ export interface UpdateBillingSettingsBody {
   sms?: SmsBody;
   dunning?: DunningBody;
   portal?: PortalBody;
+  /** The prefix of the invoice numbers given from now on; null: back to the default (the organization's first four letters or digits). Numbers already given keep theirs */
+  invoicePrefix?: string | null;
 }
 
 export interface UpdateCustomerBody {

@@ -3,16 +3,27 @@ import { ApiProperty } from '@nestjs/swagger';
 export const DUNNING_ACTIONS = ['cancel', 'pause'] as const;
 export type DunningAction = (typeof DUNNING_ACTIONS)[number];
 
-/** An environment's billing settings (docs/billing.md "Reminders, SMS and dunning"). */
-export interface BillingSettings {
+/** An environment's billing settings as billing stores them (docs/billing.md "Reminders, SMS and dunning"). */
+export interface StoredBillingSettings {
   reminders: { beforeDueDays: number[]; afterDueDays: number[] };
   sms: { enabled: boolean };
   dunning: { afterDaysOverdue: number | null; action: DunningAction };
   portal: { allowCancel: boolean };
 }
 
+/**
+ * An environment's billing settings: billing's own, and the invoice number prefix, which invoices
+ * keep beside their counter (null: the default, the organization's first four letters or digits).
+ */
+export interface BillingSettings extends StoredBillingSettings {
+  invoicePrefix: string | null;
+}
+
+/** An invoice number prefix set in billing settings: 1 to 10 of A-Z 0-9 (upper case). */
+export const INVOICE_PREFIX = /^[A-Z0-9]{1,10}$/;
+
 /** What an environment whose settings were never changed has. */
-export const DEFAULT_BILLING_SETTINGS: BillingSettings = {
+export const DEFAULT_BILLING_SETTINGS: StoredBillingSettings = {
   reminders: { beforeDueDays: [3], afterDueDays: [1, 3, 7] },
   sms: { enabled: false },
   dunning: { afterDaysOverdue: null, action: 'cancel' },
@@ -59,6 +70,15 @@ export class BillingSettingsJson {
   @ApiProperty({ type: SmsJson }) sms!: SmsJson;
   @ApiProperty({ type: DunningJson }) dunning!: DunningJson;
   @ApiProperty({ type: PortalJson }) portal!: PortalJson;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: INVOICE_PREFIX.source,
+    example: 'ATAR',
+    description:
+      "The prefix of the invoice numbers given from now on (`<prefix>-000001`); null: the organization's first four letters or digits",
+  })
+  invoicePrefix!: string | null;
 }
 
 /** An environment's billing settings as the statements read them (`settingsOf`). */

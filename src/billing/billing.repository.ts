@@ -11,14 +11,19 @@ import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.
 import { settingsOf } from './billing.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { insertEventsFrom } from '../webhooks/outbox';
-import { BillingSettings, DEFAULT_BILLING_SETTINGS, DunningAction, SettingsRow } from './billing-settings';
+import {
+  DEFAULT_BILLING_SETTINGS,
+  DunningAction,
+  SettingsRow,
+  StoredBillingSettings,
+} from './billing-settings';
 
 const SETTINGS_COLUMNS =
   raw(`reminder_before_due_days AS "beforeDueDays", reminder_after_due_days AS "afterDueDays",
   sms_enabled AS "smsEnabled", dunning_after_days_overdue AS "dunningAfterDaysOverdue",
   dunning_action AS "dunningAction", portal_allow_cancel AS "portalAllowCancel"`);
 
-export function toBillingSettings(r: SettingsRow | undefined): BillingSettings {
+export function toBillingSettings(r: SettingsRow | undefined): StoredBillingSettings {
   if (!r) return DEFAULT_BILLING_SETTINGS;
   return {
     reminders: { beforeDueDays: r.beforeDueDays, afterDueDays: r.afterDueDays },
@@ -88,7 +93,7 @@ export interface SmsLogEntry {
 export class BillingRepository {
   constructor(private readonly db: Db) {}
 
-  async settings(environmentId: string): Promise<BillingSettings> {
+  async settings(environmentId: string): Promise<StoredBillingSettings> {
     return toBillingSettings(
       await this.db.one<SettingsRow>(
         sql`SELECT ${SETTINGS_COLUMNS} FROM billing_settings WHERE environment_id = ${environmentId}`,
@@ -100,7 +105,7 @@ export class BillingRepository {
    * The environment's settings, its row created when absent and locked until the transaction
    * ends, so two concurrent changes of different parts both hold.
    */
-  async lockSettings(environmentId: string): Promise<BillingSettings> {
+  async lockSettings(environmentId: string): Promise<StoredBillingSettings> {
     await this.db.exec(
       sql`INSERT INTO billing_settings (environment_id) VALUES (${environmentId}) ON CONFLICT DO NOTHING`,
     );
@@ -208,7 +213,11 @@ export class BillingRepository {
   }
 
   /** Writes the whole settings of the environment (its row created on the first change). */
-  async saveSettings(environmentId: string, s: BillingSettings, at: Date): Promise<BillingSettings> {
+  async saveSettings(
+    environmentId: string,
+    s: StoredBillingSettings,
+    at: Date,
+  ): Promise<StoredBillingSettings> {
     const row = await this.db.one<SettingsRow>(sql`
       INSERT INTO billing_settings AS b (environment_id, reminder_before_due_days, reminder_after_due_days, sms_enabled,
                                     dunning_after_days_overdue, dunning_action, portal_allow_cancel, updated_at)

@@ -4,6 +4,7 @@ import {
   BillingSettings,
   DUNNING_ACTIONS,
   DUNNING_DAYS_MAX,
+  INVOICE_PREFIX,
   REMINDER_DAYS_MAX,
 } from '../billing/billing-settings';
 import { BillingSettingsService } from '../billing/billing-settings.service';
@@ -41,13 +42,22 @@ export class DashboardBillingSettingsController {
     const after = parseDays(d.field('afterDueDays'), REMINDER_DAYS_MAX);
     const dunningText = d.field('dunningAfterDaysOverdue').trim();
     const dunningDays = dunningText === '' ? null : /^\d{1,3}$/.test(dunningText) ? Number(dunningText) : NaN;
+    // The prefix as typed, upper-cased (the API takes upper case only); empty: the default.
+    const prefixText = d.field('invoicePrefix').trim().toUpperCase();
     const errors = {
       days: before === null || after === null,
       dunning: dunningDays !== null && (!(dunningDays >= 1) || dunningDays > DUNNING_DAYS_MAX),
+      invoicePrefix: prefixText !== '' && !INVOICE_PREFIX.test(prefixText),
     };
-    if (errors.days || errors.dunning) {
+    if (errors.days || errors.dunning || errors.invoicePrefix) {
       const current = await this.settings.get(d.scope.environmentId);
-      return this.render(d, current, false, errors);
+      return this.render(
+        d,
+        current,
+        false,
+        errors,
+        errors.invoicePrefix ? d.field('invoicePrefix') : undefined,
+      );
     }
     await this.settings.update(d.scope.environmentId, {
       reminders: { beforeDueDays: before!, afterDueDays: after! },
@@ -57,6 +67,7 @@ export class DashboardBillingSettingsController {
         action: parseChoice(d.field('dunningAction'), DUNNING_ACTIONS) ?? 'cancel',
       },
       portal: { allowCancel: d.field('portalAllowCancel') === 'true' },
+      invoicePrefix: prefixText === '' ? null : prefixText,
     });
     d.page.redirect('/dashboard/billing-settings?saved=1');
   }
@@ -65,7 +76,13 @@ export class DashboardBillingSettingsController {
     d: DashboardRequest,
     s: BillingSettings,
     saved: boolean,
-    errors: { days: boolean; dunning: boolean } = { days: false, dunning: false },
+    errors: { days: boolean; dunning: boolean; invoicePrefix: boolean } = {
+      days: false,
+      dunning: false,
+      invoicePrefix: false,
+    },
+    /** What was typed in a refused prefix field, shown back. */
+    typedPrefix?: string,
   ): void {
     const { t } = d;
     this.renderer.render(d, 'billing-settings', t.billingSettingsTitle, {
@@ -81,6 +98,7 @@ export class DashboardBillingSettingsController {
         selected: a === s.dunning.action,
       })),
       portalAllowCancel: s.portal.allowCancel,
+      invoicePrefix: typedPrefix ?? s.invoicePrefix ?? '',
       reminderDaysMax: REMINDER_DAYS_MAX,
       dunningDaysMax: DUNNING_DAYS_MAX,
     });

@@ -46,6 +46,35 @@ export class InvoicePageController {
     if (invoice) await this.renderer.invoice(page, invoice, 200);
   }
 
+  /**
+   * The invoice as a PDF in the page's language (`?lang=fr|ar|en`, else the page's choice), as
+   * `GET /invoices/:id/pdf` gives it, but public like the page (whoever has the page's URL): the
+   * customer as the page shows them (the phone masked, no external id). Also an invoice of 0 (no
+   * payment request, so no page to pay). An unknown id is the page's 404.
+   */
+  @Get(':id/pdf')
+  async pdf(@PageCtx() ctx: HostedPageRequest, @Param('id') id: string): Promise<void> {
+    const { page } = ctx;
+    let pdf: { number: string; body: Buffer } | undefined;
+    if (isUUID(id)) {
+      try {
+        pdf = await this.service.pdf(id, page.lang);
+      } catch (err) {
+        if (!AppError.is(err, InvoiceError.NotFound)) throw err;
+      }
+    }
+    if (!pdf) return this.renderer.notFound(page);
+    void page.reply
+      .status(200)
+      .headers({
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${pdf.number}.pdf"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(pdf.body);
+  }
+
   @Post(':id/pay')
   pay(@PageCtx() ctx: HostedPageRequest, @Param('id') id: string): Promise<void> {
     return this.payPage(ctx, id, false);

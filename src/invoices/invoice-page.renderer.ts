@@ -112,6 +112,9 @@ export class InvoicePageRenderer {
         .replace('{end}', formatDate(invoice.periodEnd, page.lang)),
       amountText: formatMru(invoice.amount, page.lang),
       transactionId: invoice.transactionId,
+      number: invoice.number,
+      // The PDF in the page's language, on the page's own public route (whoever has the page's URL).
+      pdfHref: `${invoicePagePath(invoice.id)}/pdf?lang=${page.lang}`,
       portalHref: customerPortalPath(invoice.organizationId, invoice.environment),
     };
   }

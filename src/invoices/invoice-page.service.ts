@@ -8,7 +8,9 @@ import type { PaymentStatus } from '../payments/payment';
 import { PaymentMethodsService } from '../payments/payment-methods.service';
 import { invoicePagePath } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
+import type { InvoicePdfLanguage } from './invoice-pdf-texts';
 import { InvoicePageRow, InvoicesRepository } from './invoices.repository';
+import { InvoicesService } from './invoices.service';
 
 /**
  * The invoice's page (its `checkoutUrl`): what it shows, and paying the invoice's payment request
@@ -21,7 +23,18 @@ export class InvoicePageService {
     private readonly invoices: InvoicesRepository,
     private readonly payments: PayService,
     private readonly methods: PaymentMethodsService,
+    private readonly pdfs: InvoicesService,
   ) {}
+
+  /**
+   * The invoice's PDF for whoever has its page's URL (`audience: 'public'`): also an invoice with no
+   * payment request (one of 0, paid at once), which has no page to pay. Throws 404 when unknown.
+   */
+  async pdf(id: string, lang: InvoicePdfLanguage): Promise<{ number: string; body: Buffer }> {
+    const organizationId = await this.invoices.organizationOf(id);
+    if (!organizationId) throw invoiceError(InvoiceError.NotFound);
+    return this.pdfs.pdf({ organizationId }, id, lang, 'public');
+  }
 
   async forPage(id: string): Promise<InvoicePageRow> {
     const row = await this.invoices.forPage(id);

@@ -17,7 +17,7 @@ const FONT_BOLD = require.resolve('@expo-google-fonts/cairo/700Bold/Cairo_700Bol
 /** What the invoice shows besides its record: the merchant (from going live) and the customer. */
 export interface InvoicePdfParty {
   merchant: { name: string; legalName: string | null; address: string | null; taxId: string | null };
-  customer: { externalUserId: string; phone: string | null };
+  customer: { externalUserId: string | null; phone: string | null };
 }
 
 const ARABIC = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
@@ -97,7 +97,7 @@ export async function invoicePdf(
   y = 130;
   const middle = PAGE.width / 2;
   line(t.billedTo, y, { bold: true, at: middle });
-  line(party.customer.externalUserId, (y += 15), { at: middle });
+  if (party.customer.externalUserId !== null) line(party.customer.externalUserId, (y += 15), { at: middle });
   if (party.customer.phone) line(`${t.phone}: ${party.customer.phone}`, (y += 15), { at: middle });
 
   // The lines.

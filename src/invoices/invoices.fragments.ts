@@ -21,16 +21,18 @@ const ACCENTED_LOWER = 'àáâãäåæçèéêëìíîïðñòóôõöøùúûü
 const ACCENTED_UPPER = 'ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞŸŒ';
 
 /**
- * SQL: the prefix of the invoice numbers of the environment `environmentId` (SQL naming it): the
- * first four letters or digits of the organization's name, upper-cased ('INV' when it has none).
+ * SQL: the prefix of the invoice numbers of the environment `environmentId` (SQL naming it), given
+ * the prefix set in billing settings (`setPrefix`, SQL naming `invoice_counters.prefix`): that one
+ * when set, else the first four letters or digits of the organization's name, upper-cased ('INV'
+ * when it has none).
  */
-export function invoiceNumberPrefixOf(environmentId: Sql): SqlValue<string> {
+export function invoiceNumberPrefixOf(environmentId: Sql, setPrefix: Sql): SqlValue<string> {
   // Letters and digits by code point, and the accented Latin letters upper-cased by hand: the same
   // prefix whatever the database's locale (the embedded server's is C, where [:alnum:] and upper()
   // know ASCII only).
-  return sql`(SELECT coalesce(nullif(translate(upper(left(regexp_replace(o.name, ${PREFIX_DROPPED}, '', 'g'), 4)),
+  return sql`coalesce(${setPrefix}, (SELECT coalesce(nullif(translate(upper(left(regexp_replace(o.name, ${PREFIX_DROPPED}, '', 'g'), 4)),
                                                ${ACCENTED_LOWER}, ${ACCENTED_UPPER}), ''), 'INV')
-                FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId})`;
+                FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId}))`;
 }
 
 /** SQL: the invoice number `<prefix>-000001` of number `seq` (SQL naming both): six digits at least. */
@@ -66,7 +68,7 @@ export function insertInvoicesCtes(name: string, source: Sql, reminders: Invoice
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM ${fresh} GROUP BY environment_id, organization_id
       ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
-      RETURNING k.environment_id, k.last_number, ${invoiceNumberPrefixOf(raw('k.environment_id'))} AS prefix
+      RETURNING k.environment_id, k.last_number, ${invoiceNumberPrefixOf(raw('k.environment_id'), raw('k.prefix'))} AS prefix
     ), ${inserted} AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
                             credit_applied, lines, proration, status, paid_at, number_seq, number,

@@ -32,6 +32,8 @@ import { InvoiceSubscriptions } from './invoice-subscriptions';
 /** What the invoice's page shows and pays: the invoice, its payment request, product and merchant. */
 export interface InvoicePageRow {
   id: string;
+  /** `<prefix>-000001` (docs/billing.md "Invoice numbers"). */
+  number: string;
   status: InvoiceStatus;
   amount: number;
   periodStart: Date;
@@ -111,6 +113,36 @@ export class InvoicesRepository {
       ), event AS (${invoiceEvents(raw('refunded i'), 'invoice-refunded', at, this.publicUrl)})
       SELECT count(*)::int AS n FROM refunded`);
     return (row?.n ?? 0) > 0;
+  }
+
+  /** The organization of an invoice, by its id alone (the invoice page's PDF, also of an invoice with no payment request). */
+  async organizationOf(id: string): Promise<string | undefined> {
+    const row = await this.db.one<{ organizationId: string }>(
+      sql`SELECT organization_id AS "organizationId" FROM invoices WHERE id = ${id}`,
+    );
+    return row?.organizationId;
+  }
+
+  /** The invoice number prefix set for the environment (billing settings), null for the default. */
+  async numberPrefix(environmentId: string): Promise<string | null> {
+    const row = await this.db.one<{ prefix: string | null }>(
+      sql`SELECT prefix FROM invoice_counters WHERE environment_id = ${environmentId}`,
+    );
+    return row?.prefix ?? null;
+  }
+
+  /**
+   * Sets the environment's invoice number prefix (null: back to the default), on its counter row
+   * (created at 0 before a first invoice): invoices numbered after this commits take it; numbers
+   * already given keep theirs. Under the counter's row lock, so it never crosses a numbering.
+   */
+  async setNumberPrefix(environmentId: string, prefix: string | null): Promise<string | null> {
+    const row = await this.db.one<{ prefix: string | null }>(sql`
+      INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number, prefix)
+      SELECT e.id, e.organization_id, 0, ${prefix}::text FROM ${ENVIRONMENTS_WITH_ORGANIZATIONS} WHERE e.id = ${environmentId}
+      ON CONFLICT (environment_id) DO UPDATE SET prefix = excluded.prefix
+      RETURNING k.prefix`);
+    return row?.prefix ?? null;
   }
 
   byId(organizationId: string, id: string): Promise<Invoice | undefined> {
@@ -226,7 +258,7 @@ export class InvoicesRepository {
 
   forPage(id: string): Promise<InvoicePageRow | undefined> {
     return this.db.one<InvoicePageRow>(sql`
-      SELECT i.id, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
+      SELECT i.id, i.number, i.status, pr.amount, i.period_start AS "periodStart", i.period_end AS "periodEnd",
              i.organization_id AS "organizationId", i.environment_id AS "environmentId", e.kind AS environment,
              o.name AS "merchantName", o.verification_status AS verification, ${this.subscriptions.productNameOf(raw('i.subscription_id'))} AS "productName",
              pr.id AS "paymentRequestId",

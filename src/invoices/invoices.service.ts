@@ -14,6 +14,7 @@ import { PaymentError, paymentError } from '../payments/payments.errors';
 import { INVOICE_CSV_COLUMNS, InvoiceJson, toInvoiceJson } from './invoice';
 import { InvoiceError, invoiceError } from './invoices.errors';
 import { InvoiceListItem, InvoiceSearch, InvoicesRepository } from './invoices.repository';
+import { publicPhone } from '../checkout/public-checkout';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoicePdfLanguage } from './invoice-pdf-texts';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -44,12 +45,14 @@ export class InvoicesService {
   /**
    * The invoice as a PDF in `lang` (docs/billing.md "The PDF invoice"): with the merchant's legal
    * name, address and tax id from its latest go-live application (its name alone before one), and
-   * the customer.
+   * the customer. `audience: 'public'` (the invoice page's PDF, for whoever has the page's URL): the
+   * customer as the page shows it, the phone masked to its last two digits and no external id.
    */
   async pdf(
     tenant: Pick<Tenant, 'organizationId'>,
     id: string,
     lang: InvoicePdfLanguage,
+    audience: 'merchant' | 'public' = 'merchant',
   ): Promise<{ number: string; body: Buffer }> {
     const invoice = await this.repo.byId(tenant.organizationId, id);
     if (!invoice) throw invoiceError(InvoiceError.NotFound);
@@ -68,7 +71,10 @@ export class InvoicesService {
           address: application?.address ?? null,
           taxId: application?.nif ?? null,
         },
-        customer: { externalUserId: detail!.customerExternalUserId, phone: detail!.customerPhone },
+        customer:
+          audience === 'public'
+            ? { externalUserId: null, phone: detail!.customerPhone && publicPhone(detail!.customerPhone) }
+            : { externalUserId: detail!.customerExternalUserId, phone: detail!.customerPhone },
       },
       lang,
     );

@@ -129,6 +129,8 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
           .replace('{end}', formatDate(i.periodEnd, lang)),
         dueText: i.dueDate ? formatDate(i.dueDate, lang) : undefined,
         payHref: i.status === 'pending' ? `${invoicePagePath(i.id)}?lang=${lang}` : undefined,
+        // The invoice page's public PDF, in the portal's language, whatever the invoice's status.
+        pdfHref: `${invoicePagePath(i.id)}/pdf?lang=${lang}`,
       })),
     });
   }

@@ -547,6 +547,7 @@ describe('billing settings page', () => {
       sms: { enabled: true },
       dunning: { afterDaysOverdue: 14, action: 'pause' },
       portal: { allowCancel: false },
+      invoicePrefix: null,
     });
     const refused = await browser.post('/dashboard/billing-settings', {
       beforeDueDays: '61',
@@ -565,5 +566,41 @@ describe('billing settings page', () => {
       .get('/api/v1/billing-settings')
       .set('Authorization', org.production.secretKey);
     expect(production.body.data.sms.enabled).toBe(false);
+  });
+
+  it('sets the invoice number prefix (typed in lower case, saved upper-cased), refuses one the API would, and clears it back to the default', async () => {
+    const { org, browser } = await signedInOwner(t, 'Epicerie Zouerate');
+    const sk = org.sandbox.secretKey;
+    const form = { beforeDueDays: '3', afterDueDays: '1, 3, 7', dunningAction: 'cancel' };
+    const page = await browser.get('/dashboard/billing-settings');
+    expect(page.text).toContain('name="invoicePrefix" value=""');
+    expect(
+      (await browser.post('/dashboard/billing-settings', { ...form, invoicePrefix: ' ez26 ' })).status,
+    ).toBe(303);
+    expect(
+      (await t.http.get('/api/v1/billing-settings').set('Authorization', sk)).body.data.invoicePrefix,
+    ).toBe('EZ26');
+    expect((await browser.get('/dashboard/billing-settings')).text).toContain(
+      'name="invoicePrefix" value="EZ26"',
+    );
+    const c = await catalog(t, org);
+    const s = await createSubscription(t, sk, { customerId: c.customer.id, priceId: c.price.id });
+    expect((await invoicesOf(t, sk, s.id))[0].number).toBe('EZ26-000001');
+
+    for (const invoicePrefix of ['EZ-26', 'ABCDEFGHIJK', 'É1']) {
+      const refused = await browser.post('/dashboard/billing-settings', { ...form, invoicePrefix });
+      expect(refused.status).toBe(200);
+      expect(refused.text).toContain('data-testid="invoice-prefix-error"');
+      expect(refused.text).toContain('aria-invalid="true"');
+    }
+    expect(
+      (await t.http.get('/api/v1/billing-settings').set('Authorization', sk)).body.data.invoicePrefix,
+    ).toBe('EZ26');
+    expect((await browser.post('/dashboard/billing-settings', { ...form, invoicePrefix: '' })).status).toBe(
+      303,
+    );
+    expect(
+      (await t.http.get('/api/v1/billing-settings').set('Authorization', sk)).body.data.invoicePrefix,
+    ).toBeNull();
   });
 });

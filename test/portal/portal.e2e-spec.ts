@@ -120,6 +120,23 @@ describe('POST /portal-sessions', () => {
     expect(idsOf(home.text, 'subscription')).toEqual([m.subscription.id]);
     expect(idsOf(home.text, 'invoice')).toEqual([m.invoice.id]);
     expect(home.text).toContain(`<bdi data-testid="invoice-number">${m.invoice.number}</bdi>`);
+    // Each invoice links to its PDF in the portal's language: the invoice page's public route.
+    const pdfHref = `/checkout/invoices/${m.invoice.id}/pdf?lang=en`;
+    expect(home.text).toContain(
+      `<a href="${pdfHref.replace('=', '&#x3D;')}" data-testid="invoice-pdf">Invoice (PDF)</a>`,
+    );
+    const pdf = await agent()
+      .get(pdfHref)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(`inline; filename="${m.invoice.number}.pdf"`);
+    expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     expect(home.text).toContain('href="https://shop.example/account"');
     expect(home.text).toContain('Test mode');
     // The token is a secret: the request log drops it.

@@ -1,8 +1,14 @@
 import { Type } from 'class-transformer';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { BooleanField, EnumField, IntegerField, Msg } from '../../common/validation/fields';
-import { DUNNING_ACTIONS, DUNNING_DAYS_MAX, DunningAction, REMINDER_DAYS_MAX } from '../billing-settings';
+import { BooleanField, EnumField, IntegerField, Msg, PredicateField } from '../../common/validation/fields';
+import {
+  DUNNING_ACTIONS,
+  DUNNING_DAYS_MAX,
+  DunningAction,
+  INVOICE_PREFIX,
+  REMINDER_DAYS_MAX,
+} from '../billing-settings';
 
 const dayList = `array of integers 0-${REMINDER_DAYS_MAX}`;
 
@@ -57,4 +63,16 @@ export class UpdateBillingSettingsDto {
   @Nested(SmsDto) sms?: SmsDto;
   @Nested(DunningDto) dunning?: DunningDto;
   @Nested(PortalDto) portal?: PortalDto;
+  /** 1 to 10 of A-Z 0-9, upper case (lower case is refused, not upper-cased); null: the default. */
+  @PredicateField(
+    '1 to 10 of A-Z 0-9',
+    (v) => typeof v === 'string' && INVOICE_PREFIX.test(v),
+    { type: 'string', pattern: INVOICE_PREFIX.source, example: 'ATAR' },
+    {
+      nullable: true,
+      description:
+        "The prefix of the invoice numbers given from now on; null: back to the default (the organization's first four letters or digits). Numbers already given keep theirs",
+    },
+  )
+  invoicePrefix?: string | null;
 }

@@ -371,6 +371,11 @@ export const ar: DashboardTexts = {
   dunningAction_pause: 'إيقاف الاشتراك مؤقتا',
   portalTitle: 'بوابة العملاء',
   portalAllowCancelLabel: 'يمكن للعملاء الإلغاء في نهاية الفترة',
+  invoicePrefixTitle: 'أرقام الفواتير',
+  invoicePrefixLabel: 'بادئة أرقام الفواتير',
+  invoicePrefixHint:
+    'من 1 إلى 10 أحرف A-Z أو أرقام، مثلا ATAR تعطي ATAR-000001. فارغ: الأحرف الأربعة الأولى من اسم مؤسستك. تحتفظ الفواتير المرقمة سابقا بأرقامها.',
+  invoicePrefixInvalid: 'أدخل من 1 إلى 10 أحرف A-Z أو أرقام، أو اتركه فارغا.',
   subscriptionStatus_incomplete: 'بانتظار الدفعة الأولى',
   subscriptionStatus_incomplete_expired: 'منتهي دون دفع',
   subscriptionTitle: 'اشتراك {customer}',

@@ -369,6 +369,11 @@ export const en: DashboardTexts = {
   dunningAction_pause: 'Pause the subscription',
   portalTitle: 'Customer portal',
   portalAllowCancelLabel: 'Customers may cancel at the end of the period',
+  invoicePrefixTitle: 'Invoice numbers',
+  invoicePrefixLabel: 'Invoice number prefix',
+  invoicePrefixHint:
+    "1 to 10 letters A-Z or digits, e.g. ATAR gives ATAR-000001. Empty: the first four letters of your organization's name. Invoices already numbered keep their number.",
+  invoicePrefixInvalid: 'Enter 1 to 10 letters A-Z or digits, or nothing.',
   subscriptionStatus_incomplete: 'Awaiting first payment',
   subscriptionStatus_incomplete_expired: 'Expired unpaid',
   subscriptionTitle: 'Subscription of {customer}',

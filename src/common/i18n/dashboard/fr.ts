@@ -370,6 +370,11 @@ export const fr = {
   dunningAction_pause: 'Suspendre l’abonnement',
   portalTitle: 'Portail client',
   portalAllowCancelLabel: 'Les clients peuvent annuler en fin de période',
+  invoicePrefixTitle: 'Numéros de facture',
+  invoicePrefixLabel: 'Préfixe des numéros de facture',
+  invoicePrefixHint:
+    '1 à 10 lettres A-Z ou chiffres, par exemple ATAR donne ATAR-000001. Vide : les quatre premières lettres du nom de votre organisation. Les factures déjà numérotées gardent leur numéro.',
+  invoicePrefixInvalid: 'Saisissez 1 à 10 lettres A-Z ou chiffres, ou rien.',
   subscriptionStatus_incomplete: 'En attente du premier paiement',
   subscriptionStatus_incomplete_expired: 'Expiré sans paiement',
   subscriptionTitle: 'Abonnement de {customer}',
