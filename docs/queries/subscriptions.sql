@@ -148,7 +148,8 @@ WITH new_invoices AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
       ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
-      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(translate(upper(left(regexp_replace(o.name, $20, '', 'g'), 4)),
+                                               $21, $22), ''), 'INV')
                 FROM environments e
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
@@ -161,12 +162,12 @@ WITH new_invoices AS (
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
              CASE WHEN n.status = 'pending' THEN coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $20::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $21::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $22) AS "smsEnabled",
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $23::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $24::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $25) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $23) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $24) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $26) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $27) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
@@ -181,7 +182,7 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($25::uuid[]), unnest($26::uuid[]), unnest($27::uuid[]), unnest($28::text[]), json_array_elements($29::json), unnest($30::timestamptz[]), unnest($31::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($28::uuid[]), unnest($29::uuid[]), unnest($30::uuid[]), unnest($31::text[]), json_array_elements($32::json), unnest($33::timestamptz[]), unnest($34::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM (
           SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
@@ -190,7 +191,7 @@ WITH new_invoices AS (
             FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
            WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($35::uuid[]), unnest($36::uuid[]), unnest($37::integer[]), unnest($38::uuid[]), unnest($39::integer[]), unnest($40::uuid[]), unnest($41::integer[]), unnest($42::integer[]), unnest($43::text[]), unnest($44::timestamptz[]), unnest($45::text[]), unnest($46::integer[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[]), unnest($51::timestamptz[]), unnest($52::timestamptz[]), unnest($53::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
            SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
@@ -201,24 +202,24 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($54::uuid[])
         RETURNING s.id
       ), voided_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($52::uuid[]))
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.subscription_id IN (SELECT unnest($55::uuid[]))
         AND NOT EXISTS (SELECT 1 FROM payments pay WHERE pay.payment_request_id = i.payment_request_id AND pay.status = 'pending')) AND status = 'pending' ORDER BY id FOR UPDATE
     ), voided AS (
-      UPDATE invoices i SET status = 'void', voided_at = $53, updated_at = $54
+      UPDATE invoices i SET status = 'void', voided_at = $56, updated_at = $57
        WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM voided_locked)
       RETURNING i.*
     ), voided_requests AS (
-      UPDATE payment_requests pr SET voided_at = $55, updated_at = $56
+      UPDATE payment_requests pr SET voided_at = $58, updated_at = $59
        WHERE pr.id IN (SELECT payment_request_id FROM voided) AND pr.status = 'pending'
     ), voided_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $57, jsonb_build_object(
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $60, jsonb_build_object(
     'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
     'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $58::text || i.id,
+    'checkoutUrl', $61::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -226,11 +227,11 @@ WITH new_invoices AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $59
-      FROM voided i), credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $60
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $62
+      FROM voided i), credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $63
       FROM (SELECT customer_id, sum(delta)::int AS delta
              FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
-                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($61::uuid[]), unnest($62::integer[])) AS x(customer_id, delta)) k) x
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($64::uuid[]), unnest($65::integer[])) AS x(customer_id, delta)) k) x
             GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
     RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
@@ -248,7 +249,8 @@ WITH new_invoices AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
       ON CONFLICT (environment_id) DO UPDATE SET last_number = k.last_number + excluded.last_number
-      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(upper(left(regexp_replace(o.name, '[^[:alnum:]]', '', 'g'), 4)), ''), 'INV')
+      RETURNING k.environment_id, k.last_number, coalesce(k.prefix, (SELECT coalesce(nullif(translate(upper(left(regexp_replace(o.name, $20, '', 'g'), 4)),
+                                               $21, $22), ''), 'INV')
                 FROM environments e
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
@@ -261,12 +263,12 @@ WITH new_invoices AS (
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
              CASE WHEN n.status = 'pending' THEN coalesce((SELECT n.due_date + make_interval(secs => 86400 * min(d.days))
-                         FROM (SELECT coalesce(b.reminder_before_due_days, $20::int[]) AS "beforeDueDays",
-                     coalesce(b.reminder_after_due_days, $21::int[]) AS "afterDueDays",
-                     coalesce(b.sms_enabled, $22) AS "smsEnabled",
+                         FROM (SELECT coalesce(b.reminder_before_due_days, $23::int[]) AS "beforeDueDays",
+                     coalesce(b.reminder_after_due_days, $24::int[]) AS "afterDueDays",
+                     coalesce(b.sms_enabled, $25) AS "smsEnabled",
                      b.dunning_after_days_overdue AS "dunningAfterDaysOverdue",
-                     coalesce(b.dunning_action, $23) AS "dunningAction",
-                     coalesce(b.portal_allow_cancel, $24) AS "portalAllowCancel"
+                     coalesce(b.dunning_action, $26) AS "dunningAction",
+                     coalesce(b.portal_allow_cancel, $27) AS "portalAllowCancel"
                 FROM (SELECT 1) one LEFT JOIN billing_settings b ON b.environment_id = n.environment_id) s,
                               LATERAL (SELECT -before FROM unnest(s."beforeDueDays") before
                                        UNION ALL SELECT after FROM unnest(s."afterDueDays") after) d(days)),
@@ -281,7 +283,7 @@ WITH new_invoices AS (
             FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (
-        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($25::uuid[]), unnest($26::uuid[]), unnest($27::uuid[]), unnest($28::text[]), json_array_elements($29::json), unnest($30::timestamptz[]), unnest($31::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
+        SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.kind, x.data::jsonb AS data, x.created_at, x.invoice_id FROM ROWS FROM (unnest($28::uuid[]), unnest($29::uuid[]), unnest($30::uuid[]), unnest($31::text[]), json_array_elements($32::json), unnest($33::timestamptz[]), unnest($34::uuid[])) AS x(id, organization_id, environment_id, kind, data, created_at, invoice_id)) e
       ), events_created AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
     SELECT id, organization_id, environment_id, kind, data, created_at FROM (
           SELECT e.id, e.organization_id, e.environment_id, e.kind, e.created_at,
@@ -290,7 +292,7 @@ WITH new_invoices AS (
             FROM new_events e LEFT JOIN invoices_created ic ON ic.id = e.invoice_id
            WHERE e.invoice_id IS NULL OR ic.id IS NOT NULL) e
       ), changes AS (
-        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($32::uuid[]), unnest($33::uuid[]), unnest($34::integer[]), unnest($35::uuid[]), unnest($36::integer[]), unnest($37::uuid[]), unnest($38::integer[]), unnest($39::integer[]), unnest($40::text[]), unnest($41::timestamptz[]), unnest($42::text[]), unnest($43::integer[]), unnest($44::timestamptz[]), unnest($45::timestamptz[]), unnest($46::timestamptz[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
+        SELECT * FROM (SELECT x.id, x.price_id, x.quantity, x.pending_price_id, x.pending_quantity, x.coupon_id, x.discount_periods_applied, x.discount_ends_after, x.status, x.billing_anchor, x.billing_interval, x.next_period, x.current_period_start, x.current_period_end, x.next_billing_date, x.cancelled_at, x.paused_at, x.first_payment_due_by, x.updated_at FROM ROWS FROM (unnest($35::uuid[]), unnest($36::uuid[]), unnest($37::integer[]), unnest($38::uuid[]), unnest($39::integer[]), unnest($40::uuid[]), unnest($41::integer[]), unnest($42::integer[]), unnest($43::text[]), unnest($44::timestamptz[]), unnest($45::text[]), unnest($46::integer[]), unnest($47::timestamptz[]), unnest($48::timestamptz[]), unnest($49::timestamptz[]), unnest($50::timestamptz[]), unnest($51::timestamptz[]), unnest($52::timestamptz[]), unnest($53::timestamptz[])) AS x(id, price_id, quantity, pending_price_id, pending_quantity, coupon_id, discount_periods_applied, discount_ends_after, status, billing_anchor, billing_interval, next_period, current_period_start, current_period_end, next_billing_date, cancelled_at, paused_at, first_payment_due_by, updated_at)) u
       ), updated AS (
         UPDATE subscriptions s
            SET price_id = u.price_id, quantity = u.quantity, pending_price_id = u.pending_price_id,
@@ -301,12 +303,12 @@ WITH new_invoices AS (
                current_period_end = u.current_period_end, next_billing_date = u.next_billing_date,
                cancelled_at = u.cancelled_at, paused_at = u.paused_at, first_payment_due_by = u.first_payment_due_by,
                updated_at = u.updated_at
-          FROM changes u WHERE s.id = u.id AND s.id = ANY($51::uuid[])
+          FROM changes u WHERE s.id = u.id AND s.id = ANY($54::uuid[])
         RETURNING s.id
-      )$52, credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $53
+      )$55, credits_adjusted AS (UPDATE customers c SET credit_balance = c.credit_balance + d.delta, updated_at = $56
       FROM (SELECT customer_id, sum(delta)::int AS delta
              FROM (SELECT customer_id, -credit_applied AS delta FROM invoices_created WHERE credit_applied > 0
-                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($54::uuid[]), unnest($55::integer[])) AS x(customer_id, delta)) k) x
+                   UNION ALL SELECT k.customer_id, k.delta FROM (SELECT x.customer_id, x.delta FROM ROWS FROM (unnest($57::uuid[]), unnest($58::integer[])) AS x(customer_id, delta)) k) x
             GROUP BY customer_id) d WHERE c.id = d.customer_id AND d.delta <> 0
     RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
