@@ -19,8 +19,10 @@ export interface BillingSettings extends StoredBillingSettings {
   invoicePrefix: string | null;
 }
 
+/** The longest invoice number prefix billing settings take. */
+export const INVOICE_PREFIX_MAX = 10;
 /** An invoice number prefix set in billing settings: 1 to 10 of A-Z 0-9 (upper case). */
-export const INVOICE_PREFIX = /^[A-Z0-9]{1,10}$/;
+export const INVOICE_PREFIX = new RegExp(`^[A-Z0-9]{1,${INVOICE_PREFIX_MAX}}$`);
 
 /** What an environment whose settings were never changed has. */
 export const DEFAULT_BILLING_SETTINGS: StoredBillingSettings = {

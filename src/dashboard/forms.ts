@@ -1,3 +1,4 @@
+import { INVOICE_PREFIX_MAX } from '../billing/billing-settings';
 import type { AppError } from '../common/errors/app-error';
 import { DASHBOARD_TEXTS, DashboardTexts } from '../common/i18n/dashboard-texts';
 import type { Language } from '../common/i18n/languages';
@@ -33,6 +34,7 @@ export const FORM_LIMITS = {
   organizationName: ORGANIZATION_NAME_MAX,
   passwordMin: PASSWORD_MIN,
   keyName: API_KEY_NAME_MAX,
+  invoicePrefix: INVOICE_PREFIX_MAX,
 } as const;
 
 /** A path inside the dashboard to come back to, else `fallback` (never another site). */
