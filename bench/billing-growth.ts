@@ -3,7 +3,7 @@ import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import { monthlyPrice, postLong } from './billing';
 import { cpuMs } from './measure';
-import { createOrganization, startProcess } from './processes';
+import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
  * Billing that grows with the merchant (docs/billing.md "Performance"): the billing run over
@@ -60,18 +60,13 @@ export async function billingGrowthScenario(url: string, children: ChildProcess[
   const port = await freePort();
   const khoums = await startProcess(
     'dist/src/main.js',
-    {
+    khoumsEnv({
       DATABASE_URL: url,
       PORT: String(port),
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      DEMO_ORG: 'false',
-      BILLING_SCHEDULER: 'false',
       WEBHOOK_WORKER: 'false',
-      RECONCILE_INTERVAL_MS: '0',
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_IP: '0',
-    },
+    }),
     'Khoums is listening',
   );
   children.push(khoums);

@@ -19,7 +19,7 @@ import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repo
 import { PruneEventsJob } from '../src/webhooks/prune-events.job';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { cpuMs, fmt, load, peakRss } from './measure';
-import { createOrganization, startProcess } from './processes';
+import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
  * Billing: runs over BENCH_BILLING_SIZES (10,000 then 100,000) due subscriptions, each of its own
@@ -82,20 +82,15 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
     const port = await freePort();
     const khoums = await startProcess(
       'dist/src/main.js',
-      {
+      khoumsEnv({
         DATABASE_URL: url,
         PORT: String(port),
-        LOG_LEVEL: 'warn',
-        LOG_FORMAT: 'json',
-        DEMO_ORG: 'false',
-        BILLING_SCHEDULER: 'false',
         BILLING_CONCURRENCY: String(concurrency),
         WEBHOOK_WORKER: 'false',
-        RECONCILE_INTERVAL_MS: '0',
         // One key and one address drive the lists, far above the limits' defaults.
         RATE_LIMIT_PER_KEY: '0',
         RATE_LIMIT_PER_IP: '0',
-      },
+      }),
       'Khoums is listening',
     );
     children.push(khoums);

@@ -77,7 +77,7 @@ export async function costed(
 }
 
 export const fmtCost = (m: Costed) =>
-  `${fmt(m)}   CPU/request: khoums ${m.khoumsUs.toFixed(0)} µs, postgres ${m.postgresUs.toFixed(0)} µs`;
+  `${fmt(m)}   CPU/request: node ${m.khoumsUs.toFixed(0)} µs, postgres ${m.postgresUs.toFixed(0)} µs`;
 
 /** What B costs more than A: throughput lost and CPU added per request, against a target. */
 export function verdict(

@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 import { freePort } from '../src/common/net';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { cpuMs, peakRss } from './measure';
-import { createOrganization, ROOT, startProcess, stop } from './processes';
+import { createOrganization, khoumsEnv, ROOT, startProcess, stop } from './processes';
 
 /**
  * The ledger at scale (BENCH_ONLY=balance,export,payouts): `GET /balance` of an environment with
@@ -198,7 +198,7 @@ export async function exportScenario(port: number, pid: number, url: string, poo
 export async function payoutRunScenario(
   url: string,
   pool: Pool,
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string>,
   children: ChildProcess[],
 ): Promise<void> {
   const n = PAYOUT_ENVIRONMENTS;
@@ -259,15 +259,17 @@ export async function payoutRunScenario(
   const t1 = Date.now();
   const runner = spawn(process.execPath, ['dist/bench/payout-runner.js'], {
     cwd: ROOT,
+    // The run is started here, once: the payout job's timer stays off with every other job.
     env: {
       ...process.env,
-      ...env,
-      DATABASE_URL: url,
-      PAYOUT_GATEWAY_URL: simUrl,
-      PAYOUT_HOUR_UTC: '0',
-      PAYOUT_SCHEDULER: 'false',
-      WEBHOOK_WORKER: 'false',
-      LOG_LEVEL: 'warn',
+      ...khoumsEnv({
+        ...env,
+        DATABASE_URL: url,
+        PAYOUT_GATEWAY_URL: simUrl,
+        PAYOUT_HOUR_UTC: '0',
+        WEBHOOK_WORKER: 'false',
+        LOG_LEVEL: 'warn',
+      }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -5,60 +5,56 @@ import type { Pool } from 'pg';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { Costed, costed, fmt, load, Measure, SECONDS } from './measure';
+import { againstCeiling, AgainstCeiling } from './ceiling';
+import { seedCeiling } from './ceiling-schema';
+import { Costed, costed, load, SECONDS } from './measure';
 import { createOrganization, startProcess } from './processes';
 
 /**
  * Pay (sandbox Masrivi, the bank answers at once): every request pays a fresh unpaid payment
- * request with the publishable key. Compared with the create ceiling (a bare server's single
- * insert), since pay does strictly more: two transactions around the bank call.
+ * request with the publishable key, against the fixed pay ceiling (bench/README.md: the request
+ * marked paid, its payment, its ledger row and one event in one transaction, on the ceiling's
+ * schema), and the bare server running Khoums's own pay statements (same-statement).
  */
 export async function payScenario(
-  port: number,
-  barePort: number,
+  khoums: { port: number; pid: number },
+  ceiling: { port: number; pid: number; pool: Pool },
+  sameStatement: { port: number; pid: number } | undefined,
   url: string,
   org: CreatedOrganization,
-  ceiling: Measure,
-): Promise<void> {
+  pool: Pool,
+): Promise<AgainstCeiling> {
   const ds = createPool(url, 2);
-  const total = 120_000;
-  await ds.query(
-    `INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
-     SELECT gen_random_uuid(), $1, 'pay-' || i, 1500 FROM generate_series(1, $2) i`,
-    [org.sandbox.environmentId, total],
-  );
-  const {
-    rows: [{ id: methodId }],
-  } = await ds.query(`SELECT id FROM payment_methods WHERE environment_id = $1 AND type = 'masrivi'`, [
-    org.sandbox.environmentId,
-  ]);
+  // Enough for the warm-ups and every round at a few thousand payments a second.
+  const total = Math.max(60_000, SECONDS * 4 * 3000);
+  const mine = await payRequests(ds, org, 'pay', total);
+  const same = sameStatement ? await payRequests(ds, org, 'same', total) : undefined;
   await ds.end();
+  await seedCeiling(ceiling.pool, org.sandbox.publishableKey, 'pay', total);
   let next = 0;
-  const pay: autocannon.Request = {
+  const ceilingPay: autocannon.Request = {
     method: 'POST',
     path: '/api/v1/payment',
     headers: { authorization: org.sandbox.publishableKey, 'content-type': 'application/json' },
     setupRequest: (req) => ({
       ...req,
-      body: JSON.stringify({
-        transactionId: `pay-${++next}`,
-        phoneNumber: '22222222',
-        passCode: '',
-        configurationId: methodId,
-      }),
+      body: JSON.stringify({ transactionId: `pay-${++next}`, phoneNumber: '22222222', passCode: '' }),
     }),
   };
-  await load(port, pay, 2);
-  const m = await load(port, pay);
-  await load(barePort, pay, 2);
-  const b = await load(barePort, pay);
-  if (next > total) throw new Error('pay scenario ran out of payment requests: raise its total');
-  const ratio = m.rps / ceiling.rps;
-  process.stdout.write(
-    `POST /payment (sandbox, bank answers at once)\n  khoums  ${fmt(m)}\n  bare    ${fmt(b)}   (the same four statements)\n` +
-      `  ratio   ${ratio.toFixed(2)} of the create ceiling (target >= 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'}),` +
-      ` ${(m.rps / b.rps).toFixed(2)} of a bare server's pay\n\n`,
+  const result = await againstCeiling(
+    'POST /payment (sandbox, the bank answers at once)',
+    { ...khoums, request: mine.request },
+    { port: ceiling.port, pid: ceiling.pid, request: ceilingPay },
+    pool,
+    {
+      target: 0.4,
+      p99Factor: 3,
+      sameStatement: sameStatement && same && { ...sameStatement, request: same.request },
+    },
   );
+  if (mine.used() > total || next > total || (same?.used() ?? 0) > total)
+    throw new Error('pay scenario ran out of payment requests: raise its total');
+  return result;
 }
 
 /** The masrivi bank app of an environment (the Sandbox's answers at once). */

@@ -1,9 +1,20 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { allJobsOff } from '../src/config/config';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 
 /** The repository's root (this file runs from dist/bench/). */
 export const ROOT = resolve(__dirname, '..', '..');
+
+/**
+ * The environment of a Khoums the bench spawns: every scheduled job off (`allJobsOff()`, the
+ * switches of docs/operations.md "Jobs", as in the test apps), no demo organization, JSON logs at
+ * `warn`; `extra` sets the rest (DATABASE_URL, PORT…) and turns on what a scenario measures (a job,
+ * the info logs). One place, so a job added later is off in every bench unless one turns it on.
+ */
+export function khoumsEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...allJobsOff(), DEMO_ORG: 'false', LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ...extra };
+}
 
 /**
  * Starts `script` (relative to `cwd`: this checkout's root, or another built checkout's) and

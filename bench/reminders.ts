@@ -4,7 +4,7 @@ import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import { monthlyPrice, postLong } from './billing';
 import { cpuMs } from './measure';
-import { createOrganization, startProcess } from './processes';
+import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
  * Reminders: runs of the reminder run over BENCH_REMINDER_SIZES (default 10,000 then 100,000)
@@ -25,18 +25,13 @@ export async function remindersScenario(url: string, children: ChildProcess[]): 
   const port = await freePort();
   const khoums = await startProcess(
     'dist/src/main.js',
-    {
+    khoumsEnv({
       DATABASE_URL: url,
       PORT: String(port),
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      DEMO_ORG: 'false',
-      BILLING_SCHEDULER: 'false',
       WEBHOOK_WORKER: 'false',
-      RECONCILE_INTERVAL_MS: '0',
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_IP: '0',
-    },
+    }),
     'Khoums is listening',
   );
   children.push(khoums);

@@ -13,6 +13,7 @@ import { createRequest, lookupRequest } from './api-requests';
 import { billingScenario } from './billing';
 import { billingGrowthScenario } from './billing-growth';
 import { againstCeiling } from './ceiling';
+import { seedCeiling } from './ceiling-schema';
 import { dashboardScenario } from './dashboard';
 import { hostedPageScenario } from './hosted-page';
 import { paymentLinkScenario } from './payment-link';
@@ -21,7 +22,7 @@ import { CONNECTIONS, fmt, SECONDS } from './measure';
 import { metricsScenario } from './metrics';
 import { balanceScenario, exportScenario, payoutRunScenario } from './money';
 import { comparePayThroughput, payScenario } from './pay';
-import { createOrganization, startProcess, stop } from './processes';
+import { createOrganization, khoumsEnv, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { remindersScenario } from './reminders';
 import { webhookScenario } from './webhooks';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
   });
   const children: ChildProcess[] = [];
   let pool: Pool | undefined;
+  let ceilingPool: Pool | undefined;
   try {
     await runMigrations(pg.url);
     // The operator's command creates the organization, as it would for a merchant.
@@ -93,34 +95,48 @@ async function main(): Promise<void> {
       );
     }
 
+    // The fixed ceilings' database (bench/ceiling-schema.ts), on the same PostgreSQL.
+    await ds.query('CREATE DATABASE khoums_ceiling');
+    const ceilingUrl = new URL(pg.url);
+    ceilingUrl.pathname = '/khoums_ceiling';
+    ceilingPool = createPool(ceilingUrl.toString(), 2);
+    await seedCeiling(ceilingPool, key, 'lookup', lookupIds.length, 0);
+
     const khoumsPort = await freePort();
     const barePort = await freePort();
-    const ports = { khoums: khoumsPort, bare: barePort };
-    const khoumsEnv = {
+    const samePort = await freePort();
+    // Every scheduled job off (khoumsEnv), as in the test apps; the service logs as in production.
+    const env = khoumsEnv({
       DATABASE_URL: pg.url,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      LOG_FORMAT: 'json',
-      DEMO_ORG: 'false',
-      BILLING_SCHEDULER: 'false',
-      // The payouts scenario runs the payout job itself, once.
-      PAYOUT_SCHEDULER: 'false',
       // The webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // Comparing two versions' webhook workers: each round starts its own.
       ...(process.env.BENCH_WEBHOOK_BASELINE ? { WEBHOOK_WORKER: 'false' } : {}),
-    };
+    });
     const khoums = await startProcess(
       'dist/src/main.js',
-      { ...khoumsEnv, PORT: String(khoumsPort), RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
+      { ...env, PORT: String(khoumsPort), RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
       'Khoums is listening',
     );
     children.push(khoums);
     const bare = await startProcess(
       'dist/bench/bare-server.js',
-      { DATABASE_URL: pg.url, PORT: String(barePort) },
+      { DATABASE_URL: ceilingUrl.toString(), PORT: String(barePort) },
       'listening',
     );
     children.push(bare);
+    const same = await startProcess(
+      'dist/bench/same-statement-server.js',
+      { DATABASE_URL: pg.url, PORT: String(samePort) },
+      'listening',
+    );
+    children.push(same);
+    const sides = {
+      khoums: { port: khoumsPort, pid: khoums.pid! },
+      ceiling: { port: barePort, pid: bare.pid! },
+      same: { port: samePort, pid: same.pid! },
+    };
 
     const settings = (
       await ds.query<{ name: string; setting: string }>(
@@ -139,41 +155,36 @@ async function main(): Promise<void> {
       only?.every((o) =>
         ['billing', 'billing-growth', 'reminders', 'balance', 'export', 'payouts', 'link'].includes(o),
       ) ?? false;
-    const createCeiling = noCeiling
-      ? undefined
-      : await againstCeiling(
-          'POST /payment-request',
-          ports,
-          createRequest(key, 'k'),
-          createRequest(key, 'b'),
-          // Operating at scale: create payment request at half the bare server's rate at least, with
-          // the key's lookup cached (docs/operations.md); the rounds alternate on a shared machine.
-          { target: 0.5, rounds: 3, why: ' for create payment request' },
-        );
     pool = createPool(pg.url, 2);
-    if (wanted('metrics'))
-      await metricsScenario(
-        { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
-        key,
+    const hot = !noCeiling;
+    if (hot)
+      await againstCeiling(
+        'POST /payment-request (create)',
+        { ...sides.khoums, request: createRequest(key, 'k') },
+        { ...sides.ceiling, request: createRequest(key, 'b') },
         pool,
-        children,
+        { target: 0.6, p99Factor: 3, sameStatement: { ...sides.same, request: createRequest(key, 's') } },
       );
+    if (wanted('metrics'))
+      await metricsScenario({ ...env, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' }, key, pool, children);
     if (wanted('key')) await idempotencyKeyScenario({ port: khoumsPort, pid: khoums.pid! }, key, pool);
-    if (wanted('limiter')) await rateLimitsScenario(khoumsEnv, org, pool, children);
+    if (wanted('limiter')) await rateLimitsScenario(env, org, pool, children);
     if (wanted('lookup')) {
       await againstCeiling(
-        'GET /payment-request/by-transaction/:id',
-        ports,
-        lookupRequest(key, lookupIds),
-        lookupRequest(key, lookupIds),
+        'GET /payment-request/by-transaction/:id (look-up)',
+        { ...sides.khoums, request: lookupRequest(key, lookupIds) },
+        { ...sides.ceiling, request: lookupRequest(key, lookupIds) },
+        pool,
+        { target: 0.7, sameStatement: { ...sides.same, request: lookupRequest(key, lookupIds) } },
       );
     }
-    if (wanted('pay') && createCeiling) await payScenario(khoumsPort, barePort, pg.url, org, createCeiling);
+    if (wanted('pay') && hot)
+      await payScenario(sides.khoums, { ...sides.ceiling, pool: ceilingPool }, sides.same, pg.url, org, pool);
     if (wanted('pay') && process.env.BENCH_PAY_BASELINE)
       await comparePayThroughput(
         { port: khoumsPort, pid: khoums.pid!, url: pg.url, org },
         process.env.BENCH_PAY_BASELINE,
-        { ...khoumsEnv, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
+        { ...env, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '0' },
         children,
       );
     if (wanted('webhooks')) await webhookScenario(khoumsPort, pg.url, org, children);
@@ -192,9 +203,10 @@ async function main(): Promise<void> {
     if (wanted('reminders')) await remindersScenario(pg.url, children);
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
-    if (wanted('payouts')) await payoutRunScenario(pg.url, pool, khoumsEnv, children);
+    if (wanted('payouts')) await payoutRunScenario(pg.url, pool, env, children);
   } finally {
     await pool?.end();
+    await ceilingPool?.end();
     for (const c of children) await stop(c);
     await pg.stop();
   }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { ROOT, startProcess, stop } from './processes';
+import { khoumsEnv, ROOT, startProcess, stop } from './processes';
 
 /**
  * Webhooks: one endpoint on a receiver in its own process. Throughput: a burst of events committed
@@ -185,15 +185,7 @@ async function compareWebhookThroughput(
       const port = await freePort();
       const worker = await startProcess(
         'dist/src/main.js',
-        {
-          DATABASE_URL: url,
-          PORT: String(port),
-          LOG_LEVEL: 'warn',
-          LOG_FORMAT: 'json',
-          DEMO_ORG: 'false',
-          BILLING_SCHEDULER: 'false',
-          WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        },
+        khoumsEnv({ DATABASE_URL: url, PORT: String(port), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
         'Khoums is listening',
         side.cwd,
       );
