@@ -41,7 +41,6 @@ import { SubscriptionQuantity1796800000000 } from './1796800000000-SubscriptionQ
 import { InvoiceNumbers1796800100000 } from './1796800100000-InvoiceNumbers';
 import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
 import { Coupons1796800300000 } from './1796800300000-Coupons';
-import { HotPathIndexes1797300000000 } from './1797300000000-HotPathIndexes';
 import { InvoicePrefix17968500000000 } from './17968500000000-InvoicePrefix';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
@@ -89,5 +88,4 @@ export const migrations = [
   PlanChanges1796800200000,
   Coupons1796800300000,
   InvoicePrefix17968500000000,
-  HotPathIndexes1797300000000,
 ];
