@@ -141,9 +141,14 @@ WITH new_invoices AS (
       ), invoices_created_new AS (
       SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
              count(*) OVER (PARTITION BY n.environment_id) AS in_environment
-        FROM (SELECT * FROM new_invoices) n
+        FROM (SELECT s.*,
+                     CASE WHEN s.proration
+                          THEN (SELECT coalesce(max(i.proration_seq), 0) + 1 FROM invoices i
+                                 WHERE i.subscription_id = s.subscription_id AND i.period_start = s.period_start)
+                          ELSE 0 END AS proration_seq
+                FROM new_invoices s) n
        WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
-                            AND i.period_start = n.period_start AND i.proration = n.proration)
+                            AND i.period_start = n.period_start AND i.proration_seq = n.proration_seq)
     ), invoices_created_counted AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
@@ -154,10 +159,10 @@ WITH new_invoices AS (
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
-                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
                             period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
-             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
@@ -242,9 +247,14 @@ WITH new_invoices AS (
       ), invoices_created_new AS (
       SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
              count(*) OVER (PARTITION BY n.environment_id) AS in_environment
-        FROM (SELECT * FROM new_invoices) n
+        FROM (SELECT s.*,
+                     CASE WHEN s.proration
+                          THEN (SELECT coalesce(max(i.proration_seq), 0) + 1 FROM invoices i
+                                 WHERE i.subscription_id = s.subscription_id AND i.period_start = s.period_start)
+                          ELSE 0 END AS proration_seq
+                FROM new_invoices s) n
        WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
-                            AND i.period_start = n.period_start AND i.proration = n.proration)
+                            AND i.period_start = n.period_start AND i.proration_seq = n.proration_seq)
     ), invoices_created_counted AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
@@ -255,10 +265,10 @@ WITH new_invoices AS (
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
-                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
                             period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
-             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
