@@ -71,6 +71,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 SELECT (SELECT count(*) FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2)::int AS total;
 
 -- SubscriptionsRepository.lockForRenewal
+SELECT s.id FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2 FOR UPDATE;
+
+-- SubscriptionsRepository.lockForRenewal
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
    s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
    s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
@@ -87,9 +90,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
   JOIN customers c ON c.id = s.customer_id
   LEFT JOIN coupons cp ON cp.id = s.coupon_id
-  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id
-       WHERE s.id = $1 AND s.environment_id = $2
-       FOR UPDATE OF s;
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id WHERE s.id = $1;
 
 -- SubscriptionsRepository.dunningCandidates
 SELECT s.id, o.due FROM (SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
