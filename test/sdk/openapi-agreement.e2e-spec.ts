@@ -87,10 +87,10 @@ describe('types', () => {
       .getPreEmitDiagnostics(program)
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
-    // Transport.call takes `keyof Operations` (generated): a route the document lacks does not compile.
-    expect(readFileSync(join(SDK, 'src/transport.ts'), 'utf8')).toMatch(
-      /async call<K extends keyof Operations>/,
-    );
+    // Transport.call and .download take `keyof Operations` (generated): a route the document lacks does not compile.
+    const transport = readFileSync(join(SDK, 'src/transport.ts'), 'utf8');
+    expect(transport).toMatch(/\bcall<K extends keyof Operations>/);
+    expect(transport).toMatch(/\bdownload<K extends keyof Operations>/);
   });
 });
 
