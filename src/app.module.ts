@@ -30,6 +30,7 @@ import { PlatformsModule } from './platforms/platforms.module';
 import { PricesModule } from './prices/prices.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { ClockModule } from './common/clock.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -59,6 +60,7 @@ export class AppModule {
           readMaxLagMs: config.DATABASE_READ_MAX_LAG_MS,
           preparedStatements: config.preparedStatements,
         }),
+        ClockModule,
         OrganizationsModule,
         WebhooksModule,
         PaymentRequestsModule,

@@ -630,6 +630,20 @@ export class Invoices extends Resource {
   }
 
   /**
+   * The invoice as a PDF document (its number, the merchant, the customer, the lines, the totals,
+   * the status and the pay link's QR code), in French (default), Arabic or English: its bytes, to
+   * save or send on (`fs.writeFileSync('invoice.pdf', bytes)`).
+   */
+  pdf(id: string, params: { lang?: 'fr' | 'ar' | 'en' } = {}, options?: RequestOptions): Promise<Uint8Array> {
+    return this.t.download(
+      'GET /invoices/{id}/pdf',
+      { params: { id }, query: { lang: params.lang } },
+      'application/pdf',
+      options,
+    );
+  }
+
+  /**
    * Records a payment made by hand (cash, a transfer, a cheque): the invoice with its `amountPaid`,
    * `amountDue` and `manualPayments`; paid once nothing is due. Not in the balance.
    */

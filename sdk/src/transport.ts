@@ -136,12 +136,36 @@ export class Transport {
   }
 
   /** Calls one route of `Operations` (`'GET /payment-request/{id}'`) and returns its 200 body. */
-  async call<K extends keyof Operations>(
+  call<K extends keyof Operations>(
     route: K,
     input: CallInput<K>,
     policy: RetryPolicy,
     options: RequestOptions = {},
   ): Promise<Op<K>['response']> {
+    return this.request(route, input, policy, options, 'json') as Promise<Op<K>['response']>;
+  }
+
+  /**
+   * Downloads a document (a GET route answering bytes, e.g. `'GET /invoices/{id}/pdf'`): its 200
+   * body's bytes, retried as a read; an error answer is thrown as any other.
+   */
+  download<K extends keyof Operations>(
+    route: K,
+    input: CallInput<K>,
+    accept: string,
+    options: RequestOptions = {},
+  ): Promise<Uint8Array> {
+    return this.request(route, input, 'read', options, accept) as Promise<Uint8Array>;
+  }
+
+  private async request<K extends keyof Operations>(
+    route: K,
+    input: CallInput<K>,
+    policy: RetryPolicy,
+    options: RequestOptions,
+    /** 'json': the parsed JSON body; else the media type of a document whose bytes are answered. */
+    as: string,
+  ): Promise<unknown> {
     const space = route.indexOf(' ');
     const method = route.slice(0, space);
     const params = (input.params ?? {}) as Record<string, string>;
@@ -154,7 +178,10 @@ export class Transport {
     if (query.length)
       url += '?' + new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString();
 
-    const headers: Record<string, string> = { Authorization: this.apiKey, Accept: 'application/json' };
+    const headers: Record<string, string> = {
+      Authorization: this.apiKey,
+      Accept: as === 'json' ? 'application/json' : as,
+    };
     const account = options.account ?? this.options.account;
     if (account !== undefined) headers['Khoums-Account'] = account;
     let body: string | undefined;
@@ -171,7 +198,7 @@ export class Transport {
     const retry: RetryRule = { policy, keyed, maxRetryAfter: this.options.maxRetryAfter ?? 10_000 };
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.send(method, url, headers, body, options)) as Op<K>['response'];
+        return await this.send(method, url, headers, body, options, as === 'json');
       } catch (err) {
         if (!isAppException(err) || attempt >= maxRetries || !retryable(err, retry)) throw err;
         const backoff = delays[Math.min(attempt, delays.length - 1)];
@@ -197,6 +224,7 @@ export class Transport {
     headers: Record<string, string>,
     body: string | undefined,
     options: RequestOptions,
+    json = true,
   ): Promise<unknown> {
     const signal = options.signal;
     if (signal?.aborted) throw aborted();
@@ -210,13 +238,15 @@ export class Transport {
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     let status: number;
-    let text: string;
+    let text = '';
+    let bytes: Uint8Array | undefined;
     let answerHeaders: Headers;
     try {
       const res = await this.fetch(url, { method, headers, body, signal: controller.signal });
       status = res.status;
       answerHeaders = res.headers;
-      text = await res.text();
+      if (!json && res.ok) bytes = new Uint8Array(await res.arrayBuffer());
+      else text = await res.text();
     } catch (cause) {
       if (signal?.aborted) throw appException('The request was aborted', 'abort_error', { cause });
       if (timedOut) throw appException(`No answer within ${timeout} ms`, 'timeout', { cause });
@@ -226,6 +256,7 @@ export class Transport {
       signal?.removeEventListener('abort', onAbort);
     }
     if (status < 200 || status > 299) throw errorFromAnswer(status, text, answerHeaders);
+    if (bytes) return bytes;
     try {
       return JSON.parse(text);
     } catch (cause) {

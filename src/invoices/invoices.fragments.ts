@@ -47,9 +47,11 @@ const formattedNumber = (prefix: Sql, seq: Sql) =>
  * of those inserted.
  *
  * A period already invoiced inserts nothing (the subscription's lock, which every writer of its
- * invoices holds, makes the check exact), so a retried batch bills no period twice; nor does a
- * proration already made at that instant. The invoices
- * inserted take the next numbers of their environment, in order of period and id: `<name>_counted`
+ * invoices holds, makes the check exact), so a retried batch bills no period twice. A proration
+ * (a change's invoice) is always inserted: it takes the next `proration_seq` of its subscription
+ * and instant (1 for the first), so two changes in one millisecond, or one on a period's first
+ * instant, each keep their invoice; a statement writes at most one proration per subscription (one
+ * change). The invoices inserted take the next numbers of their environment, in order of period and id: `<name>_counted`
  * adds their count to the environment's counter and returns its new last number, so the numbers are
  * those below it. The counter row stays locked until the transaction ends: a concurrent statement
  * (any instance) numbers after this one commits, and a rollback takes the numbers back. No gap, no
@@ -61,9 +63,14 @@ export function insertInvoicesCtes(name: string, source: Sql, reminders: Invoice
   return sql`${fresh} AS (
       SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
              count(*) OVER (PARTITION BY n.environment_id) AS in_environment
-        FROM (SELECT * FROM ${source}) n
+        FROM (SELECT s.*,
+                     CASE WHEN s.proration
+                          THEN (SELECT coalesce(max(i.proration_seq), 0) + 1 FROM invoices i
+                                 WHERE i.subscription_id = s.subscription_id AND i.period_start = s.period_start)
+                          ELSE 0 END AS proration_seq
+                FROM ${source} s) n
        WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
-                            AND i.period_start = n.period_start AND i.proration = n.proration)
+                            AND i.period_start = n.period_start AND i.proration_seq = n.proration_seq)
     ), ${counted} AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM ${fresh} GROUP BY environment_id, organization_id
@@ -71,10 +78,10 @@ export function insertInvoicesCtes(name: string, source: Sql, reminders: Invoice
       RETURNING k.environment_id, k.last_number, ${invoiceNumberPrefixOf(raw('k.environment_id'), raw('k.prefix'))} AS prefix
     ), ${inserted} AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
-                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
                             period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
-             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              ${formattedNumber(raw('k.prefix'), raw('(k.last_number - n.in_environment + n.seq)'))},
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,

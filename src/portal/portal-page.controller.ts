@@ -4,18 +4,12 @@ import { Public } from '../auth/decorators';
 import { Post } from '../common/http/routes';
 import { Pages } from '../common/pages/pages.decorator';
 import { normalizePhone } from '../common/validation/rules';
+import { customerPortalPath } from '../invoices/invoice';
 import type { EnvironmentKind } from '../organizations/tenant';
 import type { PortalSession } from './portal.repository';
 import { PortalRenderer } from './portal.renderer';
 import { PortalService } from './portal.service';
-import {
-  Portal,
-  PORTAL_COOKIE,
-  PortalAccessIs,
-  portalPath,
-  PortalRequest,
-  PortalSurface,
-} from './portal-surface';
+import { Portal, PORTAL_COOKIE, PortalAccessIs, PortalRequest, PortalSurface } from './portal-surface';
 
 export { PORTAL_COOKIE } from './portal-surface';
 
@@ -53,7 +47,7 @@ export class PortalPageController {
     const { merchant, t } = p;
     if (!p.user) {
       if (p.query('notice') === 'signed-out')
-        return this.renderer.state(p, 200, 'title', 'signedOut', portalPath(merchant.organizationId));
+        return this.renderer.state(p, 200, 'title', 'signedOut', customerPortalPath(merchant.organizationId));
       return this.renderer.phoneForm(p, environmentOf(p.query('environment')), 200, {});
     }
     const message = p.query('notice') === 'cancelled' ? { text: t.cancelled, ok: true } : undefined;
@@ -117,7 +111,13 @@ export class PortalPageController {
     const result = isUUID(id) ? await this.service.cancelAtPeriodEnd(session, id) : 'not-found';
     switch (result) {
       case 'not-found':
-        return this.renderer.state(p, 404, 'notFoundTitle', 'notFoundBody', portalPath(organizationId));
+        return this.renderer.state(
+          p,
+          404,
+          'notFoundTitle',
+          'notFoundBody',
+          customerPortalPath(organizationId),
+        );
       case 'not-allowed':
         return this.renderer.overview(p, await this.service.overview(session), 403, {
           text: p.t.cancelNotAllowed,

@@ -16,9 +16,6 @@ import { PortalMerchant, PortalService } from './portal.service';
 /** The cookie of a signed-in customer: a session's token, on /portal. */
 export const PORTAL_COOKIE = 'khoums_portal';
 
-/** The portal's home: `/portal/<organizationId>`, with `?environment=sandbox` for Sandbox's sign-in. */
-export const portalPath = customerPortalPath;
-
 /**
  * Who may use a portal route. `link`: anyone (a merchant's link, no merchant in the path);
  * `sign-in`: the sign-in forms of the merchant's portal (their token is bound to the merchant);
@@ -90,7 +87,7 @@ export class PortalSurface extends Surface<PortalRequest, PortalTexts> {
 
   /** The merchant's portal (its sign-in). */
   override signInPath(p: PortalRequest): string {
-    return portalPath(p.merchant.organizationId);
+    return customerPortalPath(p.merchant.organizationId);
   }
 
   /** A signed-in session's forms, else the sign-in forms of the merchant's portal. */

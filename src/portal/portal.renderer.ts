@@ -4,11 +4,11 @@ import { AppConfig } from '../config/config';
 import { formatDate, formatMru } from '../common/i18n/languages';
 import type { PortalTexts } from '../common/i18n/portal-texts';
 import { PageRenderer } from '../common/pages/page.renderer';
-import { invoicePagePath } from '../invoices/invoice';
+import { customerPortalPath, invoicePagePath } from '../invoices/invoice';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { toSubscriptionJson } from '../subscriptions/subscription';
 import type { PortalOverview } from './portal.service';
-import { portalPath, PortalRequest, PortalSurface } from './portal-surface';
+import { PortalRequest, PortalSurface } from './portal-surface';
 
 /** What the customer typed on a sign-in form, and what went wrong. */
 export interface SignInForm {
@@ -44,7 +44,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
 
   phoneForm(p: PortalRequest, environment: EnvironmentKind, status: number, form: SignInForm): void {
     const { t, merchant } = p;
-    this.page(p, 'phone', status, portalPath(merchant.organizationId, environment), {
+    this.page(p, 'phone', status, customerPortalPath(merchant.organizationId, environment), {
       pageTitle: `${t.signInTitle} · ${merchant.name}`,
       merchantName: merchant.name,
       testMode: environment === 'sandbox',
@@ -52,7 +52,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
       action: `/portal/${merchant.organizationId}/code`,
       noSmsGateway: environment === 'production' && !this.smsGateway,
       // Production's form says where Sandbox's customers sign in (the same page, ?environment=sandbox).
-      sandboxHref: environment === 'production' && portalPath(merchant.organizationId, 'sandbox'),
+      sandboxHref: environment === 'production' && customerPortalPath(merchant.organizationId, 'sandbox'),
       phone: form.phone ?? '',
       error: form.error,
     });
@@ -60,7 +60,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
 
   codeForm(p: PortalRequest, environment: EnvironmentKind, status: number, form: SignInForm): void {
     const { t, merchant } = p;
-    this.page(p, 'code', status, portalPath(merchant.organizationId, environment), {
+    this.page(p, 'code', status, customerPortalPath(merchant.organizationId, environment), {
       pageTitle: `${t.codeTitle} · ${merchant.name}`,
       merchantName: merchant.name,
       testMode: environment === 'sandbox',
@@ -71,7 +71,7 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
       noSmsGateway: environment === 'production' && !this.smsGateway,
       code: form.sandboxCode,
       error: form.error,
-      newCodeHref: portalPath(merchant.organizationId, environment),
+      newCodeHref: customerPortalPath(merchant.organizationId, environment),
     });
   }
 

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Clock } from '../common/clock';
 import { RateLimitGuard } from './rate-limit.guard';
 
 /**
@@ -9,7 +8,6 @@ import { RateLimitGuard } from './rate-limit.guard';
  * API-key guard) first, then its imports' (test/rate-limits/rate-limits.e2e-spec.ts holds it to that).
  */
 @Module({
-  providers: [Clock, { provide: APP_GUARD, useClass: RateLimitGuard }],
-  exports: [Clock],
+  providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
 })
 export class RateLimitsModule {}

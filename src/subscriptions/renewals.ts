@@ -1,4 +1,5 @@
 import { feeOfBps } from '../payment-requests/application-fee';
+import { discountOf } from '../coupons/coupon';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { CustomersService } from '../customers/customers.service';
@@ -224,11 +225,20 @@ export class SubscriptionsWriteBuilder {
   /**
    * The proration of a plan change of `row`: an invoice for `amount` over [start, end) with its
    * payment request when positive (credit the customer has is taken off it), a credit to the
-   * customer when negative.
+   * customer when negative. `percentOff`: the percentage of the coupon the subscription has at the
+   * change, taken off both (rounded half up, as on a period: what a discounted period was paid for
+   * is what its unused rest gives back); a fixed-amount coupon is not (docs/billing.md "Coupons").
    */
-  proration(row: RenewalRow, p: { amount: number; start: Date; end: Date }, description: string): void {
+  proration(
+    row: RenewalRow,
+    p: { amount: number; start: Date; end: Date },
+    description: string,
+    percentOff: number | null = null,
+  ): void {
+    const magnitude = Math.abs(p.amount);
+    const discount = percentOff === null ? 0 : discountOf({ percentOff, amountOff: null }, magnitude);
     if (p.amount < 0) {
-      this.addCredit(row.customerId, -p.amount);
+      if (magnitude - discount > 0) this.addCredit(row.customerId, magnitude - discount);
       return;
     }
     this.invoice(row, {
@@ -236,6 +246,7 @@ export class SubscriptionsWriteBuilder {
       end: p.end,
       due: p.end,
       proration: true,
+      discount,
       lines: [
         {
           description,

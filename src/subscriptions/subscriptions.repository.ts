@@ -323,12 +323,19 @@ export class SubscriptionsRepository {
     return sql`SELECT ${of(statusCondition(status))}::int AS total`;
   }
 
-  /** Locks one subscription of the environment for a change, with what renewing it needs. */
-  lockForRenewal(environmentId: string, id: string): Promise<RenewalRow | undefined> {
+  /**
+   * Locks one subscription of the environment for a change, then reads what renewing it needs. Two
+   * statements, in the caller's transaction: a `FOR UPDATE OF s` on the joined read would, after
+   * waiting for a concurrent change of its price (or coupon), recheck the new row against the price
+   * row it had already joined and drop it (a 404 for a subscription that exists); the read after
+   * the lock sees the committed change instead.
+   */
+  async lockForRenewal(environmentId: string, id: string): Promise<RenewalRow | undefined> {
+    const locked = await this.db.one<{ id: string }>(sql`
+      SELECT s.id FROM subscriptions s WHERE s.id = ${id} AND s.environment_id = ${environmentId} FOR UPDATE`);
+    if (!locked) return undefined;
     return this.db.one<RenewalRow>(sql`
-      SELECT ${RENEWAL_COLUMNS} FROM subscriptions s ${RENEWAL_JOINS}
-       WHERE s.id = ${id} AND s.environment_id = ${environmentId}
-       FOR UPDATE OF s`);
+      SELECT ${RENEWAL_COLUMNS} FROM subscriptions s ${RENEWAL_JOINS} WHERE s.id = ${id}`);
   }
 
   /**

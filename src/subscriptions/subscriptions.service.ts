@@ -2,6 +2,7 @@ import { assertFeeAllowed } from '../payment-requests/application-fee';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../auth/tenant';
+import { Clock } from '../common/clock';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone, parseDateTime } from '../common/validation/rules';
@@ -93,6 +94,7 @@ export class SubscriptionsService {
     private readonly customers: CustomersService,
     private readonly prices: PricesService,
     private readonly coupons: CouponsService,
+    private readonly clock: Clock,
   ) {}
 
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
@@ -204,7 +206,7 @@ export class SubscriptionsService {
       const newPrice =
         dto.priceId === undefined ? undefined : await this.prices.withProduct(tenant, dto.priceId);
       if (newPrice && !newPrice.subscribable) throw subscriptionError(SubscriptionError.PriceNotActive);
-      const now = new Date();
+      const now = new Date(this.clock.now());
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
       await this.renewals.useCredits(caughtUp, [row.customerId]);
@@ -236,7 +238,10 @@ export class SubscriptionsService {
       const b = this.renewals.builder(now);
       await this.renewals.useCredits(b, [row.customerId]);
       b.change(c.subscription, oldestUnpaidDue !== null && oldestUnpaidDue <= now, false);
-      if (c.proration) b.proration({ ...row, ...c.subscription }, c.proration, target.productName);
+      // The discount the subscription has at the change (the renewal may just have ended it).
+      const percentOff = c.subscription.couponId !== null ? row.couponPercentOff : null;
+      if (c.proration)
+        b.proration({ ...row, ...c.subscription }, c.proration, target.productName, percentOff);
       await this.renewals.apply(b);
       return toSubscriptionRowJson((await this.repo.byId(tenant.environmentId, id))!);
     });

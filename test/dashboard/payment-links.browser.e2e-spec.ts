@@ -3,15 +3,8 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import type { Language } from '../../src/common/i18n/languages';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import {
-  ARTIFACTS,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  TestBrowser,
-  brokenWords,
-} from '../helpers/browser';
+import { newTenant, startTestApp } from '../helpers/app';
+import { ARTIFACTS, expectPageFits, phoneContext, useBrowserFixture } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 
 /*
@@ -23,38 +16,21 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
 jest.setTimeout(300_000);
 
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
-let t: TestApp;
-let b: TestBrowser;
-let base: string;
-beforeAll(async () => {
-  t = await startTestApp(DASHBOARD_ENV);
-  const { port } = t.app.getHttpServer().address() as { port: number };
-  base = `http://127.0.0.1:${port}`;
-  b = await launchBrowser();
-});
-afterAll(async () => {
-  await b?.close();
-  await t?.close();
+const fx = useBrowserFixture(async () => {
+  const app = await startTestApp(DASHBOARD_ENV);
+  const { port } = app.app.getHttpServer().address() as { port: number };
+  return { app, base: `http://127.0.0.1:${port}` };
 });
 
-async function check(page: Page, lang: Language, name: string): Promise<void> {
-  await screenshot(page, `dashboard-${lang}-${name}-360`);
-  expect({
-    name,
-    lang: await page.getAttribute('html', 'lang'),
-    dir: await page.getAttribute('html', 'dir'),
-  }).toEqual({ name, lang, dir: lang === 'ar' ? 'rtl' : 'ltr' });
-  expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
-  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-  expect({ name, overflow: Math.max(overflow, 0) }).toEqual({ name, overflow: 0 });
-  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
-}
+const check = (page: Page, lang: Language, name: string) =>
+  expectPageFits(page, lang, name, `dashboard-${lang}-${name}-360`);
 
 describe.each(['fr', 'ar', 'en'] as const)('payment links in %s', (lang) => {
   it('creates a link, shows its QR code, address, share and download buttons, and deactivates it', async () => {
     const tx = DASHBOARD_TEXTS[lang];
+    const { t, b, base } = fx;
     const org = await newTenant(t, 'Épicerie Sebkha');
-    const context = await b.browser.newContext({ viewport: { width: 360, height: 780 } });
+    const context = await phoneContext(b, lang);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${base}/dashboard/login?lang=${lang}`);

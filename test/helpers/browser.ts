@@ -138,3 +138,79 @@ export async function brokenWords(page: Page): Promise<string[]> {
     return broken;
   })()`);
 }
+
+/** The browser fixture of a page spec: an app and Debian's Chromium, started before its tests and closed after. */
+export interface BrowserFixture<A> {
+  /** The app (set once beforeAll ran). */
+  readonly t: A;
+  readonly b: TestBrowser;
+  /** The app's address, `http://127.0.0.1:<port>`. */
+  readonly base: string;
+}
+
+/**
+ * Registers beforeAll/afterAll starting `start()` (which gives the app and its address) and the
+ * browser, closing both after the file's tests. The spec reads `fixture.t`, `.b`, `.base`.
+ */
+export function useBrowserFixture<A extends { close(): Promise<void> }>(
+  start: () => Promise<{ app: A; base: string }>,
+): BrowserFixture<A> {
+  const state: { t?: A; b?: TestBrowser; base?: string } = {};
+  beforeAll(async () => {
+    const started = await start();
+    state.t = started.app;
+    state.base = started.base;
+    state.b = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.b?.close();
+    await state.t?.close();
+  });
+  return {
+    get t() {
+      return state.t!;
+    },
+    get b() {
+      return state.b!;
+    },
+    get base() {
+      return state.base!;
+    },
+  };
+}
+
+/** A phone's context (360 × 780) in `lang`, with or without JavaScript. */
+export function phoneContext(
+  b: TestBrowser,
+  lang: 'fr' | 'ar' | 'en',
+  javaScriptEnabled = true,
+): Promise<BrowserContext> {
+  return b.browser.newContext({
+    viewport: { width: 360, height: 780 },
+    locale: { fr: 'fr-FR', ar: 'ar', en: 'en-GB' }[lang],
+    javaScriptEnabled,
+  });
+}
+
+/**
+ * What every page of the browser specs must be, checked in one place: in `lang` (Arabic right to
+ * left), axe-clean (no serious or critical violation), no wider than the screen, no word broken
+ * across two lines. `name` labels each failure; a screenshot `screenshotName` goes to test-artifacts/.
+ */
+export async function expectPageFits(
+  page: Page,
+  lang: 'fr' | 'ar' | 'en',
+  name: string,
+  screenshotName: string,
+): Promise<void> {
+  await screenshot(page, screenshotName);
+  expect({
+    name,
+    lang: await page.getAttribute('html', 'lang'),
+    dir: await page.getAttribute('html', 'dir'),
+  }).toEqual({ name, lang, dir: lang === 'ar' ? 'rtl' : 'ltr' });
+  expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  expect({ name, overflow: Math.max(overflow, 0) }).toEqual({ name, overflow: 0 });
+  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
+}

@@ -4,15 +4,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { freePort } from '../../src/common/net';
 import type { Language } from '../../src/common/i18n/languages';
 import { LINK_TEXTS } from '../../src/common/i18n/link-texts';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import {
-  ARTIFACTS,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  TestBrowser,
-  brokenWords,
-} from '../helpers/browser';
+import { newTenant, startTestApp } from '../helpers/app';
+import { ARTIFACTS, expectPageFits, phoneContext, useBrowserFixture } from '../helpers/browser';
 import { createLink } from '../helpers/payment-links';
 
 /*
@@ -26,44 +19,21 @@ import { createLink } from '../helpers/payment-links';
 jest.setTimeout(300_000);
 
 const DOCS_SCREENSHOTS = resolve(__dirname, '../../docs/screenshots');
-let t: TestApp;
-let b: TestBrowser;
-let base: string;
 let sk: string;
-
-beforeAll(async () => {
+const fx = useBrowserFixture(async () => {
   const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: base, PORT: String(port) });
-  b = await launchBrowser();
-  sk = (await newTenant(t, 'Épicerie Sebkha')).sandbox.secretKey;
-});
-afterAll(async () => {
-  await b?.close();
-  await t?.close();
+  const base = `http://127.0.0.1:${port}`;
+  const app = await startTestApp({ PUBLIC_URL: base, PORT: String(port) });
+  sk = (await newTenant(app, 'Épicerie Sebkha')).sandbox.secretKey;
+  return { app, base };
 });
 
-function context(lang: Language, javaScriptEnabled = true): Promise<BrowserContext> {
-  return b.browser.newContext({
-    viewport: { width: 360, height: 780 },
-    locale: { fr: 'fr-FR', ar: 'ar', en: 'en-GB' }[lang],
-    javaScriptEnabled,
-  });
-}
+const context = (lang: Language, javaScriptEnabled = true): Promise<BrowserContext> =>
+  phoneContext(fx.b, lang, javaScriptEnabled);
 
 /** The page in `lang`, axe-clean and no wider than 360 px; a screenshot in test-artifacts/. */
-async function check(page: Page, lang: Language, name: string): Promise<void> {
-  expect({
-    name,
-    lang: await page.getAttribute('html', 'lang'),
-    dir: await page.getAttribute('html', 'dir'),
-  }).toEqual({ name, lang, dir: lang === 'ar' ? 'rtl' : 'ltr' });
-  expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
-  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-  expect({ name, overflow: Math.max(overflow, 0) }).toEqual({ name, overflow: 0 });
-  expect({ name, broken: await brokenWords(page) }).toEqual({ name, broken: [] });
-  await screenshot(page, `payment-link-${name}`);
-}
+const check = (page: Page, lang: Language, name: string) =>
+  expectPageFits(page, lang, name, `payment-link-${name}`);
 
 /** Bytes of every response the page's load received (the document, its icon, anything else). */
 async function loadWeight(page: Page, url: string): Promise<{ bytes: number; urls: string[] }> {
@@ -89,7 +59,7 @@ async function payOnHostedPage(page: Page): Promise<void> {
 }
 
 it('pays a fixed amount in French at 360 px, without JavaScript, and shows the merchant message', async () => {
-  const link = await createLink(t, sk, {
+  const link = await createLink(fx.t, sk, {
     name: 'Thiéboudienne pour 4',
     description: 'Livrée à Tevragh Zeina avant 13 h',
     amount: 1500,
@@ -99,7 +69,7 @@ it('pays a fixed amount in French at 360 px, without JavaScript, and shows the m
   const page = await ctx.newPage();
   const weight = await loadWeight(page, link.url);
   expect(weight.bytes).toBeLessThan(60 * 1024);
-  expect(weight.urls.every((u) => u.startsWith(base))).toBe(true);
+  expect(weight.urls.every((u) => u.startsWith(fx.base))).toBe(true);
   expect(await page.textContent('[data-testid=merchant]')).toBe('Épicerie Sebkha');
   expect(await page.textContent('[data-testid=link-name]')).toBe('Thiéboudienne pour 4');
   expect((await page.textContent('[data-testid=amount]'))!.replace(/\s/g, ' ')).toBe('1 500 MRU');
@@ -143,7 +113,7 @@ it('pays a fixed amount in French at 360 px, without JavaScript, and shows the m
 });
 
 it('pays an amount the customer types, in Arabic (right to left) at 360 px', async () => {
-  const link = await createLink(t, sk, {
+  const link = await createLink(fx.t, sk, {
     name: 'تبرع للمسجد',
     amount: undefined,
     minAmount: 100,
@@ -172,13 +142,13 @@ it('pays an amount the customer types, in Arabic (right to left) at 360 px', asy
   await payOnHostedPage(page);
   expect(await page.textContent('[data-testid=success-message]')).toBe('جزاكم الله خيرا');
   await check(page, 'ar', 'ar-paid');
-  const record = (await t.http.get(`/api/v1/payment-links/${link.id}`).set('Authorization', sk)).body.data;
+  const record = (await fx.t.http.get(`/api/v1/payment-links/${link.id}`).set('Authorization', sk)).body.data;
   expect(record).toMatchObject({ paymentsCount: 1, amountCollected: 2500 });
   await ctx.close();
 });
 
 it('shows the 410 of a link paid its maximum number of times, in English', async () => {
-  const link = await createLink(t, sk, { name: 'Concert ticket', amount: 300, maxPayments: 1 });
+  const link = await createLink(fx.t, sk, { name: 'Concert ticket', amount: 300, maxPayments: 1 });
   const ctx = await context('en');
   const page = await ctx.newPage();
   await page.goto(link.url);
@@ -197,8 +167,8 @@ it('shows the 410 of a link paid its maximum number of times, in English', async
 });
 
 it('draws its QR code for the merchant guide', async () => {
-  const link = await createLink(t, sk, { name: 'Thiéboudienne pour 4' });
-  const png = await t.http.get(`/l/${link.code}/qr.png?size=256`).buffer(true);
+  const link = await createLink(fx.t, sk, { name: 'Thiéboudienne pour 4' });
+  const png = await fx.t.http.get(`/l/${link.code}/qr.png?size=256`).buffer(true);
   expect(png.status).toBe(200);
   if (process.env.UPDATE_SCREENSHOTS)
     writeFileSync(join(DOCS_SCREENSHOTS, 'payment-link-qr.png'), png.body as Buffer);

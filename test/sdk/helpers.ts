@@ -145,8 +145,10 @@ export interface Exchange {
   method: string;
   url: string;
   status: number;
-  /** The parsed body of a 2xx answer. */
+  /** The parsed body of a 2xx JSON answer. */
   body?: unknown;
+  /** A 2xx answer that is a document (a PDF), not JSON: its media type. */
+  document?: string;
 }
 
 /** A fetch that records every request it sends, with the answer's status (and body, when 2xx). */
@@ -154,7 +156,9 @@ export function tracingFetch(exchanges: Exchange[]): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);
     const exchange: Exchange = { method: init?.method ?? 'GET', url: res.url, status: res.status };
-    if (res.ok) exchange.body = JSON.parse(await res.clone().text());
+    const type = res.headers.get('content-type') ?? '';
+    if (res.ok && type.startsWith('application/json')) exchange.body = JSON.parse(await res.clone().text());
+    else if (res.ok) exchange.document = type;
     exchanges.push(exchange);
     return res;
   };

@@ -36,8 +36,7 @@ const SDK = resolve(__dirname, '../../sdk');
 const GENERATED = join(SDK, 'src/api.generated.ts');
 
 /** Routes of the document the library reaches another way (the alias of GET /configuration). */
-// The PDF invoice is a document to download (docs/billing.md "The PDF invoice"), not a record: the SDK answers JSON only.
-const NOT_CALLED = new Set(['GET /payment-methods', 'GET /invoices/{id}/pdf']);
+const NOT_CALLED = new Set(['GET /payment-methods']);
 
 let t: TestApp;
 let db: { url: string; drop(): Promise<void> };
@@ -88,10 +87,10 @@ describe('types', () => {
       .getPreEmitDiagnostics(program)
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
-    // Transport.call takes `keyof Operations` (generated): a route the document lacks does not compile.
-    expect(readFileSync(join(SDK, 'src/transport.ts'), 'utf8')).toMatch(
-      /async call<K extends keyof Operations>/,
-    );
+    // Transport.call and .download take `keyof Operations` (generated): a route the document lacks does not compile.
+    const transport = readFileSync(join(SDK, 'src/transport.ts'), 'utf8');
+    expect(transport).toMatch(/\bcall<K extends keyof Operations>/);
+    expect(transport).toMatch(/\bdownload<K extends keyof Operations>/);
   });
 });
 
@@ -367,6 +366,14 @@ describe('every method on the real service', () => {
       },
     ],
     [
+      'invoices.pdf',
+      async ({ sk }) => {
+        const [invoice] = (await plain.invoices.list({ subscriptionId: w.subscription.id })).data;
+        const bytes = await sk.invoices.pdf(invoice.id, { lang: 'ar' });
+        expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+      },
+    ],
+    [
       'invoices.recordPayment',
       async ({ sk }) => {
         const [invoice] = (await plain.invoices.list({ subscriptionId: w.subscription.id })).data;
@@ -520,8 +527,13 @@ describe('every method on the real service', () => {
   });
 
   it('no answer carries a field its record in the document lacks, or lacks one the record requires', () => {
-    const answers: Answer[] = exchanges.filter((e) => e.status === 200).map((e) => ({ ...e, body: e.body }));
-    expect(answers).toHaveLength(exchanges.length);
+    // Documents (the PDF invoice) are bytes: their route declares no JSON record.
+    const records = exchanges.filter((e) => e.document === undefined);
+    expect(exchanges.filter((e) => e.document !== undefined).map((e) => e.document)).toEqual([
+      'application/pdf',
+    ]);
+    const answers: Answer[] = records.filter((e) => e.status === 200).map((e) => ({ ...e, body: e.body }));
+    expect(answers).toHaveLength(records.length);
     expect(answerProblems(doc, answers)).toEqual([]);
   });
 
@@ -529,7 +541,7 @@ describe('every method on the real service', () => {
     const routes = routesOf(doc);
     const declared = new Set<string>();
     const present = new Set<string>();
-    for (const e of exchanges) {
+    for (const e of exchanges.filter((x) => x.document === undefined)) {
       const route = routeOf(doc, e.method, e.url)!;
       for (const f of declaredFields(doc, route)) declared.add(f);
       const schema = routes.get(route)!.responses!['200'].content!['application/json'].schema!;
