@@ -125,6 +125,8 @@ export function customerRow(v: Viewer, c: Customer) {
     externalUserId: c.externalUserId,
     phone: c.phone ?? v.t.none,
     created: formatTime(c.createdAt, v.lang),
+    /** Left by prorated downgrades, taken off the customer's next invoices. */
+    creditBalance: formatMru(c.creditBalance, v.lang),
   };
 }
 

@@ -122,6 +122,9 @@ export class PortalRenderer extends PageRenderer<PortalRequest> {
         productName: i.productName,
         number: i.number,
         amountText: formatMru(Number(i.amount), lang),
+        // What the coupon and the customer's credit took off, shown only when they took something.
+        discountText: Number(i.discount) > 0 ? `−${formatMru(Number(i.discount), lang)}` : undefined,
+        creditText: Number(i.creditApplied) > 0 ? `−${formatMru(Number(i.creditApplied), lang)}` : undefined,
         status: i.status,
         statusText: t.invoiceStatuses[i.status],
         periodText: t.periodRange

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, TestApp } from '../helpers/app';
 import { catalog, createPrice, invoicesOf } from '../helpers/billing';
+import { formatMru } from '../../src/common/i18n/languages';
 import { DASHBOARD_ENV, signedInOwner, unescapeHtml } from '../helpers/dashboard';
 
 /**
@@ -98,4 +99,28 @@ it('a subscription page shows its quantity, discount and change at period end', 
     `data-testid="subscription-discount"><span class="mono"><bdi>${coupon.id}</bdi></span> · <bdi>1/∞</bdi>`,
   );
   expect(html).toContain(`<bdi>${pro.id}</bdi></span> × <bdi>20</bdi>`);
+});
+
+it('a customer page shows the credit a prorated downgrade left, in the page’s language', async () => {
+  const { org, browser } = await signedInOwner(t);
+  const sk = org.sandbox.secretKey;
+  const c = await catalog(t, org);
+  const s = (
+    await t.http
+      .post('/api/v1/subscriptions')
+      .set('Authorization', sk)
+      .send({ customerId: c.customer.id, priceId: c.price.id, quantity: 3 })
+  ).body.data;
+  const zero = unescapeHtml((await browser.get(`/dashboard/customers/${c.customer.id}`)).text);
+  expect(zero).toContain(`data-testid="customer-credit">${formatMru(0, 'en')}<`);
+  const change = await t.http
+    .post(`/api/v1/subscriptions/${s.id}/change`)
+    .set('Authorization', sk)
+    .send({ quantity: 1, prorate: true });
+  expect(change.status).toBe(200);
+  const customer = (await t.http.get(`/api/v1/customers?id=${c.customer.id}`).set('Authorization', sk)).body
+    .data[0];
+  expect(customer.creditBalance).toBeGreaterThan(0);
+  const html = unescapeHtml((await browser.get(`/dashboard/customers/${c.customer.id}`)).text);
+  expect(html).toContain(`data-testid="customer-credit">${formatMru(customer.creditBalance, 'en')}<`);
 });

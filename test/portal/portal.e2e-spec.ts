@@ -92,6 +92,31 @@ async function enterCode(a: Agent, orgId: string, codePage: string, code: string
 const subscriptionStatus = async (sk: string, id: string) =>
   (await t.http.get(`/api/v1/subscriptions/${id}`).set('Authorization', sk)).body.data.status as string;
 
+it('shows what a coupon and the customer’s credit took off an invoice, and nothing when they took nothing', async () => {
+  const m = await merchantWithCustomer('sandbox', '22123499');
+  await t.query(`UPDATE customers SET credit_balance = 200 WHERE id = $1`, [m.customer.id]);
+  const coupon = (
+    await t.http.post('/api/v1/coupons').set('Authorization', m.sk).send({ percentOff: 10, duration: 'once' })
+  ).body.data;
+  const second = await createSubscription(t, m.sk, {
+    customerId: m.customer.id,
+    priceId: m.price.id,
+    coupon: coupon.code,
+  });
+  const [invoice] = await invoicesOf(t, m.sk, second.id);
+  expect([invoice.discount, invoice.creditApplied, invoice.amount]).toEqual(['250.00', '200.00', '2050.00']);
+  const { a, home } = await signedInByLink(m.sk, m.customer.id);
+  const html = (await a.get(home).set('accept-language', 'en')).text;
+  const card = (id: string) =>
+    html.slice(html.indexOf(`data-id="${id}"`), html.indexOf('</li>', html.indexOf(`data-id="${id}"`)));
+  expect(card(invoice.id)).toMatch(/Discount<\/dt><dd><bdi data-testid="invoice-discount">−250 MRU<\/bdi>/);
+  expect(card(invoice.id)).toMatch(
+    /Credit applied<\/dt><dd><bdi data-testid="invoice-credit">−200 MRU<\/bdi>/,
+  );
+  expect(card(m.invoice.id)).not.toContain('invoice-discount');
+  expect(card(m.invoice.id)).not.toContain('invoice-credit');
+});
+
 describe('POST /portal-sessions', () => {
   it('answers a link valid one hour that signs the customer in to the key’s environment', async () => {
     const m = await merchantWithCustomer();

@@ -57,6 +57,7 @@ export const ar: DashboardTexts = {
   all: 'الكل',
   status: 'الحالة',
   created: 'تاريخ الإنشاء',
+  creditBalance: 'الرصيد الدائن',
   updated: 'تاريخ التحديث',
   amount: 'المبلغ',
   amountMin: 'الحد الأدنى للمبلغ',

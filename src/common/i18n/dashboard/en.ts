@@ -50,6 +50,7 @@ export const en: DashboardTexts = {
   all: 'All',
   status: 'Status',
   created: 'Created',
+  creditBalance: 'Credit balance',
   updated: 'Updated',
   amount: 'Amount',
   amountMin: 'Minimum amount',

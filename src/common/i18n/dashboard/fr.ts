@@ -48,6 +48,7 @@ export const fr = {
   all: 'Tous',
   status: 'Statut',
   created: 'Créé le',
+  creditBalance: 'Solde créditeur',
   updated: 'Mis à jour le',
   amount: 'Montant',
   amountMin: 'Montant minimum',
