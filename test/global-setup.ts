@@ -1,15 +1,13 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import type { Config } from '@jest/types';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '../src/database/data-source';
 import { RunningPostgres, startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import { freePort } from '../src/common/net';
 import { startPgBouncer } from './helpers/pgbouncer';
-import { startSharedBrowser } from './helpers/browser';
 
 /**
  * Once per run: a database of its own (a fresh embedded PostgreSQL, or a new database on the
@@ -28,40 +26,11 @@ declare global {
         database?: string;
         template?: string;
         pgbouncer?: { stop(): Promise<void> };
-        browser?: { stop(): Promise<void> };
       }
     | undefined;
 }
 
-/** The e2e spec files under `dir`. */
-function specFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? specFiles(join(dir, e.name))
-      : e.name.endsWith('.e2e-spec.ts')
-        ? [join(dir, e.name)]
-        : [],
-  );
-}
-
-/** Whether the run has a suite that drives Chromium (test/helpers/browser.ts's `launchBrowser`). */
-function runHasBrowserSuites(globalConfig: Config.GlobalConfig | undefined): boolean {
-  const root = join(__dirname, '..');
-  const pattern = globalConfig?.testPathPattern ? new RegExp(globalConfig.testPathPattern, 'i') : undefined;
-  return specFiles(__dirname).some(
-    (file) =>
-      (!pattern || pattern.test(file) || pattern.test(relative(root, file))) &&
-      readFileSync(file, 'utf8').includes('launchBrowser'),
-  );
-}
-
-export default async function globalSetup(globalConfig?: Config.GlobalConfig): Promise<void> {
-  // The browser suites' one Chromium, launched while the database is set up (see startSharedBrowser).
-  if (!process.env.KHOUMS_TEST_BROWSER_WS && runHasBrowserSuites(globalConfig)) {
-    const browser = startSharedBrowser(await freePort());
-    process.env.KHOUMS_TEST_BROWSER_WS = browser.ws;
-    globalThis.__khoumsTestDb = { browser };
-  }
+export default async function globalSetup(): Promise<void> {
   let url: string;
   if (process.env.DATABASE_URL) {
     const database = `khoums_test_${randomBytes(5).toString('hex')}`;
@@ -72,11 +41,7 @@ export default async function globalSetup(globalConfig?: Config.GlobalConfig): P
     const u = new URL(process.env.DATABASE_URL);
     u.pathname = `/${database}`;
     url = u.toString();
-    globalThis.__khoumsTestDb = {
-      ...globalThis.__khoumsTestDb,
-      adminUrl: process.env.DATABASE_URL,
-      database,
-    };
+    globalThis.__khoumsTestDb = { adminUrl: process.env.DATABASE_URL, database };
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), 'khoums-test-'));
     chmodSync(dataDir, 0o755); // the postgres user runs the server when the tests run as root
@@ -87,7 +52,7 @@ export default async function globalSetup(globalConfig?: Config.GlobalConfig): P
       ephemeral: true,
     });
     url = pg.url;
-    globalThis.__khoumsTestDb = { ...globalThis.__khoumsTestDb, pg };
+    globalThis.__khoumsTestDb = { pg };
   }
   await runMigrations(url);
   const database = new URL(url).pathname.slice(1);

@@ -2,7 +2,6 @@ import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
   const db = globalThis.__khoumsTestDb;
-  await db?.browser?.stop();
   await db?.pgbouncer?.stop();
   if (db?.pg) await db.pg.stop();
   if (db?.adminUrl && db.database && !process.env.KEEP_TEST_DATABASE) {
