@@ -1,5 +1,3 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import type { InvoiceJson } from './invoice';
 import { INVOICE_PDF_TEXTS, InvoicePdfLanguage } from './invoice-pdf-texts';
 
@@ -33,6 +31,12 @@ export async function invoicePdf(
 ): Promise<Buffer> {
   const t = INVOICE_PDF_TEXTS[lang];
   const rtl = lang === 'ar';
+  // Loaded on the first PDF, not with the application: pdfkit with its font and image code is a
+  // few hundred modules' worth of start-up (every test file that starts an app paid it).
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([
+    import('pdfkit'),
+    import('qrcode'),
+  ]);
   const qr = await QRCode.toBuffer(invoice.checkoutUrl, { errorCorrectionLevel: 'M', margin: 4, width: 240 });
   const doc = new PDFDocument({
     size: 'A4',

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import QRCode from 'qrcode';
 
 /*
  * A payment link's QR code (docs/payment-links.md "The QR code"): its URL encoded by the `qrcode`
@@ -55,6 +54,8 @@ export class QrCodes {
       this.cache.set(etag, cached);
       return cached;
     }
+    // Loaded on the first image, not with the application (as invoice-pdf.ts loads it).
+    const { default: QRCode } = await import('qrcode');
     const image: QrImage =
       format === 'svg'
         ? {

@@ -11,27 +11,68 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** How every test browser runs: Debian's Chromium (never a downloaded browser), headless, no background traffic. */
+export const BROWSER_LAUNCH = {
+  executablePath: CHROMIUM,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
 /**
- * Debian's Chromium (never a downloaded browser), headless, no background traffic. Playwright
- * refuses `--user-data-dir` in `launch()`: it gives every launch a fresh temporary profile itself.
+ * The test browser: the run's shared Chromium when global-setup started one (KHOUMS_TEST_BROWSER_WS,
+ * see `startSharedBrowser`), reached over Playwright's protocol, or else a Chromium of the suite's
+ * own. A suite's contexts are its own either way (`close()` closes the ones it made and, for the
+ * shared one, only disconnects). Playwright refuses `--user-data-dir` in `launch()`: it gives every
+ * launch a fresh temporary profile itself.
  */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const ws = process.env.KHOUMS_TEST_BROWSER_WS;
+  const browser = ws ? await connectShared(ws) : await chromium.launch(BROWSER_LAUNCH);
   return {
     browser,
     close: () => browser.close(),
+  };
+}
+
+/** The shared Chromium, once it listens (global-setup starts it without waiting for it). */
+async function connectShared(ws: string): Promise<Browser> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await chromium.connect(ws, { timeout: 10_000 });
+    } catch (err) {
+      if (Date.now() > deadline)
+        throw new Error(`the run's shared Chromium (${ws}) did not answer: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * Once per run (global-setup), when the run has browser suites: one Chromium server that every
+ * suite connects to, on a port and path chosen here and put in KHOUMS_TEST_BROWSER_WS at once, so
+ * that the run does not wait for the launch (the suites' connections wait for it instead). A
+ * Chromium start took 2 to 4 s of a loaded 2-core machine, once per browser suite before.
+ */
+export function startSharedBrowser(port: number): { ws: string; stop(): Promise<void> } {
+  const wsPath = `/khoums-${Math.random().toString(36).slice(2)}`;
+  const server = chromium.launchServer({ ...BROWSER_LAUNCH, port, host: '127.0.0.1', wsPath });
+  // A failed launch fails the suites that connect, with the connection's error; not the run's set-up.
+  server.catch(() => undefined);
+  return {
+    ws: `ws://127.0.0.1:${port}${wsPath}`,
+    stop: async () => {
+      const s = await server.catch(() => undefined);
+      await s?.close();
+    },
   };
 }
 
@@ -80,7 +121,9 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * evaluated through the DevTools protocol, which the page's CSP does not govern.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
+  // Injected once per document (half of a check's time on a loaded machine was parsing axe again):
+  // a second check of the same document, at another width say, runs the axe already there.
+  if (await page.evaluate<boolean>(`typeof window.axe === 'undefined'`)) await page.evaluate(AXE);
   const violations = await page.evaluate<
     { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
   >(`axe.run({ resultTypes: ['violations'] }).then((r) => r.violations)`);

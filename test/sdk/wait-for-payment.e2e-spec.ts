@@ -2,6 +2,7 @@ import { isAppException, Khoums, PaymentWaitError } from '../../sdk/src';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { catalog, createSubscription, invoicesOf } from '../helpers/billing';
+import { waitFor } from '../helpers/poll';
 import { baseUrlOf, client, orderId } from './helpers';
 
 /**
@@ -41,24 +42,42 @@ async function pendingPayment(transactionId: string) {
   return pk.payments.pay({ transactionId, phoneNumber: '22229003', paymentMethodId: await masriviId() });
 }
 
-/** Whether `promise` has settled after the event loop has run a while. */
-async function settledSoon(promise: Promise<unknown>, ms = 300): Promise<boolean> {
+/** Whether `promise` has settled, read at once. */
+function settlement(promise: Promise<unknown>): () => boolean {
   let settled = false;
   promise.then(
     () => (settled = true),
     () => (settled = true),
   );
-  await new Promise((r) => setTimeout(r, ms));
-  return settled;
+  return () => settled;
+}
+
+/**
+ * Waits until the waiter of `transactionId` has sent two look-ups since `since`: the first one left
+ * after `since` (it saw the state of then), and the second left once its answer was read, so the
+ * waiter decided on that state to keep waiting.
+ */
+async function lookedUpTwiceSince(transactionId: string, since: number): Promise<void> {
+  await waitFor(
+    () => (lookUps.get(transactionId) ?? []).filter((at) => at >= since).length >= 2,
+    'two look-ups since the change',
+    20_000,
+  );
 }
 
 it('resolves with the paid request once a payment completes, not when an attempt fails', async () => {
   const pr = await sk.paymentRequests.create({ transactionId: orderId('wait'), amount: 1500 });
-  const waiting = sk.paymentRequests.waitForPayment(pr.transactionId, { timeout: 30_000, interval: 50 });
+  const waiting = sk.paymentRequests.waitForPayment(pr.transactionId, {
+    timeout: 30_000,
+    interval: 50,
+    maxInterval: 400,
+  });
+  const settled = settlement(waiting);
 
   const failing = await pendingPayment(pr.transactionId);
   await sk.payments.simulateTransfer(failing.id, { outcome: 'failed' });
-  expect(await settledSoon(waiting)).toBe(false);
+  await lookedUpTwiceSince(pr.transactionId, Date.now());
+  expect(settled()).toBe(false);
 
   const paying = await pendingPayment(pr.transactionId);
   await sk.payments.simulateTransfer(paying.id);
@@ -98,7 +117,8 @@ it('stops with an AppException `abort_error` when its signal aborts, and at once
   const waiting = sk.paymentRequests
     .waitForPayment(pr.transactionId, { signal: controller.signal, interval: 5_000, timeout: 60_000 })
     .catch((e: unknown) => e);
-  await new Promise((r) => setTimeout(r, 300));
+  // Aborted while it waits out its interval: once its first look-up has left.
+  await waitFor(() => lookUps.get(pr.transactionId)?.length, 'the first look-up', 10_000);
   const abortedAt = Date.now();
   controller.abort();
   const err = await waiting;
@@ -121,10 +141,13 @@ it('throws PaymentWaitError `cancelled` when the request’s invoice becomes voi
     priceId: c.price.id,
   });
   const [invoice] = await invoicesOf(t, org.sandbox.secretKey, sub.id);
+  const started = Date.now();
   const waiting = sk.paymentRequests
-    .waitForPayment(invoice.id, { timeout: 30_000, interval: 50 })
+    .waitForPayment(invoice.id, { timeout: 30_000, interval: 50, maxInterval: 400 })
     .catch((e: unknown) => e);
-  expect(await settledSoon(waiting)).toBe(false);
+  const settled = settlement(waiting);
+  await lookedUpTwiceSince(invoice.id, started);
+  expect(settled()).toBe(false);
   await sk.subscriptions.cancel(sub.id);
   const err = await waiting;
   expect(err).toBeInstanceOf(PaymentWaitError);
