@@ -239,7 +239,7 @@ describe('advancing', () => {
       '2026-02-28',
     ].map((d) => `${d}T10:00:00.000Z`);
     const invoices = (await invoicesOf(t, org.sandbox.secretKey, sub.id)).sort((a, b) =>
-      a.periodStart!.localeCompare(b.periodStart!),
+      a.periodStart.localeCompare(b.periodStart),
     );
     expect(invoices.map((i) => [i.periodStart, i.periodEnd, i.dueDate, i.amount, i.status])).toEqual(
       starts.slice(0, 13).map((s, n) => [s, starts[n + 1], starts[n + 1], '1500.00', 'pending']),
@@ -315,7 +315,7 @@ describe('advancing', () => {
     // The trial ends on Mar 8: its first period; the second starts on Apr 8; dunning cancels on
     // Apr 13, 5 days after the first went unpaid, voiding both; nothing is billed after.
     const invoices = (await invoicesOf(t, org.sandbox.secretKey, sub.id)).sort((a, b) =>
-      a.periodStart!.localeCompare(b.periodStart!),
+      a.periodStart.localeCompare(b.periodStart),
     );
     expect(invoices.map((i) => [i.periodStart, i.createdAt, i.dueDate, i.status])).toEqual([
       ['2025-03-08T00:00:00.000Z', '2025-03-08T00:00:00.000Z', '2025-04-08T00:00:00.000Z', 'void'],
