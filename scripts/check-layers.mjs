@@ -17,7 +17,7 @@ export const LAYERS = [
   ['payment-requests'],
   ['payments'],
   ['checkout'],
-  ['prices', 'customers', 'payment-links', 'coupons'],
+  ['prices', 'customers', 'payment-links', 'coupons', 'test-clocks'],
   ['products'],
   ['invoices'],
   ['subscriptions'],

@@ -28,7 +28,8 @@ SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
       FROM manual_payments m WHERE m.invoice_id = i.id) AS "manualPayments", i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
          c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
     FROM (SELECT i.id FROM invoices i
-           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= $1 AND i.environment_id = $2
+           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= $1
+             AND i.test_clock_id IS NULL AND i.environment_id = $2
            ORDER BY i.reminder_at LIMIT $3 FOR UPDATE OF i SKIP LOCKED) claimed
     JOIN invoices i ON i.id = claimed.id
     JOIN customers c ON c.id = i.customer_id
@@ -62,6 +63,13 @@ WITH recorded AS (UPDATE invoices i SET reminder_at = x.next_at, reminder_step =
             status text, next_attempt_at timestamptz, created_at timestamptz)
       )
       SELECT (SELECT count(*) FROM events_created)::int AS events;
+
+-- BillingRepository.deleteInvoicesOnClock
+WITH gone_requests AS (
+      SELECT payment_request_id AS id FROM invoices WHERE test_clock_id = $1::uuid AND payment_request_id IS NOT NULL
+    ), gone AS (DELETE FROM invoices WHERE test_clock_id = $2::uuid RETURNING id),
+           gone_payment_requests AS (DELETE FROM payment_requests WHERE id IN (SELECT id FROM gone_requests) RETURNING id)
+      SELECT 1;
 
 -- BillingRepository.rescheduleReminders
 UPDATE invoices SET reminder_at = '-infinity'

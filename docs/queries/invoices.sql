@@ -1,5 +1,12 @@
 -- The SQL of src/invoices/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
+-- InvoicesRepository.nextMomentOnClock
+SELECT least((SELECT min(i.reminder_at) FROM invoices i
+                     WHERE i.test_clock_id = $1::uuid AND i.status = 'pending'
+                       AND i.reminder_at IS NOT NULL AND i.reminder_at > $2), (SELECT min(i.due_date) + make_interval(days => $3::int) FROM invoices i
+              WHERE i.test_clock_id = $4::uuid AND i.status = 'pending'
+                AND i.due_date > $5::timestamptz - make_interval(days => $6::int))) AS at;
+
 -- InvoicesRepository.markRefunded
 WITH refunded AS (
         UPDATE invoices i SET status = 'refunded', updated_at = $1

@@ -13,6 +13,11 @@ export interface AccountJsonDoc {
   createdAt: string;
 }
 
+export interface AdvanceTestClockBody {
+  /** The new time: later than the clock, by at most two years */
+  frozenTime: string;
+}
+
 export interface ApplyDiscountBody {
   /** A coupon of the organization, by id or code */
   coupon: string;
@@ -199,6 +204,8 @@ export interface CreateCustomerBody {
   phone?: string;
   /** Default fr */
   language?: 'fr' | 'ar' | 'en';
+  /** Sandbox: the test clock the customer and all they own live on (docs/billing.md "Testing with test clocks") */
+  testClockId?: string;
 }
 
 export interface CreateOnboardingLinkBody {
@@ -325,6 +332,13 @@ export interface CreateSubscriptionBody {
   priceId: string;
 }
 
+export interface CreateTestClockBody {
+  /** The time the clock starts at (its customers are created at it) */
+  frozenTime: string;
+  /** A name to tell clocks apart */
+  name?: string;
+}
+
 export interface CreateWebhookEndpointBody {
   /** Where deliveries are POSTed: an absolute http(s) URL */
   url: string;
@@ -349,6 +363,7 @@ export interface CreateWebhookEndpointBody {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'test-clock-ready'
   >;
   /** Default true */
   enabled?: boolean;
@@ -366,8 +381,15 @@ export interface Customer {
   language: 'fr' | 'ar' | 'en';
   /** Whole MRU owed to the customer (a plan change prorated down), taken off their next invoices (docs/billing.md) */
   creditBalance: number;
+  /** The Sandbox test clock the customer and all they own live on (docs/billing.md "Testing with test clocks") */
+  testClockId: string | null;
   organizationId: string;
   createdAt: string;
+}
+
+export interface DeletedTestClock {
+  id: string;
+  deleted: true;
 }
 
 export interface Discount {
@@ -942,7 +964,8 @@ export interface SendTestEventBody {
     | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
-    | 'invoice-refunded';
+    | 'invoice-refunded'
+    | 'test-clock-ready';
 }
 
 export interface SettlementRow {
@@ -1018,6 +1041,20 @@ export interface SwitchMethodBody {
   configurationId: string;
   /** Alias of configurationId */
   paymentMethodId?: string;
+}
+
+export interface TestClock {
+  id: string;
+  name: string | null;
+  /** The time of the clock (while advancing: the time it is advancing to) */
+  frozenTime: string;
+  /** advancing: the time-driven work up to frozenTime is being done; ready: done */
+  status: 'ready' | 'advancing';
+  /** How far the advance has got (equal to frozenTime once ready) */
+  advancedTo: string;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface UpdateBillingSettingsBody {
@@ -1098,6 +1135,7 @@ export interface UpdateWebhookEndpointBody {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'test-clock-ready'
   >;
   /** Re-enabling resumes pending deliveries */
   enabled?: boolean;
@@ -1145,7 +1183,8 @@ export interface WebhookDelivery {
     | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
-    | 'invoice-refunded';
+    | 'invoice-refunded'
+    | 'test-clock-ready';
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   lastStatusCode: number | null;
@@ -1179,6 +1218,7 @@ export interface WebhookEndpoint {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'test-clock-ready'
   >;
   enabled: boolean;
   /** A platform's endpoint that also receives the events of its connected accounts */
@@ -1210,6 +1250,7 @@ export type ApiErrorMessage =
   | 'Checkout session not found'
   | 'Coupon is not valid'
   | 'Coupon not found'
+  | 'Customer is on a test clock of another environment'
   | 'Customer not found'
   | 'Either paymentRequestId or transactionId is required'
   | 'Idempotency key must be 1 to 255 printable characters'
@@ -1257,6 +1298,10 @@ export type ApiErrorMessage =
   | 'Start date is too far in the past'
   | 'Subscription is not active'
   | 'Subscription not found'
+  | 'Test clock is advancing'
+  | 'Test clock not found'
+  | 'Test clocks are only available in sandbox'
+  | 'Test clocks only move forward, by at most two years'
   | 'Too many requests'
   | 'Too many webhook endpoints'
   | 'URI too long'
@@ -2069,19 +2114,20 @@ export interface Operations {
     body: CreateCustomerBody;
     response: { data: Customer };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number`, `Test clocks are only available in sandbox` */
       400:
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Invalid phone number'
         | 'Malformed JSON body'
-        | 'Malformed URL';
+        | 'Malformed URL'
+        | 'Test clocks are only available in sandbox';
       /** `API key is required`, `Invalid API key` */
       401: 'API key is required' | 'Invalid API key';
       /** `Unauthorized access`, `Account is not connected to this platform` */
       403: 'Account is not connected to this platform' | 'Unauthorized access';
-      /** `Not found` */
-      404: 'Not found';
+      /** `Not found`, `Test clock not found` */
+      404: 'Not found' | 'Test clock not found';
       /** `A request with this idempotency key is in progress`, `A customer with externalUserId "…" already exists` */
       409: 'A request with this idempotency key is in progress' | (string & {});
       /** `Payload too large` */
@@ -3623,12 +3669,13 @@ export interface Operations {
     body: CreateSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account` */
       400:
         | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
         | 'Coupon is not valid'
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3646,8 +3693,8 @@ export interface Operations {
         | 'Unauthorized access';
       /** `Not found`, `Customer not found`, `Price not found` */
       404: 'Customer not found' | 'Not found' | 'Price not found';
-      /** `A request with this idempotency key is in progress` */
-      409: 'A request with this idempotency key is in progress';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3696,8 +3743,9 @@ export interface Operations {
     body: CancelSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment` */
       400:
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3708,8 +3756,8 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Unauthorized access';
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress` */
-      409: 'A request with this idempotency key is in progress';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3732,9 +3780,10 @@ export interface Operations {
     body: ChangeSubscriptionBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Nothing to change`, `Prorated changes need prices of the same interval`, `Price is not active`, `A period cannot bill more than 100000000 MRU` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment`, `Nothing to change`, `Prorated changes need prices of the same interval`, `Price is not active`, `A period cannot bill more than 100000000 MRU` */
       400:
         | 'A period cannot bill more than 100000000 MRU'
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3751,8 +3800,11 @@ export interface Operations {
         | 'Unauthorized access';
       /** `Not found`, `Subscription not found`, `Price not found` */
       404: 'Not found' | 'Price not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
-      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing`, `Subscription is not active` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Subscription is not active'
+        | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3775,8 +3827,9 @@ export interface Operations {
     body: never;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment` */
       400:
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3787,8 +3840,11 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Unauthorized access';
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
-      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing`, `Subscription is not active` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Subscription is not active'
+        | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3811,9 +3867,10 @@ export interface Operations {
     body: ApplyDiscountBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Coupon is not valid` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment`, `Coupon is not valid` */
       400:
         | 'Coupon is not valid'
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3824,8 +3881,11 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Unauthorized access';
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress`, `Subscription is not active` */
-      409: 'A request with this idempotency key is in progress' | 'Subscription is not active';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing`, `Subscription is not active` */
+      409:
+        | 'A request with this idempotency key is in progress'
+        | 'Subscription is not active'
+        | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3848,8 +3908,9 @@ export interface Operations {
     body: never;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment` */
       400:
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3860,8 +3921,8 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Unauthorized access';
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress`, `A … subscription cannot be paused` */
-      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing`, `A … subscription cannot be paused` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3884,8 +3945,9 @@ export interface Operations {
     body: never;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment` */
       400:
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Malformed JSON body'
@@ -3896,8 +3958,8 @@ export interface Operations {
       403: 'Account is not connected to this platform' | 'Unauthorized access';
       /** `Not found`, `Subscription not found` */
       404: 'Not found' | 'Subscription not found';
-      /** `A request with this idempotency key is in progress`, `A … subscription cannot be resumed` */
-      409: 'A request with this idempotency key is in progress' | (string & {});
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing`, `A … subscription cannot be resumed` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing' | (string & {});
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3920,12 +3982,13 @@ export interface Operations {
     body: CreateSubscriptionByExternalUserBody;
     response: { data: Subscription };
     errors: {
-      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account`, `Invalid phone number` */
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Customer is on a test clock of another environment`, `trialPeriod or trialEnd is required when trial is true`, `Start date is too far in the past`, `trialEnd must be after startedAt`, `expiresAt must be after startedAt`, `A subscription with a trial cannot require a first payment`, `A period cannot bill more than 100000000 MRU`, `Coupon is not valid`, `Application fees need a connected account`, `Invalid phone number` */
       400:
         | 'A period cannot bill more than 100000000 MRU'
         | 'A subscription with a trial cannot require a first payment'
         | 'Application fees need a connected account'
         | 'Coupon is not valid'
+        | 'Customer is on a test clock of another environment'
         | 'Idempotency key must be 1 to 255 printable characters'
         | 'Idempotency key reused with different parameters'
         | 'Invalid phone number'
@@ -3944,8 +4007,8 @@ export interface Operations {
         | 'Unauthorized access';
       /** `Not found`, `Price not found` */
       404: 'Not found' | 'Price not found';
-      /** `A request with this idempotency key is in progress` */
-      409: 'A request with this idempotency key is in progress';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing';
       /** `Payload too large` */
       413: 'Payload too large';
       /** `URI too long` */
@@ -3988,6 +4051,178 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'GET /test-clocks': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+    };
+    body: never;
+    response: {
+      data: TestClock[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL`, `Test clocks are only available in sandbox` */
+      400: 'Malformed URL' | 'Test clocks are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /test-clocks': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: CreateTestClockBody;
+    response: { data: TestClock };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Test clocks are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Test clocks are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'DELETE /test-clocks/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: DeletedTestClock };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Test clocks are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Test clocks are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Test clock not found` */
+      404: 'Not found' | 'Test clock not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /test-clocks/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: TestClock };
+    errors: {
+      /** `Malformed URL`, `Test clocks are only available in sandbox` */
+      400: 'Malformed URL' | 'Test clocks are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Test clock not found` */
+      404: 'Not found' | 'Test clock not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /test-clocks/{id}/advance': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: AdvanceTestClockBody;
+    response: { data: TestClock };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Test clocks are only available in sandbox`, `Test clocks only move forward, by at most two years` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Test clocks are only available in sandbox'
+        | 'Test clocks only move forward, by at most two years';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Test clock not found` */
+      404: 'Not found' | 'Test clock not found';
+      /** `A request with this idempotency key is in progress`, `Test clock is advancing` */
+      409: 'A request with this idempotency key is in progress' | 'Test clock is advancing';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /webhook-deliveries': {
     params: Record<string, never>;
     query: {
@@ -4015,7 +4250,8 @@ export interface Operations {
         | 'payout-updated'
         | 'refund-created'
         | 'refund-updated'
-        | 'invoice-refunded';
+        | 'invoice-refunded'
+        | 'test-clock-ready';
       status?: 'pending' | 'succeeded' | 'failed';
     };
     body: never;

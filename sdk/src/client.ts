@@ -13,6 +13,7 @@ import type {
   SettlementReportParams,
   ListPaymentLinksParams,
   ListCouponsParams,
+  ListTestClocksParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -433,6 +434,44 @@ export class Coupons extends Resource {
   /** An archived coupon is no longer applied; subscriptions it discounts keep their discount. */
   async archive(id: string, options?: RequestOptions): Promise<Data<'POST /coupons/{id}/archive'>> {
     return unwrap(await this.t.call('POST /coupons/{id}/archive', { params: { id } }, 'write', options));
+  }
+}
+
+/**
+ * Sandbox test clocks (docs/billing.md "Testing with test clocks"): customers created with
+ * `testClockId` live at the clock's time, with their subscriptions and invoices; `advance` moves it
+ * forward (by at most two years) and answers at once, `advancing`, then `ready`.
+ */
+export class TestClocks extends Resource {
+  async create(
+    params: Body<'POST /test-clocks'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /test-clocks'>> {
+    return unwrap(await this.t.call('POST /test-clocks', { body: params }, 'write', options));
+  }
+
+  list(params?: ListTestClocksParams, options?: RequestOptions): ListPromise<Item<'GET /test-clocks'>> {
+    return this.paged('GET /test-clocks', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /test-clocks/{id}'>> {
+    return unwrap(await this.t.call('GET /test-clocks/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** Advances the clock to `frozenTime`; the answer is at once (`advancing`): `get` it until `ready`. */
+  async advance(
+    id: string,
+    params: Body<'POST /test-clocks/{id}/advance'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /test-clocks/{id}/advance'>> {
+    return unwrap(
+      await this.t.call('POST /test-clocks/{id}/advance', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  /** Deletes the clock with its customers and their subscriptions, invoices and payment requests. */
+  async delete(id: string, options?: RequestOptions): Promise<Data<'DELETE /test-clocks/{id}'>> {
+    return unwrap(await this.t.call('DELETE /test-clocks/{id}', { params: { id } }, 'write', options));
   }
 }
 
@@ -919,6 +958,7 @@ export class Khoums {
   readonly checkoutSessions: CheckoutSessions;
   readonly paymentLinks: PaymentLinks;
   readonly coupons: Coupons;
+  readonly testClocks: TestClocks;
   readonly products: Products;
   readonly prices: Prices;
   readonly customers: Customers;
@@ -947,6 +987,7 @@ export class Khoums {
     this.checkoutSessions = new CheckoutSessions(t);
     this.paymentLinks = new PaymentLinks(t);
     this.coupons = new Coupons(t);
+    this.testClocks = new TestClocks(t);
     this.products = new Products(t);
     this.prices = new Prices(t);
     this.customers = new Customers(t);

@@ -15,6 +15,7 @@ export type {
   Products,
   Sandbox,
   Subscriptions,
+  TestClocks,
   WebhookDeliveries,
   WebhookEndpoints,
   WaitForPaymentOptions,

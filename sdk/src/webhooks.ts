@@ -8,6 +8,7 @@ import type {
   Payout,
   Refund,
   Subscription,
+  TestClock,
   WebhookEndpoint,
 } from './types';
 
@@ -36,7 +37,8 @@ export type WebhookEvent =
   | EventOf<'account-updated', Organization>
   | EventOf<'refund-created' | 'refund-updated', Refund>
   | EventOf<'invoice-refunded', Invoice>
-  | EventOf<'payout-created' | 'payout-updated', Payout>;
+  | EventOf<'payout-created' | 'payout-updated', Payout>
+  | EventOf<'test-clock-ready', TestClock>;
 
 const KINDS: readonly EventKind[] = [
   'payment-created',
@@ -56,6 +58,7 @@ const KINDS: readonly EventKind[] = [
   'invoice-refunded',
   'payout-created',
   'payout-updated',
+  'test-clock-ready',
 ];
 
 /** The raw body: a string, or bytes (a Node Buffer is a Uint8Array). */

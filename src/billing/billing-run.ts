@@ -4,6 +4,7 @@ import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/config';
 import { Db } from '../database/db';
 import { Renewals } from '../subscriptions/renewals';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 
 /** What a billing run did (the sandbox route's `data`). */
 export class BillingRunJson {
@@ -52,11 +53,16 @@ export class BillingRun implements BeforeApplicationShutdown {
     private readonly db: Db,
   ) {}
 
-  /** Bills what is due by `now` (default: when called), in one environment or all. */
-  run(options: { environmentId?: string; now?: Date } = {}): Promise<BillingRunJson> {
-    const run = this.concurrentBatches(options.now ?? new Date(), options.environmentId).finally(() =>
-      this.inFlight.delete(run),
-    );
+  /**
+   * Bills what is due by `now` (default: when called), in one environment or all, of the objects
+   * of `clock` (default: the real clock's, on no test clock).
+   */
+  run(options: { environmentId?: string; now?: Date; clock?: ClockScope } = {}): Promise<BillingRunJson> {
+    const run = this.concurrentBatches(
+      options.now ?? new Date(),
+      options.environmentId,
+      options.clock ?? null,
+    ).finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
     return run;
   }
@@ -72,14 +78,18 @@ export class BillingRun implements BeforeApplicationShutdown {
    * their current batch, and the run fails only once none is left writing (so a shutdown that
    * waits for the run waits for all of them).
    */
-  private async concurrentBatches(now: Date, environmentId: string | undefined): Promise<BillingRunJson> {
+  private async concurrentBatches(
+    now: Date,
+    environmentId: string | undefined,
+    clock: ClockScope,
+  ): Promise<BillingRunJson> {
     const run: RunState = { failed: false, stillDue: new Set() };
     // Called within a transaction (a POST with an Idempotency-Key runs in one), every batch joins
     // it, on its one connection: a second sequence would claim the rows the first locked (its own
     // locks skip nothing) and renew them again. One at a time there, each seeing the last's writes.
     const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
     const sequences = Array.from({ length: concurrency }, () =>
-      this.batches(now, environmentId, run).catch((err: unknown) => {
+      this.batches(now, environmentId, clock, run).catch((err: unknown) => {
         run.failed = true;
         throw err;
       }),
@@ -97,12 +107,13 @@ export class BillingRun implements BeforeApplicationShutdown {
   private async batches(
     now: Date,
     environmentId: string | undefined,
+    clock: ClockScope,
     run: RunState,
   ): Promise<BillingRunJson> {
     const size = this.config.BILLING_BATCH_SIZE;
     const total: BillingRunJson = { invoicesCreated: 0, subscriptionsUpdated: 0 };
     while (!this.stopping && !run.failed) {
-      const batch = await this.renewals.renewDueBatch(now, size, environmentId);
+      const batch = await this.renewals.renewDueBatch(now, size, environmentId, clock);
       total.invoicesCreated += batch.invoicesCreated;
       this.metrics.billingInvoices.inc(batch.invoicesCreated);
       // A subscription further behind than one pass bills is updated by several batches (of this

@@ -18,10 +18,15 @@ import { BillingSettlement } from './billing-settlement';
 import { SandboxBillingGuard } from './sandbox-billing.guard';
 import { RemindersOfInvoices } from './reminders-of-invoices';
 import { SmsLogService } from './sms-log.service';
+import { TestClocksModule } from '../test-clocks/test-clocks.module';
+import { TestClocksController } from './test-clocks.controller';
+import { TestClockAdvance } from './test-clock-advance';
+import { AdvanceTestClocksJob } from './advance-test-clocks.job';
+import { TestClockDeletion } from './test-clock-deletion';
 
 @Module({
-  imports: [SubscriptionsModule, PaymentsModule, InvoicesModule],
-  controllers: [BillingController, BillingSettingsController],
+  imports: [SubscriptionsModule, PaymentsModule, InvoicesModule, TestClocksModule],
+  controllers: [BillingController, BillingSettingsController, TestClocksController],
   providers: [
     BillingRepository,
     BillingSettingsService,
@@ -37,6 +42,9 @@ import { SmsLogService } from './sms-log.service';
     BillingSettlement,
     SandboxBillingGuard,
     RemindersOfInvoices,
+    TestClockAdvance,
+    AdvanceTestClocksJob,
+    TestClockDeletion,
   ],
   exports: [
     BillingRun,

@@ -6,9 +6,12 @@ import {
   claimReminderInvoices,
   recordRemindersCte,
   rescheduleRemindersOf,
+  deleteInvoicesOnClockCtes,
 } from '../invoices/invoices.fragments';
+import { deleteRequestsIn } from '../payment-requests/payment-requests.fragments';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import { settingsOf } from './billing.fragments';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { insertEventsFrom } from '../webhooks/outbox';
 import {
@@ -117,10 +120,15 @@ export class BillingRepository {
   }
 
   /** Claims a batch of invoices whose reminder time has come (`claimReminderInvoices`), with their settings. */
-  claimReminders(now: Date, limit: number, environmentId?: string): Promise<ReminderRow[]> {
+  claimReminders(
+    now: Date,
+    limit: number,
+    environmentId?: string,
+    clock: ClockScope = null,
+  ): Promise<ReminderRow[]> {
     return this.db.many<ReminderRow>(sql`
       SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
-        FROM (${claimReminderInvoices(now, limit, environmentId)}) r,
+        FROM (${claimReminderInvoices(now, limit, environmentId, clock)}) r,
              LATERAL ${settingsOf(raw('r."environmentId"'))} s`);
   }
 
@@ -146,6 +154,17 @@ export class BillingRepository {
       )
       SELECT (SELECT count(*) FROM events_created)::int AS events`);
     return row!.events;
+  }
+
+  /**
+   * Deletes the invoices of a test clock being deleted with their payment requests (and so their
+   * payments), in one statement; the clock's deletion then takes its customers and subscriptions.
+   */
+  async deleteInvoicesOnClock(clockId: string): Promise<void> {
+    await this.db.exec(sql`
+      WITH ${deleteInvoicesOnClockCtes('gone', clockId)},
+           gone_payment_requests AS (${deleteRequestsIn(sql`SELECT id FROM gone_requests`)})
+      SELECT 1`);
   }
 
   /** The environment's pending invoices are looked at again by the next reminder run. */

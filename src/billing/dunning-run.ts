@@ -6,6 +6,7 @@ import { SubscriptionsRepository } from '../subscriptions/subscriptions.reposito
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import type { DunningAction } from './billing-settings';
 import { BillingRepository } from './billing.repository';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 
 const DAY_MS = 86_400_000;
 const BATCH = 100;
@@ -34,9 +35,13 @@ export class DunningRun {
     private readonly subscriptions: SubscriptionsService,
   ) {}
 
-  /** Dunns what is due by `now` (default: when called), in one environment or all; how many subscriptions changed. */
-  async run(options: { environmentId?: string; now?: Date } = {}): Promise<number> {
+  /**
+   * Dunns what is due by `now` (default: when called), in one environment or all, of the
+   * subscriptions of `clock` (default: the real clock's, on no test clock); how many changed.
+   */
+  async run(options: { environmentId?: string; now?: Date; clock?: ClockScope } = {}): Promise<number> {
     const now = options.now ?? new Date();
+    const clock = options.clock ?? null;
     let changed = 0;
     for (const env of await this.billing.dunningEnvironments(options.environmentId)) {
       const cutoff = new Date(now.getTime() - env.afterDaysOverdue * DAY_MS);
@@ -47,9 +52,12 @@ export class DunningRun {
           cutoff,
           statuses,
           BATCH,
+          clock,
         );
         let progress = 0;
-        for (const c of candidates) if (await this.dunn(env, c, statuses)) progress++;
+        // On a test clock, as of the advance's moment (the clock's own time is the API's).
+        const at = clock === null ? undefined : now;
+        for (const c of candidates) if (await this.dunn(env, c, statuses, at)) progress++;
         changed += progress;
         // Fewer than a batch: none left. None changed: the rest moved on under another run.
         if (candidates.length < BATCH || progress === 0) break;
@@ -67,6 +75,7 @@ export class DunningRun {
     },
     c: { id: string; due: Date },
     statuses: readonly SubscriptionStatus[],
+    at: Date | undefined,
   ): Promise<boolean> {
     return this.db.transaction(async () => {
       if (!(await this.subscriptionsRepo.markDunned(env.environmentId, c.id, c.due, statuses))) return false;
@@ -75,8 +84,8 @@ export class DunningRun {
         environmentId: env.environmentId,
         environment: env.environment,
       };
-      if (env.action === 'cancel') await this.subscriptions.cancel(scope, c.id, false);
-      else await this.subscriptions.pause(scope, c.id);
+      if (env.action === 'cancel') await this.subscriptions.cancel(scope, c.id, false, at);
+      else await this.subscriptions.pause(scope, c.id, at);
       return true;
     });
   }

@@ -7,6 +7,7 @@ import { BillingRepository, RemindersWrite, ReminderRow } from './billing.reposi
 import { decideReminder } from './reminder-days';
 import { reminderMessages } from './reminder-messages';
 import { maskPhone } from './sms-text';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 
 /**
  * The reminder run (docs/billing.md "Reminders, SMS and dunning"): batch after batch, each one
@@ -29,10 +30,13 @@ export class ReminderRun implements BeforeApplicationShutdown {
     private readonly config: AppConfig,
   ) {}
 
-  /** Sends the reminders due by `now` (default: when called), in one environment or all; how many. */
-  run(options: { environmentId?: string; now?: Date } = {}): Promise<number> {
-    const run = this.batches(options.now ?? new Date(), options.environmentId).finally(() =>
-      this.inFlight.delete(run),
+  /**
+   * Sends the reminders due by `now` (default: when called), in one environment or all, of the
+   * invoices of `clock` (default: the real clock's, on no test clock); how many.
+   */
+  run(options: { environmentId?: string; now?: Date; clock?: ClockScope } = {}): Promise<number> {
+    const run = this.batches(options.now ?? new Date(), options.environmentId, options.clock ?? null).finally(
+      () => this.inFlight.delete(run),
     );
     this.inFlight.add(run);
     return run;
@@ -50,11 +54,11 @@ export class ReminderRun implements BeforeApplicationShutdown {
    * none is left writing. Within a caller's transaction (a POST with an Idempotency-Key), one
    * sequence: a second would claim, on the same connection, the rows the first has locked.
    */
-  private async batches(now: Date, environmentId: string | undefined): Promise<number> {
+  private async batches(now: Date, environmentId: string | undefined, clock: ClockScope): Promise<number> {
     const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
     const run = { failed: false };
     const sequences = Array.from({ length: concurrency }, () =>
-      this.sequence(now, environmentId, run).catch((err: unknown) => {
+      this.sequence(now, environmentId, clock, run).catch((err: unknown) => {
         run.failed = true;
         throw err;
       }),
@@ -70,12 +74,13 @@ export class ReminderRun implements BeforeApplicationShutdown {
   private async sequence(
     now: Date,
     environmentId: string | undefined,
+    clock: ClockScope,
     run: { failed: boolean },
   ): Promise<number> {
     const size = this.config.BILLING_BATCH_SIZE;
     let sent = 0;
     while (!this.stopping && !run.failed) {
-      const batch = await this.batch(now, size, environmentId);
+      const batch = await this.batch(now, size, environmentId, clock);
       sent += batch.sent;
       if (batch.claimed < size) break;
     }
@@ -87,9 +92,10 @@ export class ReminderRun implements BeforeApplicationShutdown {
     now: Date,
     limit: number,
     environmentId: string | undefined,
+    clock: ClockScope,
   ): Promise<{ claimed: number; sent: number }> {
     const { claimed, write } = await this.db.transaction(async () => {
-      const rows = await this.repo.claimReminders(now, limit, environmentId);
+      const rows = await this.repo.claimReminders(now, limit, environmentId, clock);
       const w = this.decide(rows, now);
       if (rows.length > 0) await this.repo.writeReminders(w);
       return { claimed: rows.length, write: w };

@@ -364,6 +364,26 @@ export class AppConfig {
   @Max(3_600_000)
   SMS_SEND_INTERVAL_MS = 10_000;
 
+  /**
+   * How often this instance looks for Sandbox test clocks to advance (docs/billing.md "Testing with
+   * test clocks"); 0: never (another instance does). An advance asked of this instance starts at once.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  TEST_CLOCK_INTERVAL_MS = 5_000;
+
+  /**
+   * How long an instance's claim on an advancing test clock lasts without progress: a process
+   * killed mid-advance leaves the clock to another instance after this long.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  TEST_CLOCK_LEASE_MS = 60_000;
+
   /** Attempts of one SMS before it is marked failed (a gateway error or time-out is tried again). */
   @Transform(toInt)
   @IsInt()
@@ -491,6 +511,7 @@ export const JOB_SWITCHES = [
   'PAYOUT_SCHEDULER',
   'RECONCILE_INTERVAL_MS',
   'SMS_SEND_INTERVAL_MS',
+  'TEST_CLOCK_INTERVAL_MS',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 export type JobSwitch = (typeof JOB_SWITCHES)[number];
 

@@ -14,6 +14,8 @@ export interface Customer {
   language: CustomerLanguage;
   /** Whole MRU owed to the customer (a prorated downgrade), taken off their next invoices. */
   creditBalance: number;
+  /** The Sandbox test clock the customer, and all they own, live on (null: the real clock). */
+  testClockId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,7 +23,7 @@ export interface Customer {
 /** The columns of a customer under the alias `c`, named as Customer's properties. */
 export const CUSTOMER_COLUMNS = raw(
   `c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
-   c.credit_balance AS "creditBalance", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
+   c.credit_balance AS "creditBalance", c.test_clock_id AS "testClockId", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`,
 );
 
 /** The customer record, as the API shows it. */
@@ -47,6 +49,14 @@ export class CustomerJson {
       'Whole MRU owed to the customer (a plan change prorated down), taken off their next invoices (docs/billing.md)',
   })
   creditBalance!: number;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'The Sandbox test clock the customer and all they own live on (docs/billing.md "Testing with test clocks")',
+  })
+  testClockId!: string | null;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
@@ -58,6 +68,7 @@ export function toCustomerJson(c: Customer): CustomerJson {
     phone: c.phone,
     language: c.language,
     creditBalance: c.creditBalance,
+    testClockId: c.testClockId,
     organizationId: c.organizationId,
     createdAt: c.createdAt.toISOString(),
   };

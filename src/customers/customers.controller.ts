@@ -11,6 +11,7 @@ import {
   ListCustomersQuery,
   UpdateCustomerDto,
 } from './dto/customer.dto';
+import { TestClockError } from '../test-clocks/test-clocks.errors';
 import { ApiErrors } from '../common/http/openapi-errors';
 import { CommonError } from '../common/errors/common-errors';
 import { CustomerError } from './customers.errors';
@@ -29,7 +30,12 @@ export class CustomersController {
   }
 
   @Post()
-  @ApiErrors(CommonError.InvalidPhoneNumber, CustomerError.ExternalUserIdTaken)
+  @ApiErrors(
+    CommonError.InvalidPhoneNumber,
+    CustomerError.ExternalUserIdTaken,
+    TestClockError.SandboxOnly,
+    TestClockError.NotFound,
+  )
   @ApiData(CustomerJson)
   async create(@Tenant() t: Tenant, @Body() dto: CreateCustomerDto) {
     return { data: await this.service.create(t, dto) };

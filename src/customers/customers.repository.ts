@@ -26,8 +26,10 @@ export class CustomersRepository {
   /** The new customer, or null when the organization already has one with its externalUserId. */
   async insert(c: Customer): Promise<Customer | null> {
     const row = await this.db.one<Customer>(sql`
-      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, language, created_at, updated_at)
-      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.language}, ${c.createdAt}, ${c.updatedAt})
+      INSERT INTO customers AS c (id, organization_id, external_user_id, phone, language, test_clock_id, created_at,
+                                  updated_at)
+      VALUES (${c.id}, ${c.organizationId}, ${c.externalUserId}, ${c.phone}, ${c.language}, ${c.testClockId},
+              ${c.createdAt}, ${c.updatedAt})
       ON CONFLICT (organization_id, external_user_id) DO NOTHING
       RETURNING ${CUSTOMER_COLUMNS}`);
     return row ?? null;

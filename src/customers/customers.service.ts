@@ -4,6 +4,7 @@ import type { Tenant } from '../auth/tenant';
 import type { EnvironmentScope } from '../organizations/tenant';
 import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import { assertPhone } from '../common/validation/rules';
+import { TestClocksService } from '../test-clocks/test-clocks.service';
 import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { Customer, CustomerJson, CustomerLanguage, toCustomerJson } from './customer';
 import { CustomerError, customerError } from './customers.errors';
@@ -13,17 +14,19 @@ import type { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from '.
 /** Customers are the organization's: any secret key of either environment sees the same ones. */
 @Injectable()
 export class CustomersService {
-  constructor(private readonly repo: CustomersRepository) {}
+  constructor(
+    private readonly repo: CustomersRepository,
+    private readonly clocks: TestClocksService,
+  ) {}
 
   async create(tenant: EnvironmentScope, dto: CreateCustomerDto): Promise<CustomerJson> {
-    const created = await this.repo.insert(
-      newCustomer(
-        tenant,
-        dto.externalUserId,
-        dto.phone === undefined ? null : assertPhone(dto.phone),
-        dto.language,
-      ),
-    );
+    const phone = dto.phone === undefined ? null : assertPhone(dto.phone);
+    // On a test clock: one of the key's environment (Sandbox only, 400; unknown there, 404).
+    const clock = dto.testClockId === undefined ? null : await this.clocks.clockOf(tenant, dto.testClockId);
+    const created = await this.repo.insert({
+      ...newCustomer(tenant, dto.externalUserId, phone, dto.language),
+      testClockId: clock?.id ?? null,
+    });
     if (!created) throw customerError(CustomerError.ExternalUserIdTaken, dto.externalUserId);
     return toCustomerJson(created);
   }
@@ -98,6 +101,7 @@ function newCustomer(
     phone,
     language,
     creditBalance: 0,
+    testClockId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,3 +1,4 @@
+import { ClockScope, onClock } from '../test-clocks/test-clocks.fragments';
 import { customerRows } from '../customers/customers.fragments';
 import { empty, raw, Sql, sql, SqlCtes, SqlRows, SqlValue } from '../database/sql';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
@@ -43,7 +44,7 @@ const formattedNumber = (prefix: Sql, seq: Sql) =>
  * CTEs `<name>_new`, `<name>_counted` and `<name>` inserting one invoice per row of `source` (SQL
  * after FROM; columns id, organization_id, environment_id, customer_id, subscription_id, amount,
  * subtotal, discount, credit_applied, lines, proration, status, period_start, period_end, due_date,
- * payment_request_id, created_at); `<name>` returns the id, customer_id, credit_applied and number
+ * payment_request_id, test_clock_id, created_at); `<name>` returns the id, customer_id, credit_applied and number
  * of those inserted.
  *
  * A period already invoiced inserts nothing (the subscription's lock, which every writer of its
@@ -79,12 +80,13 @@ export function insertInvoicesCtes(name: string, source: Sql, reminders: Invoice
     ), ${inserted} AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
                             credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
-                            period_start, period_end, due_date, payment_request_id, created_at, updated_at, reminder_at)
+                            period_start, period_end, due_date, payment_request_id, test_clock_id, created_at, updated_at,
+                            reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
              n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              ${formattedNumber(raw('k.prefix'), raw('(k.last_number - n.in_environment + n.seq)'))},
-             n.period_start, n.period_end, n.due_date, n.payment_request_id, n.created_at, n.created_at,
+             n.period_start, n.period_end, n.due_date, n.payment_request_id, n.test_clock_id, n.created_at, n.created_at,
              CASE WHEN n.status = 'pending' THEN ${reminders.firstReminderAt(raw('n.environment_id'), raw('n.due_date'))} END
         FROM ${fresh} n JOIN ${counted} k ON k.environment_id = n.environment_id
       RETURNING id, customer_id, credit_applied, number
@@ -188,9 +190,10 @@ export function payInvoiceCtes(name: string, ctx: SettlementContext, publicUrl: 
  * still pending at `cutoff` after their due date, `subscription_id` and `due` (the latest such due
  * date). Read through invoices_overdue_idx. For dunning.
  */
-export function overdueSubscriptionsOf(environmentId: string, cutoff: Date): Sql {
+export function overdueSubscriptionsOf(environmentId: string, cutoff: Date, clock: ClockScope = null): Sql {
   return sql`SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
      WHERE i.environment_id = ${environmentId} AND i.status = 'pending' AND i.due_date <= ${cutoff}
+       AND ${onClock(raw('i.test_clock_id'), clock)}
      GROUP BY i.subscription_id`;
 }
 
@@ -201,12 +204,18 @@ export function overdueSubscriptionsOf(environmentId: string, cutoff: Date): Sql
  * `ReminderInvoiceRow`. Read through invoices_reminder_idx (or _all_idx): every claimed invoice gets
  * a later reminder time or none (`recordRemindersCte`), so each batch reads only what it claims.
  */
-export function claimReminderInvoices(now: Date, limit: number, environmentId?: string): Sql {
+export function claimReminderInvoices(
+  now: Date,
+  limit: number,
+  environmentId?: string,
+  clock: ClockScope = null,
+): Sql {
   const inEnvironment = environmentId === undefined ? empty : sql` AND i.environment_id = ${environmentId}`;
   return sql`SELECT ${INVOICE_COLUMNS}, i.reminder_step AS "reminderStep", c.phone AS "customerPhone",
          c.language AS "customerLanguage", o.name AS "merchantName", e.kind AS environment
     FROM (SELECT i.id FROM invoices i
-           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= ${now}${inEnvironment}
+           WHERE i.status = 'pending' AND i.reminder_at IS NOT NULL AND i.reminder_at <= ${now}
+             AND ${onClock(raw('i.test_clock_id'), clock)}${inEnvironment}
            ORDER BY i.reminder_at LIMIT ${limit} FOR UPDATE OF i SKIP LOCKED) claimed
     JOIN invoices i ON i.id = claimed.id
     JOIN ${customerRows('c')} ON c.id = i.customer_id
@@ -257,4 +266,36 @@ function voidInvoicesCtes(name: string, condition: Sql, at: Date, publicUrl: str
     ), ${raw(name)}_requests AS (
       ${voidRequestsIn(sql`SELECT payment_request_id FROM ${raw(name)}`, at)}
     ), ${raw(name)}_event AS (${invoiceEvents(raw(`${name} i`), 'invoice-voided', at, publicUrl)})`;
+}
+
+/**
+ * SQL: the next moment after `after` at which something of the test clock's invoices is due: a
+ * reminder time, or (with `dunningDays`, the environment's dunning delay) a pending invoice's due
+ * date plus that delay. Null: none.
+ */
+export function nextInvoiceMomentOnClock(
+  clockId: string,
+  after: Date,
+  dunningDays: number | null,
+): SqlValue<Date | null> {
+  const dunning =
+    dunningDays === null
+      ? sql`NULL::timestamptz`
+      : sql`(SELECT min(i.due_date) + make_interval(days => ${dunningDays}::int) FROM invoices i
+              WHERE i.test_clock_id = ${clockId}::uuid AND i.status = 'pending'
+                AND i.due_date > ${after}::timestamptz - make_interval(days => ${dunningDays}::int))`;
+  return sql`least((SELECT min(i.reminder_at) FROM invoices i
+                     WHERE i.test_clock_id = ${clockId}::uuid AND i.status = 'pending'
+                       AND i.reminder_at IS NOT NULL AND i.reminder_at > ${after}), ${dunning})`;
+}
+
+/**
+ * A data-modifying CTE pair deleting the test clock's invoices and their payment requests (the
+ * clock is being deleted): `<name>_requests` names the requests' ids, for the payment requests'
+ * delete in the same statement.
+ */
+export function deleteInvoicesOnClockCtes(name: string, clockId: string): SqlCtes<string> {
+  return sql`${raw(name)}_requests AS (
+      SELECT payment_request_id AS id FROM invoices WHERE test_clock_id = ${clockId}::uuid AND payment_request_id IS NOT NULL
+    ), ${raw(name)} AS (DELETE FROM invoices WHERE test_clock_id = ${clockId}::uuid RETURNING id)`;
 }

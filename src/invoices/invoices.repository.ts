@@ -25,7 +25,7 @@ import {
 } from '../payment-requests/payment-requests.fragments';
 import type { PaymentStatus } from '../payments/payment';
 import { hasPendingPayment, latestPaymentStatusOf } from '../payments/payments.fragments';
-import { invoiceEvents } from './invoices.fragments';
+import { invoiceEvents, nextInvoiceMomentOnClock } from './invoices.fragments';
 import { Invoice, INVOICE_COLUMNS, InvoiceStatus, ManualPaymentMethod } from './invoice';
 import { InvoiceSubscriptions } from './invoice-subscriptions';
 
@@ -91,6 +91,18 @@ export class InvoicesRepository {
     private readonly subscriptions: InvoiceSubscriptions,
   ) {
     this.publicUrl = config.publicUrl;
+  }
+
+  /**
+   * The next time after `after` something of the test clock's invoices is due: a reminder, or a
+   * dunning time (`dunningDays` after a pending invoice's due date; null: the environment dunns
+   * nothing). Null: none.
+   */
+  async nextMomentOnClock(clockId: string, after: Date, dunningDays: number | null): Promise<Date | null> {
+    const row = await this.db.one<{ at: Date | null }>(
+      sql`SELECT ${nextInvoiceMomentOnClock(clockId, after, dunningDays)} AS at`,
+    );
+    return row?.at ?? null;
   }
 
   /** An invoice's columns with its customer's and the name of the product its subscription bills. */

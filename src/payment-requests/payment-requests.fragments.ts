@@ -163,3 +163,8 @@ export function linkTotalsOf(linkId: Sql): SqlValue<{ count: number; amount: num
   return sql`(SELECT json_build_object('count', count(*)::int, 'amount', COALESCE(sum(amount), 0)::bigint)
       FROM payment_requests WHERE payment_link_id = ${linkId} AND status = 'paid')`;
 }
+
+/** A data-modifying CTE body deleting these requests (SQL selecting ids), with their payments (ON DELETE CASCADE). */
+export function deleteRequestsIn(ids: Sql): SqlRows<{ id: string }> {
+  return sql`DELETE FROM payment_requests WHERE id IN (${ids}) RETURNING id`;
+}

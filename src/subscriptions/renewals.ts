@@ -1,6 +1,7 @@
 import { feeOfBps } from '../payment-requests/application-fee';
 import { discountOf } from '../coupons/coupon';
 import { Injectable } from '@nestjs/common';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 import { AppConfig } from '../config/config';
 import { CustomersService } from '../customers/customers.service';
 import { Db } from '../database/db';
@@ -132,7 +133,13 @@ export class SubscriptionsWriteBuilder {
   private invoice(
     s: Pick<
       RenewalRow,
-      'id' | 'organizationId' | 'environmentId' | 'customerId' | 'customerPhone' | 'applicationFeeBps'
+      | 'id'
+      | 'organizationId'
+      | 'environmentId'
+      | 'customerId'
+      | 'customerPhone'
+      | 'applicationFeeBps'
+      | 'testClockId'
     >,
     spec: {
       start: Date;
@@ -195,6 +202,7 @@ export class SubscriptionsWriteBuilder {
       payment_request_id: invoice.paymentRequestId,
       phone_number: s.customerPhone,
       application_fee: applicationFee,
+      test_clock_id: s.testClockId,
       created_at: now,
     });
     this.event(s, 'invoice-created', toInvoiceJson(invoice, this.publicUrl), invoice.id);
@@ -309,9 +317,14 @@ export class Renewals {
    * to `limit` subscriptions due by `now` (FOR UPDATE SKIP LOCKED), renew each (pure), write them
    * all in one statement. A process that dies mid-batch leaves nothing of it.
    */
-  renewDueBatch(now: Date, limit: number, environmentId?: string): Promise<BatchResult> {
+  renewDueBatch(
+    now: Date,
+    limit: number,
+    environmentId?: string,
+    clock: ClockScope = null,
+  ): Promise<BatchResult> {
     return this.db.transaction(async () => {
-      const rows = await this.repo.claimDue(now, limit, environmentId);
+      const rows = await this.repo.claimDue(now, limit, environmentId, clock);
       const b = this.builder(now);
       // Customers with credit (few): locked, after their subscriptions as every writer locks them,
       // and their balance read again under the lock, so two batches never spend it twice.

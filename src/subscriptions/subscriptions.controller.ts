@@ -23,6 +23,10 @@ import { CustomerError } from '../customers/customers.errors';
 import { PaymentRequestError } from '../payment-requests/payment-requests.errors';
 import { PriceError } from '../prices/prices.errors';
 import { SubscriptionError } from './subscriptions.errors';
+import { TestClockError } from '../test-clocks/test-clocks.errors';
+
+/** A change of an object on a test clock: its clock is another environment's (400), or advancing (409). */
+const CLOCK_ERRORS = [TestClockError.OtherEnvironment, TestClockError.Advancing] as const;
 
 /** The subscription routes (docs/api.md "Subscriptions and billing"); a subscription lives in the environment of the key that created it. */
 @ApiTags('Subscriptions')
@@ -40,6 +44,7 @@ export class SubscriptionsController {
   @Post()
   @AsksForMoney()
   @ApiErrors(
+    ...CLOCK_ERRORS,
     SubscriptionError.TrialNeedsPeriodOrEnd,
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
@@ -59,6 +64,7 @@ export class SubscriptionsController {
   @Post('by-external-user')
   @AsksForMoney()
   @ApiErrors(
+    ...CLOCK_ERRORS,
     SubscriptionError.TrialNeedsPeriodOrEnd,
     SubscriptionError.StartTooFarInPast,
     SubscriptionError.TrialEndNotAfterStart,
@@ -90,7 +96,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/cancel')
-  @ApiErrors(SubscriptionError.NotFound)
+  @ApiErrors(...CLOCK_ERRORS, SubscriptionError.NotFound)
   @ApiData(SubscriptionJson)
   async cancel(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: CancelSubscriptionDto) {
     return { data: await this.service.cancel(t, p.id, dto.atPeriodEnd ?? false) };
@@ -99,6 +105,7 @@ export class SubscriptionsController {
   @Post(':id/change')
   @AsksForMoney()
   @ApiErrors(
+    ...CLOCK_ERRORS,
     SubscriptionError.NotFound,
     SubscriptionError.NothingToChange,
     SubscriptionError.NotActive,
@@ -113,28 +120,28 @@ export class SubscriptionsController {
   }
 
   @Post(':id/discount')
-  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.NotActive, CouponError.NotValid)
+  @ApiErrors(...CLOCK_ERRORS, SubscriptionError.NotFound, SubscriptionError.NotActive, CouponError.NotValid)
   @ApiData(SubscriptionJson)
   async applyDiscount(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams, @Body() dto: ApplyDiscountDto) {
     return { data: await this.service.applyDiscount(t, p.id, dto.coupon) };
   }
 
   @Delete(':id/discount')
-  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.NotActive)
+  @ApiErrors(...CLOCK_ERRORS, SubscriptionError.NotFound, SubscriptionError.NotActive)
   @ApiData(SubscriptionJson)
   async removeDiscount(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.removeDiscount(t, p.id) };
   }
 
   @Post(':id/pause')
-  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.CannotBePaused)
+  @ApiErrors(...CLOCK_ERRORS, SubscriptionError.NotFound, SubscriptionError.CannotBePaused)
   @ApiData(SubscriptionJson)
   async pause(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.pause(t, p.id) };
   }
 
   @Post(':id/resume')
-  @ApiErrors(SubscriptionError.NotFound, SubscriptionError.CannotBeResumed)
+  @ApiErrors(...CLOCK_ERRORS, SubscriptionError.NotFound, SubscriptionError.CannotBeResumed)
   @ApiData(SubscriptionJson)
   async resume(@Tenant() t: Tenant, @Param() p: SubscriptionIdParams) {
     return { data: await this.service.resume(t, p.id) };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClockScope, onClock } from '../test-clocks/test-clocks.fragments';
 import type { Page } from '../common/pagination';
 import { AppConfig } from '../config/config';
 import { couponRows } from '../coupons/coupons.fragments';
@@ -67,6 +68,8 @@ export interface RenewalRow extends Subscription {
   couponPercentOff: number | null;
   couponAmountOff: number | null;
   customerPhone: string | null;
+  /** The test clock it lives on (its customer's; null: the real clock). */
+  testClockId: string | null;
   /** The due date of its oldest pending invoice. */
   oldestUnpaidDue: Date | null;
 }
@@ -97,6 +100,8 @@ export interface NewInvoiceRow {
   phone_number: string | null;
   /** Its payment request's application fee (the subscription's basis points of the amount); null: none. */
   application_fee: number | null;
+  /** Its subscription's test clock (null: the real clock). */
+  test_clock_id: string | null;
   created_at: Date;
 }
 
@@ -130,6 +135,7 @@ const NEW_INVOICE_COLUMNS: { [K in keyof NewInvoiceRow]: ColumnType } = {
   payment_request_id: 'uuid',
   phone_number: 'text',
   application_fee: 'integer',
+  test_clock_id: 'uuid',
   created_at: 'timestamptz',
 };
 
@@ -204,7 +210,7 @@ export interface SubscriptionsWrite {
 }
 
 const RENEWAL_COLUMNS = sql`${SUBSCRIPTION_COLUMNS}, p.amount AS "priceAmount", p.interval AS "priceInterval",
-  pd.name AS "productName", c.phone AS "customerPhone", c.credit_balance AS "customerCredit",
+  pd.name AS "productName", c.phone AS "customerPhone", s.test_clock_id AS "testClockId", c.credit_balance AS "customerCredit",
   cp.percent_off AS "couponPercentOff", cp.amount_off AS "couponAmountOff",
   pp.amount AS "pendingPriceAmount", pp.interval AS "pendingPriceInterval", ppd.name AS "pendingProductName",
   ${oldestPendingDueDateOf(raw('s.id'))} AS "oldestUnpaidDue"`;
@@ -247,18 +253,20 @@ export class SubscriptionsRepository {
   }
 
   /** Inserts the subscription with its `subscription-created` event, in one statement. */
-  async insert(s: Subscription, event: NewEvent): Promise<void> {
+  /** A new subscription, on its customer's test clock (`testClockId`, null: none). */
+  async insert(s: Subscription, testClockId: string | null, event: NewEvent): Promise<void> {
     await this.db.exec(sql`
       WITH created AS (
         INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, quantity, coupon_id,
                                    discount_periods_applied, discount_ends_after, status, trial_end, started_at,
                                    billing_anchor, billing_interval, next_period, current_period_start, current_period_end,
-                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, created_at, updated_at)
+                                   next_billing_date, expires_at, cancelled_at, paused_at, first_payment_due_by, application_fee_bps, test_clock_id,
+                                   created_at, updated_at)
         VALUES (${s.id}, ${s.organizationId}, ${s.environmentId}, ${s.customerId}, ${s.priceId}, ${s.quantity}, ${s.couponId},
                 ${s.discountPeriodsApplied}, ${s.discountEndsAfter}, ${s.status}, ${s.trialEnd},
                 ${s.startedAt}, ${s.billingAnchor}, ${s.billingInterval}, ${s.nextPeriod}, ${s.currentPeriodStart},
                 ${s.currentPeriodEnd}, ${s.nextBillingDate}, ${s.expiresAt}, ${s.cancelledAt}, ${s.pausedAt},
-                ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${s.createdAt}, ${s.updatedAt})
+                ${s.firstPaymentDueBy}, ${s.applicationFeeBps}, ${testClockId}, ${s.createdAt}, ${s.updatedAt})
         RETURNING id
       ), event AS (${insertEventWhen('created', event)})
       SELECT 1`);
@@ -347,9 +355,10 @@ export class SubscriptionsRepository {
     cutoff: Date,
     statuses: readonly SubscriptionStatus[],
     limit: number,
+    clock: ClockScope = null,
   ): Promise<{ id: string; due: Date }[]> {
     return this.db.many<{ id: string; due: Date }>(sql`
-      SELECT s.id, o.due FROM (${overdueSubscriptionsOf(environmentId, cutoff)}) o
+      SELECT s.id, o.due FROM (${overdueSubscriptionsOf(environmentId, cutoff, clock)}) o
         JOIN subscriptions s ON s.id = o.subscription_id
        WHERE s.status = ANY(${statuses}::text[]) AND (s.dunned_through IS NULL OR s.dunned_through < o.due)
        ORDER BY o.due LIMIT ${limit}`);
@@ -372,6 +381,14 @@ export class SubscriptionsRepository {
     return n === 1;
   }
 
+  /** The next time after `after` a subscription of the test clock is due (a period, a trial end, an expiry); null: none. */
+  async nextDueOnClock(clockId: string, after: Date): Promise<Date | null> {
+    const row = await this.db.one<{ at: Date | null }>(sql`
+      SELECT min(due_at) AS at FROM subscriptions
+       WHERE test_clock_id = ${clockId}::uuid AND due_at IS NOT NULL AND due_at > ${after}`);
+    return row?.at ?? null;
+  }
+
   /**
    * The billing run's claim: up to `limit` subscriptions due by `now` (in one environment, or
    * all), oldest due first, locked until the caller's transaction ends. SKIP LOCKED: concurrent
@@ -384,12 +401,17 @@ export class SubscriptionsRepository {
    * false (its version differs from the locked one's) and must not be renewed from what it says.
    * It stays due, and a later batch, seeing that batch's work, continues it.
    */
-  claimDue(now: Date, limit: number, environmentId?: string): Promise<ClaimedRow[]> {
+  claimDue(
+    now: Date,
+    limit: number,
+    environmentId?: string,
+    clock: ClockScope = null,
+  ): Promise<ClaimedRow[]> {
     const inEnvironment = environmentId === undefined ? empty : sql`AND environment_id = ${environmentId}`;
     return this.db.many<ClaimedRow>(sql`
       WITH claimed AS (
         SELECT id, xmin FROM subscriptions
-         WHERE due_at <= ${now} ${inEnvironment}
+         WHERE due_at <= ${now} AND ${onClock(raw('test_clock_id'), clock)} ${inEnvironment}
          ORDER BY due_at
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED

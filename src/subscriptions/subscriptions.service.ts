@@ -14,6 +14,7 @@ import { Db } from '../database/db';
 import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { Price } from '../prices/price';
 import { PricesService } from '../prices/prices.service';
+import { TestClocksService } from '../test-clocks/test-clocks.service';
 import type {
   ChangeSubscriptionDto,
   CreateSubscriptionByExternalUserDto,
@@ -95,6 +96,7 @@ export class SubscriptionsService {
     private readonly prices: PricesService,
     private readonly coupons: CouponsService,
     private readonly clock: Clock,
+    private readonly clocks: TestClocksService,
   ) {}
 
   async create(tenant: Tenant, dto: CreateSubscriptionDto): Promise<SubscriptionJson> {
@@ -180,12 +182,14 @@ export class SubscriptionsService {
     );
   }
 
-  cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean): Promise<SubscriptionJson> {
-    return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now));
+  /** `at`: the time of a run that cancels (dunning), else now on the subscription's clock. */
+  cancel(tenant: EnvironmentScope, id: string, atPeriodEnd: boolean, at?: Date): Promise<SubscriptionJson> {
+    return this.change(tenant, id, (s, now) => cancel(s, atPeriodEnd, now), at);
   }
 
-  pause(tenant: EnvironmentScope, id: string): Promise<SubscriptionJson> {
-    return this.change(tenant, id, pause);
+  /** `at`: the time of a run that pauses (dunning), else now on the subscription's clock. */
+  pause(tenant: EnvironmentScope, id: string, at?: Date): Promise<SubscriptionJson> {
+    return this.change(tenant, id, pause, at);
   }
 
   resume(tenant: EnvironmentScope, id: string): Promise<SubscriptionJson> {
@@ -206,7 +210,10 @@ export class SubscriptionsService {
       const newPrice =
         dto.priceId === undefined ? undefined : await this.prices.withProduct(tenant, dto.priceId);
       if (newPrice && !newPrice.subscribable) throw subscriptionError(SubscriptionError.PriceNotActive);
-      const now = new Date(this.clock.now());
+      const now =
+        row.testClockId === null
+          ? new Date(this.clock.now())
+          : await this.clocks.nowOf(row.testClockId, tenant.environmentId);
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
       await this.renewals.useCredits(caughtUp, [row.customerId]);
@@ -259,7 +266,8 @@ export class SubscriptionsService {
     coupon: Coupon | null,
   ) {
     assertPeriodAmount(price.amount, terms.quantity ?? 1);
-    const now = new Date();
+    // On a test clock: started as of the clock's time (docs/billing.md "Testing with test clocks").
+    const now = await this.clocks.nowOf(customer.testClockId, tenant.environmentId);
     const started = startSubscription(
       {
         id: randomUUID(),
@@ -287,6 +295,7 @@ export class SubscriptionsService {
       pendingProductName: null,
       customerCredit: customer.creditBalance,
       customerPhone: customer.phone,
+      testClockId: customer.testClockId,
       oldestUnpaidDue: null,
     };
     const firstPayment = initial.firstPaymentDueBy !== null;
@@ -297,7 +306,7 @@ export class SubscriptionsService {
       r.periods[0].due = now;
       r.overdue = true;
     }
-    await this.repo.insert(r.subscription, {
+    await this.repo.insert(r.subscription, customer.testClockId, {
       organizationId: tenant.organizationId,
       environmentId: tenant.environmentId,
       kind: 'subscription-created',
@@ -321,10 +330,11 @@ export class SubscriptionsService {
     tenant: EnvironmentScope,
     id: string,
     apply: (s: Subscription, now: Date) => Change,
+    at?: Date,
   ): Promise<SubscriptionJson> {
     return this.db.transaction(async () => {
       const row = await this.subscriptionOrNotFound(this.repo.lockForRenewal(tenant.environmentId, id));
-      const now = new Date();
+      const now = at ?? (await this.clocks.nowOf(row.testClockId, tenant.environmentId));
       const first = renew(renewalInput(row), now);
       const caughtUp = this.renewals.builder(now);
       if (row.customerCredit > 0) await this.renewals.useCredits(caughtUp, [row.customerId]);

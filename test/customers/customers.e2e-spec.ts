@@ -31,6 +31,7 @@ describe('customers', () => {
       phone: '22123456',
       creditBalance: 0,
       language: 'fr',
+      testClockId: null,
       organizationId: org.organizationId,
       createdAt: expect.any(String),
     });

@@ -354,6 +354,20 @@ describe('every method on the real service', () => {
     ['subscriptions.removeDiscount', ({ sk }) => sk.subscriptions.removeDiscount(w.subscription.id)],
     ['coupons.archive', async ({ sk }) => sk.coupons.archive((await sk.coupons.list()).data[0].id)],
     [
+      'testClocks.create',
+      ({ sk }) => sk.testClocks.create({ frozenTime: '2025-01-01T00:00:00Z', name: 'SDK' }),
+    ],
+    ['testClocks.list', ({ sk }) => sk.testClocks.list()],
+    ['testClocks.get', async ({ sk }) => sk.testClocks.get((await sk.testClocks.list()).data[0].id)],
+    [
+      'testClocks.advance',
+      async ({ sk }) =>
+        sk.testClocks.advance((await sk.testClocks.list()).data[0].id, {
+          frozenTime: '2025-02-01T00:00:00Z',
+        }),
+    ],
+    ['testClocks.delete', async ({ sk }) => sk.testClocks.delete((await sk.testClocks.list()).data[0].id)],
+    [
       'subscriptions.change',
       ({ sk }) => sk.subscriptions.change(w.subscription.id, { quantity: 2, at: 'period_end' }),
     ],

@@ -125,6 +125,12 @@ export const Messages = {
   /** requireFirstPayment with a trial (docs/billing.md "Subscriptions that require a first payment"). */
   trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
   nothingToChange: 'Nothing to change',
+  /** Sandbox test clocks (docs/billing.md "Testing with test clocks"). */
+  testClockNotFound: 'Test clock not found',
+  testClocksSandboxOnly: 'Test clocks are only available in sandbox',
+  testClockForwardOnly: 'Test clocks only move forward, by at most two years',
+  testClockAdvancing: 'Test clock is advancing',
+  customerOnTestClock: 'Customer is on a test clock of another environment',
   couponNotFound: 'Coupon not found',
   couponNotValid: 'Coupon is not valid',
   couponCodeTaken: 'A coupon with this code already exists',

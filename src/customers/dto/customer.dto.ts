@@ -14,6 +14,13 @@ export class CreateCustomerDto {
 
   @EnumField(CUSTOMER_LANGUAGES, { optional: true, description: 'Default fr' })
   language?: CustomerLanguage;
+
+  @UuidField({
+    optional: true,
+    description:
+      'Sandbox: the test clock the customer and all they own live on (docs/billing.md "Testing with test clocks")',
+  })
+  testClockId?: string;
 }
 
 export class UpdateCustomerDto {

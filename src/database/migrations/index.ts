@@ -43,6 +43,7 @@ import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
 import { Coupons1796800300000 } from './1796800300000-Coupons';
 import { InvoicePrefix17968500000000 } from './17968500000000-InvoicePrefix';
 import { ProrationSeq1796860000000 } from './1796860000000-ProrationSeq';
+import { TestClocks1797200000000 } from './1797200000000-TestClocks';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -90,4 +91,5 @@ export const migrations = [
   Coupons1796800300000,
   InvoicePrefix17968500000000,
   ProrationSeq1796860000000,
+  TestClocks1797200000000,
 ];

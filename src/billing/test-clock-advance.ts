@@ -1,0 +1,112 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AppConfig } from '../config/config';
+import { InvoicesRepository } from '../invoices/invoices.repository';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
+import type { TestClock } from '../test-clocks/test-clock';
+import { TestClocksRepository } from '../test-clocks/test-clocks.repository';
+import { BillingRun } from './billing-run';
+import { BillingRepository } from './billing.repository';
+import { DunningRun } from './dunning-run';
+import { ReminderRun } from './reminder-run';
+
+/** What one pass of the advance job did. */
+export interface AdvanceCounts {
+  clocksReady: number;
+  moments: number;
+  invoicesCreated: number;
+  reminders: number;
+  dunned: number;
+}
+
+/**
+ * Advancing Sandbox test clocks (docs/billing.md "Testing with test clocks"). An advancing clock
+ * is claimed with a lease in the database (`TestClocksRepository.claimAdvancing`): one instance
+ * works on it at a time, and one killed mid-advance leaves it to another once the lease runs out.
+ *
+ * The advance goes, in order, through each moment between the clock's time and the time asked for
+ * at which something of its objects is due — a subscription's period, trial end or expiry
+ * (`due_at`), an invoice's reminder time, a pending invoice's dunning time — and at each runs what
+ * the real clock's runs do, as of that moment and on the clock's objects only: the billing run,
+ * the reminder run (SMS logged, as Sandbox's are), dunning. Then it records the moment as done
+ * (`position`). The runs' own claims (a subscription's due date, an invoice's reminder step, a
+ * subscription's `dunned_through`) make a moment re-run after a crash, or run by two instances,
+ * do nothing twice; the next moment is found from the objects' state, so a moment left half done
+ * is where the advance resumes. At the time asked for the clock is `ready`, with `test-clock-ready`.
+ *
+ * Transfer claim expiry: when transfers land (wt-transfers), their expiry run takes a `clock` scope
+ * like the three runs here and joins `moment()`, with its next time in `nextMoment()`.
+ * Payouts do not depend on test clocks: they pay out the environment's balance on the real clock.
+ */
+@Injectable()
+export class TestClockAdvance implements BeforeApplicationShutdown {
+  /** This instance's name in the claims. */
+  private readonly worker = randomUUID();
+  private stopping = false;
+
+  constructor(
+    private readonly clocks: TestClocksRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly invoices: InvoicesRepository,
+    private readonly settings: BillingRepository,
+    private readonly billing: BillingRun,
+    private readonly reminders: ReminderRun,
+    private readonly dunning: DunningRun,
+    private readonly config: AppConfig,
+  ) {}
+
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
+  }
+
+  /** Advances the clocks waiting, one after another, until none is left unclaimed. */
+  async run(): Promise<AdvanceCounts> {
+    const counts: AdvanceCounts = { clocksReady: 0, moments: 0, invoicesCreated: 0, reminders: 0, dunned: 0 };
+    while (!this.stopping) {
+      const clock = await this.clocks.claimAdvancing(this.worker, new Date(), this.leaseEnd());
+      if (!clock) break;
+      if (await this.advance(clock, counts)) counts.clocksReady++;
+    }
+    return counts;
+  }
+
+  /** Advances a claimed clock to its frozen time; false when stopped or the claim was lost. */
+  private async advance(clock: TestClock, counts: AdvanceCounts): Promise<boolean> {
+    let position = clock.position;
+    // What is due by the clock's time itself first (written behind the API's back, or left by an
+    // advance that died): a moment the runs' claims make safe to run again.
+    await this.moment(clock, position, counts);
+    while (position < clock.frozenTime) {
+      if (this.stopping) return false;
+      const next = await this.nextMoment(clock, position);
+      await this.moment(clock, next, counts);
+      if (!(await this.clocks.moveTo(clock.id, this.worker, next, this.leaseEnd()))) return false;
+      position = next;
+    }
+    return this.clocks.finish(clock, this.worker, new Date());
+  }
+
+  /** The next moment after `position`, up to the frozen time, at which something of the clock's objects is due. */
+  private async nextMoment(clock: TestClock, position: Date): Promise<Date> {
+    const dunningDays = (await this.settings.settings(clock.environmentId)).dunning.afterDaysOverdue;
+    const times = [
+      clock.frozenTime,
+      await this.subscriptions.nextDueOnClock(clock.id, position),
+      await this.invoices.nextMomentOnClock(clock.id, position, dunningDays),
+    ].filter((t): t is Date => t !== null);
+    return new Date(Math.min(...times.map(Number)));
+  }
+
+  /** What the real clock's runs would do at `at`, on the clock's objects only. */
+  private async moment(clock: TestClock, at: Date, counts: AdvanceCounts): Promise<void> {
+    const scope = { environmentId: clock.environmentId, now: at, clock: clock.id };
+    counts.moments++;
+    counts.invoicesCreated += (await this.billing.run(scope)).invoicesCreated;
+    counts.reminders += await this.reminders.run(scope);
+    counts.dunned += await this.dunning.run(scope);
+  }
+
+  private leaseEnd(): Date {
+    return new Date(Date.now() + this.config.TEST_CLOCK_LEASE_MS);
+  }
+}
