@@ -72,6 +72,9 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
 SELECT (SELECT count(*) FROM subscriptions s WHERE s.environment_id = $1 AND s.status = $2)::int AS total;
 
 -- SubscriptionsRepository.lockForRenewal
+SELECT s.id FROM subscriptions s WHERE s.id = $1 AND s.environment_id = $2 FOR UPDATE;
+
+-- SubscriptionsRepository.lockForRenewal
 SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environmentId",
    s.customer_id AS "customerId", s.price_id AS "priceId", s.quantity,
    s.pending_price_id AS "pendingPriceId", s.pending_quantity AS "pendingQuantity", s.coupon_id AS "couponId",
@@ -88,9 +91,7 @@ SELECT s.id, s.organization_id AS "organizationId", s.environment_id AS "environ
   (SELECT min(i.due_date) FROM invoices i WHERE i.subscription_id = s.id AND i.status = 'pending') AS "oldestUnpaidDue" FROM subscriptions s JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
   JOIN customers c ON c.id = s.customer_id
   LEFT JOIN coupons cp ON cp.id = s.coupon_id
-  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id
-       WHERE s.id = $1 AND s.environment_id = $2
-       FOR UPDATE OF s;
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id WHERE s.id = $1;
 
 -- SubscriptionsRepository.dunningCandidates
 SELECT s.id, o.due FROM (SELECT i.subscription_id, max(i.due_date) AS due FROM invoices i
@@ -147,9 +148,14 @@ WITH new_invoices AS (
       ), invoices_created_new AS (
       SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
              count(*) OVER (PARTITION BY n.environment_id) AS in_environment
-        FROM (SELECT * FROM new_invoices) n
+        FROM (SELECT s.*,
+                     CASE WHEN s.proration
+                          THEN (SELECT coalesce(max(i.proration_seq), 0) + 1 FROM invoices i
+                                 WHERE i.subscription_id = s.subscription_id AND i.period_start = s.period_start)
+                          ELSE 0 END AS proration_seq
+                FROM new_invoices s) n
        WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
-                            AND i.period_start = n.period_start AND i.proration = n.proration)
+                            AND i.period_start = n.period_start AND i.proration_seq = n.proration_seq)
     ), invoices_created_counted AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
@@ -160,11 +166,11 @@ WITH new_invoices AS (
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
-                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
                             period_start, period_end, due_date, payment_request_id, test_clock_id, created_at, updated_at,
                             reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
-             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.test_clock_id, n.created_at, n.created_at,
@@ -249,9 +255,14 @@ WITH new_invoices AS (
       ), invoices_created_new AS (
       SELECT n.*, row_number() OVER (PARTITION BY n.environment_id ORDER BY n.period_start, n.id) AS seq,
              count(*) OVER (PARTITION BY n.environment_id) AS in_environment
-        FROM (SELECT * FROM new_invoices) n
+        FROM (SELECT s.*,
+                     CASE WHEN s.proration
+                          THEN (SELECT coalesce(max(i.proration_seq), 0) + 1 FROM invoices i
+                                 WHERE i.subscription_id = s.subscription_id AND i.period_start = s.period_start)
+                          ELSE 0 END AS proration_seq
+                FROM new_invoices s) n
        WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = n.subscription_id
-                            AND i.period_start = n.period_start AND i.proration = n.proration)
+                            AND i.period_start = n.period_start AND i.proration_seq = n.proration_seq)
     ), invoices_created_counted AS (
       INSERT INTO invoice_counters AS k (environment_id, organization_id, last_number)
       SELECT environment_id, organization_id, count(*) FROM invoices_created_new GROUP BY environment_id, organization_id
@@ -262,11 +273,11 @@ WITH new_invoices AS (
   JOIN organizations o ON o.id = e.organization_id WHERE e.id = k.environment_id)) AS prefix
     ), invoices_created AS (
       INSERT INTO invoices (id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount,
-                            credit_applied, lines, proration, status, paid_at, number_seq, number,
+                            credit_applied, lines, proration, proration_seq, status, paid_at, number_seq, number,
                             period_start, period_end, due_date, payment_request_id, test_clock_id, created_at, updated_at,
                             reminder_at)
       SELECT n.id, n.organization_id, n.environment_id, n.customer_id, n.subscription_id, n.amount, n.subtotal, n.discount,
-             n.credit_applied, n.lines, n.proration, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
+             n.credit_applied, n.lines, n.proration, n.proration_seq, n.status, CASE WHEN n.status = 'paid' THEN n.created_at END,
              k.last_number - n.in_environment + n.seq,
              k.prefix || '-' || CASE WHEN (k.last_number - n.in_environment + n.seq) < 1000000 THEN lpad((k.last_number - n.in_environment + n.seq)::text, 6, '0') ELSE (k.last_number - n.in_environment + n.seq)::text END,
              n.period_start, n.period_end, n.due_date, n.payment_request_id, n.test_clock_id, n.created_at, n.created_at,
