@@ -120,7 +120,7 @@ it('200 transfers for 200 payments at once, on two instances: 200 matched, each 
     queues.flatMap((queue) =>
       Array.from({ length: 15 }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          const amount = 6000 + payments.findIndex((p) => p.paymentId === next!.paymentId);
+          const amount = 6000 + payments.findIndex((p) => p.paymentId === next.paymentId);
           results.push(await service(next.app).receive(transferTo(next.phone, amount)));
         }
       }),
