@@ -14,6 +14,7 @@ import type {
   ListPaymentLinksParams,
   ListCouponsParams,
   ListTestClocksParams,
+  ListTransfersParams,
   ListPaymentRequestsParams,
   ListPaymentsParams,
   ListProductsParams,
@@ -268,6 +269,52 @@ export class PaymentMethods extends Resource {
   /** One enabled bank app of the key's environment (either key); 404 `Payment method not found` otherwise. */
   async get(id: string, options?: RequestOptions): Promise<Data<'GET /configuration/{id}'>> {
     return unwrap(await this.t.call('GET /configuration/{id}', { params: { id } }, 'read', options));
+  }
+
+  /**
+   * Turns the transfer method (GIMTEL: any wallet of the national switch) on or off and sets its
+   * receiving wallet (secret key). Sandbox's wallet is preset, so `{ enabled: true }` suffices there.
+   */
+  async configureGimtel(
+    params: Body<'PUT /configuration/gimtel'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PUT /configuration/gimtel'>> {
+    return unwrap(await this.t.call('PUT /configuration/gimtel', { body: params }, 'write', options));
+  }
+}
+
+/** The transfers received on the environment's receiving wallet (secret key). */
+export class Transfers extends Resource {
+  list(params?: ListTransfersParams, options?: RequestOptions): ListPromise<Item<'GET /transfers'>> {
+    return this.paged('GET /transfers', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /transfers/{id}'>> {
+    return unwrap(await this.t.call('GET /transfers/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** An unmatched transfer pays an unpaid payment request of its amount. */
+  async assign(
+    id: string,
+    params: Body<'POST /transfers/{id}/assign'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /transfers/{id}/assign'>> {
+    return unwrap(
+      await this.t.call('POST /transfers/{id}/assign', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  /** Marks an unmatched transfer returned (you sent the money back). */
+  async return(id: string, options?: RequestOptions): Promise<Data<'POST /transfers/{id}/return'>> {
+    return unwrap(await this.t.call('POST /transfers/{id}/return', { params: { id } }, 'write', options));
+  }
+
+  /** Sandbox only: injects an incoming transfer to the environment's receiving wallet. */
+  async simulate(
+    params: Body<'POST /sandbox/transfers'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /sandbox/transfers'>> {
+    return unwrap(await this.t.call('POST /sandbox/transfers', { body: params }, 'write', options));
   }
 }
 
@@ -959,6 +1006,7 @@ export class Khoums {
   readonly paymentLinks: PaymentLinks;
   readonly coupons: Coupons;
   readonly testClocks: TestClocks;
+  readonly transfers: Transfers;
   readonly products: Products;
   readonly prices: Prices;
   readonly customers: Customers;
@@ -988,6 +1036,7 @@ export class Khoums {
     this.paymentLinks = new PaymentLinks(t);
     this.coupons = new Coupons(t);
     this.testClocks = new TestClocks(t);
+    this.transfers = new Transfers(t);
     this.products = new Products(t);
     this.prices = new Prices(t);
     this.customers = new Customers(t);

@@ -34,6 +34,7 @@ export type ListPaymentRequestsParams = Query<'GET /payment-request'>;
 export type ListPaymentLinksParams = Query<'GET /payment-links'>;
 export type ListCouponsParams = Query<'GET /coupons'>;
 export type ListTestClocksParams = Query<'GET /test-clocks'>;
+export type ListTransfersParams = Query<'GET /transfers'>;
 export type ListPaymentsParams = Query<'GET /payment'>;
 export type ListWebhookEndpointsParams = Query<'GET /webhook-endpoints'>;
 export type ListAccountsParams = Query<'GET /accounts'>;

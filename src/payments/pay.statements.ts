@@ -25,7 +25,10 @@ import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } fr
 import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** What pay needs of the chosen payment method. */
-export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
+export type PayMethod = Pick<
+  PaymentMethod,
+  'id' | 'type' | 'requiresPassCode' | 'flow' | 'receivingBank' | 'receivingPhone'
+>;
 
 export interface LookUpRow {
   method: PayMethod | null;
@@ -58,6 +61,15 @@ export interface Opening {
   phoneNumber: string;
   organizationId: string;
   key?: RequestKey;
+  /** A transfer method's payment: the wallet the payer is told to pay and until when (docs/transfers.md). */
+  transfer?: TransferClaim;
+}
+
+/** What a transfer payment records beside a push payment's columns. */
+export interface TransferClaim {
+  claimExpiresAt: Date;
+  receivingBank: string;
+  receivingPhone: string;
 }
 
 /** At most this many failed payments per payment request and payer phone ... */
@@ -83,7 +95,8 @@ export function lookUpStatement(
 ): Sql {
   const keyed = key ? sql`, ${recordOf(key, KEYED_PAYMENT)} AS keyed` : empty;
   const statement = sql`SELECT
-    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code, 'flow', m.flow,
+                              'receivingBank', m.receiving_bank, 'receivingPhone', m.receiving_phone)
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
     ${requestJsonByTransaction(environmentId, transactionId)} AS request${keyed}`;
   // Prepared: planning it costs about as much as running it (more with a key's part).
@@ -97,6 +110,12 @@ export function keyedStatement(key: RequestKey): Sql {
 
 /** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
 export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
+  const keyed = keyedPayment(record);
+  return keyed && toPaymentJson(keyed.payment, keyed.transactionId);
+}
+
+/** The payment a key's record joined, with its request's transactionId. */
+export function keyedPayment(record: KeyRecord): { payment: Payment; transactionId: string } | null {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- row_to_json of payments + transaction_id
   const r = record.extra as Record<string, any> | null | undefined;
   if (!r) return null;
@@ -104,11 +123,12 @@ export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
   const row = {
     ...r,
     completed_at: date(r.completed_at),
+    claim_expires_at: date(r.claim_expires_at ?? null),
     next_check_at: date(r.next_check_at),
     created_at: date(r.created_at),
     updated_at: date(r.updated_at),
   };
-  return toPaymentJson(paymentFromRow(row), r.transaction_id as string);
+  return { payment: paymentFromRow(row), transactionId: r.transaction_id as string };
 }
 
 /** The request of a look-up row (row_to_json gave its timestamps as text). */
@@ -147,6 +167,9 @@ export function openStatement(input: Opening): { statement: Sql; payment: Paymen
     referenceId: null,
     failureReason: null,
     completedAt: null,
+    claimExpiresAt: input.transfer?.claimExpiresAt ?? null,
+    receivingBank: input.transfer?.receivingBank ?? null,
+    receivingPhone: input.transfer?.receivingPhone ?? null,
     refundedAmount: 0,
     nextCheckAt: now,
     createdAt: now,
@@ -170,9 +193,11 @@ export function openStatement(input: Opening): { statement: Sql; payment: Paymen
             AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
+                               status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                               receiving_phone)
          SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
-                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}
+                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}, ${payment.claimExpiresAt}::timestamptz,
+                ${payment.receivingBank}::text, ${payment.receivingPhone}::text
            FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
@@ -249,5 +274,6 @@ export function settleStatement(
 /** A settled payment's columns, named (a prepared statement's result must not follow the table). */
 const SETTLED_COLUMNS = raw(
   'id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, ' +
-    'failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at',
+    'failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, ' +
+    'receiving_bank, receiving_phone',
 );

@@ -1,9 +1,14 @@
 import { CsvColumn, csvTimeOf } from '../common/http/csv';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { GimtelApp } from './payment-methods.defaults';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+
+/** `push`: the bank app is asked to debit the customer; `transfer`: the customer sends the money (GIMTEL). */
+export const PAYMENT_FLOWS = ['push', 'transfer'] as const;
+export type PaymentFlow = (typeof PAYMENT_FLOWS)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** A bank app enabled (or not) for one environment. Names and the enabled set are data. */
@@ -13,8 +18,14 @@ export interface PaymentMethod {
   type: PaymentMethodType;
   name: string;
   requiresPassCode: boolean;
+  flow: PaymentFlow;
   code: string;
   enabled: boolean;
+  /** Transfer methods: the merchant's receiving wallet (null until set; Sandbox's is preset). */
+  receivingBank: string | null;
+  receivingPhone: string | null;
+  /** Transfer methods, as listed: the member apps a customer may pay from. */
+  apps?: GimtelApp[];
   position: number;
   createdAt: Date;
   updatedAt: Date;
@@ -24,6 +35,12 @@ export class PaymentMethodConfigJson {
   @ApiProperty() code!: string;
 }
 
+/** A member app of the national switch a customer may pay a transfer from. */
+export class GimtelAppJson {
+  @ApiProperty({ example: 'bankily' }) code!: string;
+  @ApiProperty({ example: 'Bankily' }) name!: string;
+}
+
 /** The payment method record, as the API shows it. */
 export class PaymentMethodJson {
   @ApiProperty({ format: 'uuid', description: 'The paymentMethodId (configurationId) used to pay' })
@@ -31,7 +48,21 @@ export class PaymentMethodJson {
   @ApiProperty({ enum: PAYMENT_METHOD_TYPES }) type!: PaymentMethodType;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'Bankily: the customer must give a pass code' }) requiresPassCode!: boolean;
+  @ApiProperty({
+    enum: PAYMENT_FLOWS,
+    description: 'push: the bank app is asked to debit the customer; transfer: the customer sends the money',
+  })
+  flow!: PaymentFlow;
   @ApiProperty({ type: PaymentMethodConfigJson }) config!: PaymentMethodConfigJson;
+  @ApiPropertyOptional({
+    type: [GimtelAppJson],
+    description: 'Transfer methods: the apps a customer may pay from',
+  })
+  apps?: GimtelAppJson[];
+  @ApiPropertyOptional({ description: "Transfer methods: the receiving wallet's bank" })
+  receivingBank?: string;
+  @ApiPropertyOptional({ description: 'Transfer methods: the receiving wallet, 8-digit local number' })
+  receivingPhone?: string;
   @ApiProperty({ format: 'uuid', description: "The key's organization" }) organizationId!: string;
   @ApiProperty({ description: 'true in Sandbox' }) isTestingMode!: boolean;
 }
@@ -54,9 +85,13 @@ export function toPaymentMethodJson(m: PaymentMethod, scope: MethodScope): Payme
     type: m.type,
     name: m.name,
     requiresPassCode: m.requiresPassCode,
+    flow: m.flow,
     config: { code: m.code },
     organizationId: scope.organizationId,
     isTestingMode: scope.environment === 'sandbox',
+    ...(m.flow === 'transfer'
+      ? { apps: m.apps ?? [], receivingBank: m.receivingBank ?? '', receivingPhone: m.receivingPhone ?? '' }
+      : {}),
   };
 }
 
@@ -80,6 +115,11 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: Date | null;
+  /** Transfer payments: until when a transfer from the payer is awaited (2 minutes of grace after). Null otherwise. */
+  claimExpiresAt: Date | null;
+  /** Transfer payments: the wallet the payer was told to send to. Null otherwise. */
+  receivingBank: string | null;
+  receivingPhone: string | null;
   /** The payout that paid it out (read with the records the API shows; null until then). */
   payoutId?: string | null;
   /** Whole MRU refunded or being refunded (pending and succeeded refunds). */
@@ -132,9 +172,9 @@ export class PaymentJson {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Always null: Khoums holds no claims on payments',
+    description: 'Transfer payments: until when the transfer is awaited; null for the other methods',
   })
-  claimExpiresAt!: null;
+  claimExpiresAt!: string | null;
 }
 
 /** What a simulated transfer did: completed the payment, failed it, or found it already so. */
@@ -147,8 +187,13 @@ export class PaymentStatusJson {
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ type: String, nullable: true, description: "The bank's reference" }) referenceId!:
     string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
-  claimExpiresAt!: null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Transfer payments: until when the transfer is awaited; null for the other methods',
+  })
+  claimExpiresAt!: string | null;
 }
 
 export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
@@ -171,7 +216,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     passCode: null,
     metadata: null,
     lastSeenAt: null,
-    claimExpiresAt: null,
+    claimExpiresAt: p.claimExpiresAt?.toISOString() ?? null,
   };
 }
 
@@ -189,6 +234,9 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     referenceId: r.reference_id,
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
+    claimExpiresAt: r.claim_expires_at ?? null,
+    receivingBank: r.receiving_bank ?? null,
+    receivingPhone: r.receiving_phone ?? null,
     payoutId: r.payout_id ?? null,
     refundedAmount: r.refunded_amount ?? 0,
     nextCheckAt: r.next_check_at,
@@ -206,8 +254,11 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
     type: r.type,
     name: r.name,
     requiresPassCode: r.requires_pass_code,
+    flow: r.flow,
     code: r.code,
     enabled: r.enabled,
+    receivingBank: r.receiving_bank ?? null,
+    receivingPhone: r.receiving_phone ?? null,
     position: r.position,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -232,3 +283,40 @@ export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentCsvRow>[] = [
   { header: 'completedAt', value: (p) => csvTimeOf(p.completedAt) },
   { header: 'payoutId', value: (p) => p.payoutId },
 ];
+
+/**
+ * `GimtelInstructions.kind`: "gimtel", as Khoums's API contract fixes it (docs/api.md). Moosyl's
+ * published OpenAPI document names it "gimtel_transfer" (docs/moosyl.md says so for clients
+ * generated from it).
+ */
+export const GIMTEL_INSTRUCTIONS_KIND = 'gimtel';
+
+/** What a customer needs to pay a transfer payment (Moosyl's `GimtelInstructions`). */
+export class GimtelInstructionsJson {
+  @ApiProperty({ enum: [GIMTEL_INSTRUCTIONS_KIND] }) kind!: typeof GIMTEL_INSTRUCTIONS_KIND;
+  @ApiProperty({ description: "The merchant's receiving wallet: 8-digit local number" })
+  receivingPhone!: string;
+  @ApiProperty({ description: 'The bank of the receiving wallet (e.g. BANKILY)' }) receivingBank!: string;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU to send, exactly' }) amount!: number;
+  @ApiProperty({ description: 'The wallet the transfer must come from: 8-digit local number' })
+  payerPhone!: string;
+  @ApiProperty({ format: 'uuid' }) paymentId!: string;
+  @ApiProperty({ format: 'date-time', description: 'Send before this time (2 minutes of grace follow)' })
+  claimExpiresAt!: string;
+}
+
+/** A transfer payment's instructions; null for any other payment. */
+export function instructionsOf(
+  p: Pick<Payment, 'id' | 'amount' | 'phoneNumber' | 'claimExpiresAt' | 'receivingBank' | 'receivingPhone'>,
+): GimtelInstructionsJson | null {
+  if (!p.claimExpiresAt || !p.receivingBank || !p.receivingPhone) return null;
+  return {
+    kind: GIMTEL_INSTRUCTIONS_KIND,
+    receivingPhone: p.receivingPhone,
+    receivingBank: p.receivingBank,
+    amount: p.amount,
+    payerPhone: p.phoneNumber,
+    paymentId: p.id,
+    claimExpiresAt: p.claimExpiresAt.toISOString(),
+  };
+}

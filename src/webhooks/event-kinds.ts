@@ -24,6 +24,7 @@ export const EXTRA_EVENT_KINDS = [
   'refund-updated',
   'invoice-refunded',
   'test-clock-ready',
+  'transfer-received',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

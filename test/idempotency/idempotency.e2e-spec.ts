@@ -453,6 +453,8 @@ describe('every POST route of the API', () => {
     '/api/v1/coupons': { percentOff: 10, duration: 'once' },
     '/api/v1/test-clocks': { frozenTime: '2025-01-01T00:00:00Z' },
     '/api/v1/test-clocks/:id/advance': { frozenTime: '2025-02-01T00:00:00Z' },
+    '/api/v1/transfers/:id/assign': { paymentRequestId: randomUUID() },
+    '/api/v1/sandbox/transfers': { payerPhone: '22222222', amount: 10 },
     '/api/v1/refunds': { paymentId: randomUUID() },
     '/api/v1/invoices/:id/payments': { amount: 10, method: 'cash' },
     '/api/v1/accounts': { name: 'any', email: 'any@example.mr' },

@@ -143,10 +143,13 @@ describe('every method on the real service', () => {
     refund: { id: string };
     payout: { id: string };
     link: { id: string };
+    transfer: { id: string };
   };
 
   /** One entry per public method, run in this order; each calls its method with a traced client. */
   const calls: Array<[string, (k: Traced) => Promise<unknown>]> = [
+    // The transfer method on first, so the lists show it and the session's pay answers instructions.
+    ['paymentMethods.configureGimtel', ({ sk }) => sk.paymentMethods.configureGimtel({ enabled: true })],
     [
       'paymentMethods.list',
       async ({ pk }) => {
@@ -187,7 +190,7 @@ describe('every method on the real service', () => {
     ['paymentRequests.refreshStatus', ({ sk }) => sk.paymentRequests.refreshStatus(w.request.transactionId)],
     ['payments.get', ({ sk }) => sk.payments.get(w.payment.id)],
     ['payments.getStatus', ({ sk }) => sk.payments.getStatus(w.payment.id)],
-    ['paymentMethods.get', ({ pk }) => pk.paymentMethods.get(w.methods.sedad)],
+    ['paymentMethods.get', ({ pk }) => pk.paymentMethods.get(w.methods.gimtel)],
     ['payments.list', ({ sk }) => sk.payments.list({ transactionId: w.request.transactionId })],
     ['payments.simulateTransfer', ({ sk }) => sk.payments.simulateTransfer(w.payment.id)],
     [
@@ -241,8 +244,9 @@ describe('every method on the real service', () => {
     [
       'checkoutSessions.pay',
       async ({ keyless }) => {
+        // By transfer: pending with its instructions until the simulated transfer below.
         const paid = await keyless.checkoutSessions.pay(w.ownScreen.id, {
-          paymentMethodId: w.methods.masrivi,
+          paymentMethodId: w.methods.gimtel,
           phoneNumber: '22229003',
         });
         w.ownScreen.paymentId = paid.paymentId;
@@ -367,6 +371,29 @@ describe('every method on the real service', () => {
         }),
     ],
     ['testClocks.delete', async ({ sk }) => sk.testClocks.delete((await sk.testClocks.list()).data[0].id)],
+    [
+      'transfers.simulate',
+      async ({ sk }) => {
+        w.transfer = await sk.transfers.simulate({ payerPhone: '22229077', amount: 1500, memo: 'sdk' });
+      },
+    ],
+    ['transfers.list', ({ sk }) => sk.transfers.list({ status: 'unmatched' })],
+    ['transfers.get', ({ sk }) => sk.transfers.get(w.transfer.id)],
+    [
+      'transfers.assign',
+      async ({ sk }) => {
+        const request = await plain.paymentRequests.create({
+          transactionId: orderId('assign'),
+          amount: 1500,
+        });
+        await sk.transfers.assign(w.transfer.id, { paymentRequestId: request.id });
+      },
+    ],
+    [
+      'transfers.return',
+      async ({ sk }) =>
+        sk.transfers.return((await plain.transfers.simulate({ payerPhone: '22229078', amount: 1500 })).id),
+    ],
     [
       'subscriptions.change',
       ({ sk }) => sk.subscriptions.change(w.subscription.id, { quantity: 2, at: 'period_end' }),
@@ -578,6 +605,7 @@ it('the answer check catches a field the document lacks, a missing one and a wro
     type: 'sedad',
     name: 'Sedad',
     requiresPassCode: false,
+    flow: 'push',
     config: { code: 'sedad' },
     organizationId: 'o',
     isTestingMode: true,

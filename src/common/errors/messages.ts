@@ -132,6 +132,12 @@ export const Messages = {
   testClockAdvancing: 'Test clock is advancing',
   customerOnTestClock: 'Customer is on a test clock of another environment',
   couponNotFound: 'Coupon not found',
+  /** Transfers of the national switch (docs/transfers.md). */
+  transferNotFound: 'Transfer not found',
+  transferAmountMismatch: 'Transfer amount does not match the payment request',
+  transferNotUnmatched: 'Transfer is not unmatched',
+  invalidReceivingBank: 'Invalid receiving bank',
+  transfersNeedVerification: 'Organization is not verified',
   couponNotValid: 'Coupon is not valid',
   couponCodeTaken: 'A coupon with this code already exists',
   couponOneKindOfDiscount: 'A coupon takes exactly one of percentOff and amountOff',

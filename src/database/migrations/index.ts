@@ -44,6 +44,7 @@ import { Coupons1796800300000 } from './1796800300000-Coupons';
 import { InvoicePrefix17968500000000 } from './17968500000000-InvoicePrefix';
 import { ProrationSeq1796860000000 } from './1796860000000-ProrationSeq';
 import { TestClocks1797200000000 } from './1797200000000-TestClocks';
+import { Transfers1797100000000 } from './1797100000000-Transfers';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -92,4 +93,5 @@ export const migrations = [
   InvoicePrefix17968500000000,
   ProrationSeq1796860000000,
   TestClocks1797200000000,
+  Transfers1797100000000,
 ];
