@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth/decorators';
 import { API, Post } from '../common/http/routes';
 import { NoRateLimit } from '../rate-limits/decorators';
+import { toTransferJson, TransferJson } from '../transfers/transfer';
 import { BankSignatureGuard } from './bank-signature.guard';
 import { IncomingTransferDto } from './dto/incoming-transfer.dto';
 import { TransferIntake } from './transfer-intake.service';
@@ -21,8 +22,8 @@ export class BankNotificationsController {
   @Post('transfers')
   @Public()
   @UseGuards(BankSignatureGuard)
-  async transfer(@Body() body: IncomingTransferDto): Promise<{ data: unknown }> {
+  async transfer(@Body() body: IncomingTransferDto): Promise<{ data: TransferJson }> {
     const { transfer } = await this.intake.receive(body, 'notification');
-    return { data: transfer };
+    return { data: toTransferJson(transfer) };
   }
 }

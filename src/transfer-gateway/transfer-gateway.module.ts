@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TransfersModule } from '../transfers/transfers.module';
 import { BankNotificationsController } from './bank-notifications.controller';
 import { BankSignatureGuard } from './bank-signature.guard';
 import { PollCursorsRepository } from './poll-cursors.repository';
@@ -11,6 +12,7 @@ import { TransferPolling } from './transfer-polling.service';
  * signed notifications and polling, both handing each transfer to the transfers module.
  */
 @Module({
+  imports: [TransfersModule],
   controllers: [BankNotificationsController],
   providers: [BankSignatureGuard, TransferIntake, TransferPolling, PollCursorsRepository, PollTransfersJob],
   exports: [TransferPolling, TransferIntake],

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Metrics } from '../common/metrics/metrics';
-import { parseDateTime } from '../common/validation/rules';
+import { normalizePhone, parseDateTime } from '../common/validation/rules';
 import { ValidationPipe } from '../common/validation/validation-pipe';
 import { IncomingTransferDto } from './dto/incoming-transfer.dto';
-import { ReceivedTransfer, TRANSFER_RECEIVER, TransferReceiver } from './transfer-receiver';
+import { Transfer } from '../transfers/transfer';
+import { TransfersService } from '../transfers/transfers.service';
 
 /** How an incoming transfer reached Khoums. */
 export type TransferSource = 'notification' | 'poll';
@@ -21,7 +22,7 @@ const validation = new ValidationPipe();
 @Injectable()
 export class TransferIntake {
   constructor(
-    @Inject(TRANSFER_RECEIVER) private readonly transfers: TransferReceiver,
+    private readonly transfers: TransfersService,
     private readonly metrics: Metrics,
   ) {}
 
@@ -40,13 +41,13 @@ export class TransferIntake {
   async receive(
     dto: IncomingTransferDto,
     source: TransferSource,
-  ): Promise<{ transfer: ReceivedTransfer; created: boolean; outcome: ReceiptOutcome }> {
+  ): Promise<{ transfer: Transfer; created: boolean; outcome: ReceiptOutcome }> {
     const receivedAt = parseDateTime(dto.receivedAt)!;
     const result = await this.transfers.receive({
       bankReference: dto.id,
       receivingBank: dto.receivingBank,
-      receivingPhone: dto.receivingPhone,
-      payerPhone: dto.payerPhone,
+      receivingPhone: normalizePhone(dto.receivingPhone)!,
+      payerPhone: normalizePhone(dto.payerPhone)!,
       payerApp: dto.payerApp,
       amount: dto.amount,
       receivedAt,
