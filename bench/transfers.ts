@@ -37,49 +37,43 @@ export async function transfersScenario(
   createCeiling: Measure | undefined,
 ): Promise<void> {
   const key = org.production.secretKey;
-  const api = async (method: string, path: string, body?: object) => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
-      method,
-      headers: { authorization: key, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`bench: ${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { data: Record<string, unknown> & { id: string } };
-  };
   const wallet = '22334455';
-  await api('PUT', '/configuration/gimtel', {
-    receivingBank: 'BANKILY',
-    receivingPhone: wallet,
-    enabled: true,
-  });
-  const methods = (await api('GET', '/payment-methods')) as unknown as {
-    data: Array<{ id: string; type: string }>;
-  };
-  const methodId = methods.data.find((x) => x.type === 'gimtel')!.id;
+  const environmentId = org.production.environmentId;
+  // The owner's set-up of the transfer method (PUT /configuration/gimtel), as its row holds it.
+  const {
+    rows: [{ id: methodId }],
+  } = await pool.query<{ id: string }>(
+    `UPDATE payment_methods SET enabled = true, receiving_bank = 'BANKILY', receiving_phone = $2
+      WHERE environment_id = $1 AND type = 'gimtel' RETURNING id`,
+    [environmentId, wallet],
+  );
 
   let phones = 0;
-  /** `count` pending transfer payments, each from a wallet of its own, 32 made at once. */
+  /**
+   * `count` payment requests each with its pending transfer payment from a wallet of its own,
+   * claimed for 15 minutes to the bench's wallet: the rows pay on the transfer method opens.
+   */
   const prepare = async (label: string, count: number): Promise<Pending[]> => {
-    const out: Pending[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < count) {
-          const i = next++;
-          const transactionId = `bench-transfer-${label}-${i}`;
-          const amount = 100 + (i % 5000);
-          const payerPhone = `3${String(++phones).padStart(7, '0')}`;
-          await api('POST', '/payment-request', { transactionId, amount });
-          const pay = await api('POST', '/payment', {
-            transactionId,
-            phoneNumber: payerPhone,
-            configurationId: methodId,
-          });
-          out.push({ paymentId: pay.data.id, payerPhone, amount });
-        }
-      }),
+    const first = phones + 1;
+    phones += count;
+    const { rows } = await pool.query<{ id: string; phone: string; amount: number }>(
+      `WITH req AS (
+         INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
+         SELECT gen_random_uuid(), $1, 'bench-transfer-' || $2 || '-' || i, 100 + i % 5000
+           FROM generate_series($3::int, $4::int) i
+         RETURNING id, transaction_id, amount
+       )
+       INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                             status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                             receiving_phone)
+       SELECT gen_random_uuid(), $1, req.id, $5, req.amount,
+              '3' || lpad(split_part(req.transaction_id, '-', 4), 7, '0'), 'pending', now(), now(), now(),
+              now() + interval '15 minutes', 'BANKILY', $6
+         FROM req
+       RETURNING id, phone_number AS phone, amount`,
+      [environmentId, label, first, first + count - 1, methodId, wallet],
     );
-    return out;
+    return rows.map((r) => ({ paymentId: r.id, payerPhone: r.phone, amount: r.amount }));
   };
 
   /** A notification request paying the next of `pending`, signed; `sent` records when each left. */
