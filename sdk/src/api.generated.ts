@@ -18,6 +18,11 @@ export interface ApplyDiscountBody {
   coupon: string;
 }
 
+export interface AssignTransferBody {
+  /** The unpaid payment request of the same amount the transfer pays */
+  paymentRequestId: string;
+}
+
 export interface Balance {
   /** Whole MRU that can be paid out now (may be negative after refunds) */
   available: number;
@@ -58,7 +63,7 @@ export interface BankingApiResponse {
   transactionId: string;
   /** The payment method of the payment */
   configurationId: string;
-  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  configurationType: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay' | 'gimtel';
   outcome: 'completed' | 'failed' | 'pending' | 'error';
   /** The bank adapter's normalised answer as JSON text (at most 2 KB) */
   body: string;
@@ -349,6 +354,7 @@ export interface CreateWebhookEndpointBody {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'transfer-received'
   >;
   /** Default true */
   enabled?: boolean;
@@ -388,6 +394,35 @@ export interface Dunning {
   /** Days after an unpaid due date; null: never */
   afterDaysOverdue: number | null;
   action: 'cancel' | 'pause';
+}
+
+export interface GimtelApp {
+  code: string;
+  name: string;
+}
+
+export interface GimtelConfigurationBody {
+  /** The bank of the receiving wallet: a code of PAYOUT_BANKS or a member app code (e.g. BANKILY) */
+  receivingBank?: string;
+  /** The receiving wallet: 8-digit local number */
+  receivingPhone?: string;
+  /** List the method and take transfers (default true) */
+  enabled?: boolean;
+}
+
+export interface GimtelInstructions {
+  kind: 'gimtel_transfer';
+  /** The merchant's receiving wallet: 8-digit local number */
+  receivingPhone: string;
+  /** The bank of the receiving wallet (e.g. BANKILY) */
+  receivingBank: string;
+  /** Whole MRU to send, exactly */
+  amount: number;
+  /** The wallet the transfer must come from: 8-digit local number */
+  payerPhone: string;
+  paymentId: string;
+  /** Send before this time (2 minutes of grace follow) */
+  claimExpiresAt: string;
 }
 
 export interface Invoice {
@@ -448,7 +483,7 @@ export interface LatestPayment {
   referenceId: string | null;
   /** The phone number masked to its last two digits (`••••••22`) */
   phoneNumber: string;
-  /** Always null */
+  /** Transfer payments: until when the transfer is awaited; null for the other methods */
   claimExpiresAt: string | null;
 }
 
@@ -524,7 +559,7 @@ export interface Payment {
   metadata: Record<string, unknown> | null;
   /** Always null */
   lastSeenAt: string | null;
-  /** Always null: Khoums holds no claims on payments */
+  /** Transfer payments: until when the transfer is awaited; null for the other methods */
   claimExpiresAt: string | null;
 }
 
@@ -578,11 +613,19 @@ export interface PaymentMethodConfig {
 export interface PaymentMethodDetail {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
-  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay' | 'gimtel';
   name: string;
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
+  /** push: the bank app is asked to debit the customer; transfer: the customer sends the money */
+  flow: 'push' | 'transfer';
   config: PaymentMethodConfig;
+  /** Transfer methods: the apps a customer may pay from */
+  apps?: GimtelApp[];
+  /** Transfer methods: the receiving wallet's bank */
+  receivingBank?: string;
+  /** Transfer methods: the receiving wallet, 8-digit local number */
+  receivingPhone?: string;
   /** The key's organization */
   organizationId: string;
   /** true in Sandbox */
@@ -594,11 +637,19 @@ export interface PaymentMethodDetail {
 export interface PaymentMethod {
   /** The paymentMethodId (configurationId) used to pay */
   id: string;
-  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  type: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay' | 'gimtel';
   name: string;
   /** Bankily: the customer must give a pass code */
   requiresPassCode: boolean;
+  /** push: the bank app is asked to debit the customer; transfer: the customer sends the money */
+  flow: 'push' | 'transfer';
   config: PaymentMethodConfig;
+  /** Transfer methods: the apps a customer may pay from */
+  apps?: GimtelApp[];
+  /** Transfer methods: the receiving wallet's bank */
+  receivingBank?: string;
+  /** Transfer methods: the receiving wallet, 8-digit local number */
+  receivingPhone?: string;
   /** The key's organization */
   organizationId: string;
   /** true in Sandbox */
@@ -634,7 +685,7 @@ export interface PaymentStatus {
   status: 'pending' | 'completed' | 'failed';
   /** The bank's reference */
   referenceId: string | null;
-  /** Always null */
+  /** Transfer payments: until when the transfer is awaited; null for the other methods */
   claimExpiresAt: string | null;
 }
 
@@ -790,11 +841,11 @@ export interface PublicPay {
   paymentId: string;
   referenceId: string | null;
   /** The payment method's type */
-  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay';
+  provider: 'bankily' | 'masrivi' | 'sedad' | 'bim_bank' | 'amanty' | 'bci_pay' | 'gimtel';
   /** The session's successUrl once it is completed */
   successUrl: string | null;
-  /** Always null */
-  instructions: string | null;
+  /** Transfer methods: what the customer must send, where and until when; null for the others */
+  instructions: GimtelInstructions | null;
 }
 
 export interface PublicPayment {
@@ -826,7 +877,7 @@ export interface PublicPayment {
   metadata: Record<string, unknown> | null;
   /** Always null */
   lastSeenAt: string | null;
-  /** Always null: Khoums holds no claims on payments */
+  /** Transfer payments: until when the transfer is awaited; null for the other methods */
   claimExpiresAt: string | null;
 }
 
@@ -864,7 +915,7 @@ export interface PublicPaymentStatus {
   data: CheckoutPaymentStatus;
   /** The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status */
   status: 'pending' | 'completed' | 'failed' | 'open' | 'expired' | 'cancelled';
-  /** Always null */
+  /** The payment's claim (transfer payments); null for the other methods */
   claimExpiresAt: string | null;
   /** The session's successUrl once it is completed */
   successUrl: string | null;
@@ -921,6 +972,16 @@ export interface Reminders {
   afterDueDays: number[];
 }
 
+export interface SandboxTransferBody {
+  /** The payer's wallet: 8-digit local number */
+  payerPhone: string;
+  /** Whole MRU */
+  amount: number;
+  /** The member app it came from (default bankily) */
+  payerApp?: string;
+  memo?: string;
+}
+
 export interface SendTestEventBody {
   /** Default payment-request-created (or the first kind the endpoint receives) */
   event?:
@@ -942,7 +1003,8 @@ export interface SendTestEventBody {
     | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
-    | 'invoice-refunded';
+    | 'invoice-refunded'
+    | 'transfer-received';
 }
 
 export interface SettlementRow {
@@ -1018,6 +1080,31 @@ export interface SwitchMethodBody {
   configurationId: string;
   /** Alias of configurationId */
   paymentMethodId?: string;
+}
+
+export interface Transfer {
+  id: string;
+  /** The receiving bank's reference of the transfer */
+  bankReference: string;
+  /** The bank of the receiving wallet (e.g. BANKILY) */
+  receivingBank: string;
+  /** The receiving wallet: 8-digit local number */
+  receivingPhone: string;
+  /** The payer's wallet: 8-digit local number */
+  payerPhone: string;
+  /** The member app the payer sent from */
+  payerApp: string;
+  /** Whole MRU */
+  amount: number;
+  memo: string | null;
+  receivedAt: string;
+  /** matched: it completed the pending payment it was for; unmatched: waiting in the inbox; assigned: the merchant made it pay a request; returned: the merchant sent it back */
+  status: 'matched' | 'unmatched' | 'assigned' | 'returned';
+  /** The payment it completed */
+  paymentId: string | null;
+  /** The payment request it paid */
+  paymentRequestId: string | null;
+  createdAt: string;
 }
 
 export interface UpdateBillingSettingsBody {
@@ -1098,6 +1185,7 @@ export interface UpdateWebhookEndpointBody {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'transfer-received'
   >;
   /** Re-enabling resumes pending deliveries */
   enabled?: boolean;
@@ -1145,7 +1233,8 @@ export interface WebhookDelivery {
     | 'payout-updated'
     | 'refund-created'
     | 'refund-updated'
-    | 'invoice-refunded';
+    | 'invoice-refunded'
+    | 'transfer-received';
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   lastStatusCode: number | null;
@@ -1179,6 +1268,7 @@ export interface WebhookEndpoint {
     | 'refund-created'
     | 'refund-updated'
     | 'invoice-refunded'
+    | 'transfer-received'
   >;
   enabled: boolean;
   /** A platform's endpoint that also receives the events of its connected accounts */
@@ -1219,6 +1309,7 @@ export type ApiErrorMessage =
   | 'Invalid API key'
   | 'Invalid email address'
   | 'Invalid phone number'
+  | 'Invalid receiving bank'
   | 'Invoice is not pending'
   | 'Invoice not found'
   | 'Malformed JSON body'
@@ -1228,6 +1319,7 @@ export type ApiErrorMessage =
   | 'Only completed payments can be refunded'
   | 'Only platforms can connect accounts'
   | 'Only secret API keys can create checkout sessions'
+  | 'Organization is not verified'
   | 'Organization is not verified for Production'
   | 'Organization not found'
   | 'Pass code is required for Bankily'
@@ -1259,6 +1351,9 @@ export type ApiErrorMessage =
   | 'Subscription not found'
   | 'Too many requests'
   | 'Too many webhook endpoints'
+  | 'Transfer amount does not match the payment request'
+  | 'Transfer is not unmatched'
+  | 'Transfer not found'
   | 'URI too long'
   | 'Unauthorized access'
   | 'Unsupported media type'
@@ -1893,6 +1988,45 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'PUT /configuration/gimtel': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: GimtelConfigurationBody;
+    response: { data: PaymentMethod };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid receiving bank`, `Invalid phone number`, `Organization is not verified` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Invalid phone number'
+        | 'Invalid receiving bank'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Organization is not verified';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /coupons': {
     params: Record<string, never>;
     query: {
@@ -2376,6 +2510,8 @@ export interface Operations {
       referenceId: string | null;
       /** Always null */
       metadata: Record<string, unknown> | null;
+      /** Transfer methods: what the customer must send, where and until when; null for the others */
+      instructions: GimtelInstructions | null;
     };
     errors: {
       /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Invalid phone number`, `Pass code is required for Bankily` */
@@ -3573,6 +3709,43 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'POST /sandbox/transfers': {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: SandboxTransferBody;
+    response: { data: Transfer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Simulated transfers are only available in sandbox` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Simulated transfers are only available in sandbox';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `A request with this idempotency key is in progress` */
+      409: 'A request with this idempotency key is in progress';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /subscriptions': {
     params: Record<string, never>;
     query: {
@@ -3988,6 +4161,146 @@ export interface Operations {
       503: 'Service unavailable';
     };
   };
+  'GET /transfers': {
+    params: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 */
+      limit?: number;
+      status?: 'matched' | 'unmatched' | 'assigned' | 'returned';
+    };
+    body: never;
+    response: {
+      data: Transfer[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found` */
+      404: 'Not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'GET /transfers/{id}': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Transfer };
+    errors: {
+      /** `Malformed URL` */
+      400: 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Transfer not found` */
+      404: 'Not found' | 'Transfer not found';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /transfers/{id}/assign': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: AssignTransferBody;
+    response: { data: Transfer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters`, `Transfer amount does not match the payment request` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL'
+        | 'Transfer amount does not match the payment request';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Transfer not found`, `Payment Request not found` */
+      404: 'Not found' | 'Payment Request not found' | 'Transfer not found';
+      /** `A request with this idempotency key is in progress`, `Transfer is not unmatched`, `Payment request is already paid`, `Payment request is void: its invoice was voided`, `Payment request is void: its payment link checkout session ended`, `A payment for this payment request is already in progress` */
+      409:
+        | 'A payment for this payment request is already in progress'
+        | 'A request with this idempotency key is in progress'
+        | 'Payment request is already paid'
+        | 'Payment request is void: its invoice was voided'
+        | 'Payment request is void: its payment link checkout session ended'
+        | 'Transfer is not unmatched';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
+  'POST /transfers/{id}/return': {
+    params: { id: string };
+    query: Record<string, never>;
+    body: never;
+    response: { data: Transfer };
+    errors: {
+      /** `Malformed URL`, `Malformed JSON body`, `Idempotency key must be 1 to 255 printable characters`, `Idempotency key reused with different parameters` */
+      400:
+        | 'Idempotency key must be 1 to 255 printable characters'
+        | 'Idempotency key reused with different parameters'
+        | 'Malformed JSON body'
+        | 'Malformed URL';
+      /** `API key is required`, `Invalid API key` */
+      401: 'API key is required' | 'Invalid API key';
+      /** `Unauthorized access`, `Account is not connected to this platform` */
+      403: 'Account is not connected to this platform' | 'Unauthorized access';
+      /** `Not found`, `Transfer not found` */
+      404: 'Not found' | 'Transfer not found';
+      /** `A request with this idempotency key is in progress`, `Transfer is not unmatched` */
+      409: 'A request with this idempotency key is in progress' | 'Transfer is not unmatched';
+      /** `Payload too large` */
+      413: 'Payload too large';
+      /** `URI too long` */
+      414: 'URI too long';
+      /** `Unsupported media type` */
+      415: 'Unsupported media type';
+      /** An input of the wrong type or shape: the validation body, as text/plain. */
+      422: ValidationErrorBody;
+      /** `Too many requests` */
+      429: 'Too many requests';
+      /** `Internal server error` */
+      500: 'Internal server error';
+      /** `Service unavailable` */
+      503: 'Service unavailable';
+    };
+  };
   'GET /webhook-deliveries': {
     params: Record<string, never>;
     query: {
@@ -4015,7 +4328,8 @@ export interface Operations {
         | 'payout-updated'
         | 'refund-created'
         | 'refund-updated'
-        | 'invoice-refunded';
+        | 'invoice-refunded'
+        | 'transfer-received';
       status?: 'pending' | 'succeeded' | 'failed';
     };
     body: never;

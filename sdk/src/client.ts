@@ -10,6 +10,7 @@ import type {
   ListBalanceTransactionsParams,
   ListPayoutsParams,
   ListRefundsParams,
+  ListTransfersParams,
   SettlementReportParams,
   ListPaymentLinksParams,
   ListCouponsParams,
@@ -170,7 +171,12 @@ export class PaymentRequests extends Resource {
         if (!('status' in request))
           throw appException('waitForPayment needs a secret key (sk_…)', 'invalid_api_key');
         if (request.status === 'paid') return request;
-        const newest = await this.newestPayment(transactionId, stop.signal);
+        // The request's newest payment (its attempts are listed newest first), if any.
+        const [newest] = (
+          await this.t.call('GET /payment', { query: { transactionId, limit: 1 } }, 'read', {
+            signal: stop.signal,
+          })
+        ).data;
         const expired =
           newest?.status === 'failed' && newest.failureReason === 'expired' ? newest.id : undefined;
         if (expiredBefore === undefined) expiredBefore = new Set(expired ? [expired] : []);
@@ -197,17 +203,6 @@ export class PaymentRequests extends Resource {
     }
   }
 
-  /** The request's newest payment (its attempts are listed newest first), if any. */
-  private async newestPayment(
-    transactionId: string,
-    signal: AbortSignal,
-  ): Promise<{ id: string; status: string; failureReason?: string | null } | undefined> {
-    const page = await this.t.call('GET /payment', { query: { transactionId, limit: 1 } }, 'read', {
-      signal,
-    });
-    return page.data[0];
-  }
-
   /** Asks the bank about the request's pending payments, then returns the request. */
   async refreshStatus(
     transactionId: string,
@@ -231,14 +226,21 @@ export class Payments extends Resource {
    * answer was lost is retried with the same Idempotency-Key, which never charges twice; without
    * it a payment is never resubmitted: check the request's payments or wait for the webhook.
    */
-  async pay(params: PayParams, options?: RequestOptions): Promise<Data<'POST /payment'>> {
+  async pay(
+    params: PayParams,
+    options?: RequestOptions,
+  ): Promise<
+    Data<'POST /payment'> & { instructions: Operations['POST /payment']['response']['instructions'] }
+  > {
     const body = {
       transactionId: params.transactionId,
       phoneNumber: params.phoneNumber,
       passCode: params.passCode ?? '',
       configurationId: params.paymentMethodId,
     };
-    return unwrap(await this.t.call('POST /payment', { body }, 'pay', options));
+    const answer = await this.t.call('POST /payment', { body }, 'pay', options);
+    // A transfer payment's instructions (where and how much the customer sends), null otherwise.
+    return { ...unwrap(answer), instructions: answer.instructions ?? null };
   }
 
   /** A payment by id (secret key). */
@@ -288,6 +290,17 @@ export class PaymentMethods extends Resource {
   /** One enabled bank app of the key's environment (either key); 404 `Payment method not found` otherwise. */
   async get(id: string, options?: RequestOptions): Promise<Data<'GET /configuration/{id}'>> {
     return unwrap(await this.t.call('GET /configuration/{id}', { params: { id } }, 'read', options));
+  }
+
+  /**
+   * Turns the transfer method (any app of the national switch, docs/transfers.md) on or off and
+   * sets the receiving wallet (secret key): `{ receivingBank?, receivingPhone?, enabled? }`.
+   */
+  async configureGimtel(
+    params: Body<'PUT /configuration/gimtel'>,
+    options?: RequestOptions,
+  ): Promise<Data<'PUT /configuration/gimtel'>> {
+    return unwrap(await this.t.call('PUT /configuration/gimtel', { body: params }, 'write', options));
   }
 }
 
@@ -840,6 +853,14 @@ export class Sandbox extends Resource {
   async runPayouts(options?: RequestOptions): Promise<Data<'POST /sandbox/payouts/run'>> {
     return unwrap(await this.t.call('POST /sandbox/payouts/run', {}, 'write', options));
   }
+
+  /** Sandbox only: a transfer reaches the environment's wallet and goes through the matching. */
+  async injectTransfer(
+    params: Body<'POST /sandbox/transfers'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /sandbox/transfers'>> {
+    return unwrap(await this.t.call('POST /sandbox/transfers', { body: params }, 'write', options));
+  }
 }
 
 export class Refunds extends Resource {
@@ -854,6 +875,33 @@ export class Refunds extends Resource {
 
   async get(id: string, options?: RequestOptions): Promise<Data<'GET /refunds/{id}'>> {
     return unwrap(await this.t.call('GET /refunds/{id}', { params: { id } }, 'read', options));
+  }
+}
+
+/** The transfers received on the environment's wallet (docs/transfers.md), secret key. */
+export class Transfers extends Resource {
+  list(params?: ListTransfersParams, options?: RequestOptions): ListPromise<Item<'GET /transfers'>> {
+    return this.paged('GET /transfers', params, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Data<'GET /transfers/{id}'>> {
+    return unwrap(await this.t.call('GET /transfers/{id}', { params: { id } }, 'read', options));
+  }
+
+  /** An unmatched transfer pays an unpaid payment request of its amount. */
+  async assign(
+    id: string,
+    params: Body<'POST /transfers/{id}/assign'>,
+    options?: RequestOptions,
+  ): Promise<Data<'POST /transfers/{id}/assign'>> {
+    return unwrap(
+      await this.t.call('POST /transfers/{id}/assign', { params: { id }, body: params }, 'write', options),
+    );
+  }
+
+  /** An unmatched transfer the merchant sent back: `returned`, nothing credited. */
+  async return(id: string, options?: RequestOptions): Promise<Data<'POST /transfers/{id}/return'>> {
+    return unwrap(await this.t.call('POST /transfers/{id}/return', { params: { id } }, 'write', options));
   }
 }
 
@@ -939,6 +987,7 @@ export class Khoums {
   readonly organization: Organization;
   readonly accounts: Accounts;
   readonly refunds: Refunds;
+  readonly transfers: Transfers;
   readonly balance: Balance;
   readonly balanceTransactions: BalanceTransactions;
   readonly payouts: Payouts;
@@ -967,6 +1016,7 @@ export class Khoums {
     this.organization = new Organization(t);
     this.accounts = new Accounts(t);
     this.refunds = new Refunds(t);
+    this.transfers = new Transfers(t);
     this.balance = new Balance(t);
     this.balanceTransactions = new BalanceTransactions(t);
     this.payouts = new Payouts(t);

@@ -45,6 +45,7 @@ export type ListRefundsParams = Query<'GET /refunds'>;
 export type SettlementReportParams = Query<'GET /reports/settlement'>;
 export type ListBalanceTransactionsParams = Query<'GET /balance-transactions'>;
 export type ListPayoutsParams = Query<'GET /payouts'>;
+export type ListTransfersParams = Query<'GET /transfers'>;
 
 export type PriceInterval = Price['interval'];
 export type InvoiceStatus = Invoice['status'];

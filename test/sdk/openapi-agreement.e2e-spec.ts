@@ -131,6 +131,7 @@ describe('every method on the real service', () => {
     methods: Record<PaymentMethod['type'], string>;
     request: { id: string; transactionId: string };
     payment: { id: string };
+    transfer: { id: string };
     session: { id: string };
     ownScreen: { id: string; paymentId: string };
     product: { id: string };
@@ -419,6 +420,49 @@ describe('every method on the real service', () => {
         return sk.reports.settlement({ from: today, to: today });
       },
     ],
+    // The Sandbox's wallet is preset: turning the transfer method on suffices.
+    [
+      'paymentMethods.configureGimtel',
+      async ({ sk, pk }) => {
+        const gimtel = await sk.paymentMethods.configureGimtel({ enabled: true });
+        // Its detail: the apps and the receiving wallet.
+        await pk.paymentMethods.get(gimtel.id);
+      },
+    ],
+    [
+      'sandbox.injectTransfer',
+      async ({ sk, pk }) => {
+        // A transfer payment (its instructions), paid by a transfer; then one that matches nothing.
+        const gimtel = (await plain.paymentMethods.list()).find((x) => x.type === 'gimtel')!;
+        const request = await plain.paymentRequests.create({ transactionId: orderId('agree'), amount: 700 });
+        await pk.payments.pay({
+          transactionId: request.transactionId,
+          phoneNumber: '22123456',
+          paymentMethodId: gimtel.id,
+        });
+        await sk.sandbox.injectTransfer({ payerPhone: '22123456', amount: 700 });
+        w.transfer = await sk.sandbox.injectTransfer({
+          payerPhone: '22123457',
+          amount: 600,
+          payerApp: 'click',
+          memo: 'agreement',
+        });
+      },
+    ],
+    ['transfers.list', ({ sk }) => sk.transfers.list({ status: 'unmatched' })],
+    ['transfers.get', ({ sk }) => sk.transfers.get(w.transfer.id)],
+    [
+      'transfers.assign',
+      async ({ sk }) => {
+        const request = await plain.paymentRequests.create({ transactionId: orderId('agree'), amount: 600 });
+        await sk.transfers.assign(w.transfer.id, { paymentRequestId: request.id });
+      },
+    ],
+    [
+      'transfers.return',
+      async ({ sk }) =>
+        sk.transfers.return((await plain.sandbox.injectTransfer({ payerPhone: '22123458', amount: 500 })).id),
+    ],
     ['organization.get', ({ sk }) => sk.organization.get()],
     ['organization.getById', ({ sk }) => sk.organization.getById(org.organizationId)],
     [
@@ -552,6 +596,7 @@ it('the answer check catches a field the document lacks, a missing one and a wro
     type: 'sedad',
     name: 'Sedad',
     requiresPassCode: false,
+    flow: 'push',
     config: { code: 'sedad' },
     organizationId: 'o',
     isTestingMode: true,
