@@ -25,6 +25,7 @@ import { comparePayThroughput, payScenario } from './pay';
 import { createOrganization, khoumsEnv, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { remindersScenario } from './reminders';
+import { BENCH_NOTIFICATIONS_SECRET, transfersScenario } from './transfers';
 import { webhookScenario } from './webhooks';
 
 // The services the bench starts use an external database, where the documents' key is required.
@@ -34,12 +35,13 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,reminders,metrics,balance,export,payouts
+ * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,reminders,metrics,balance,export,payouts,transfers
  * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders,
  * the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
  * payment link's page against the hosted page, and its weight (bench/payment-link.ts). `balance`, `export` and `payouts` are the
  * ledger at scale (bench/money.ts): GET /balance over 1,000,000 balance transactions, their CSV export
- * with the service's memory watched, one payout run over 10,000 due environments. `dashboard` is
+ * with the service's memory watched, one payout run over 10,000 due environments. `transfers` is incoming
+ * transfers (bench/transfers.ts): 200 signed notifications a second, each matching a payment, and the matching throughput. `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists;
  * `reminders` the reminder run over BENCH_REMINDER_SIZES (default 10000,100000) invoices due the same day.
@@ -111,6 +113,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       // The webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // The transfers scenario signs its notifications as a gateway would.
+      BANK_NOTIFICATIONS_SECRET: BENCH_NOTIFICATIONS_SECRET,
       // Comparing two versions' webhook workers: each round starts its own.
       ...(process.env.BENCH_WEBHOOK_BASELINE ? { WEBHOOK_WORKER: 'false' } : {}),
     });
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
     const wanted = (name: string) => !only || only.includes(name);
     const noCeiling =
       only?.every((o) =>
-        ['billing', 'billing-growth', 'reminders', 'balance', 'export', 'payouts', 'link'].includes(o),
+        ['billing', 'billing-growth', 'reminders', 'balance', 'export', 'payouts', 'link', 'transfers'].includes(o),
       ) ?? false;
     pool = createPool(pg.url, 2);
     const hot = !noCeiling;
@@ -204,6 +208,7 @@ async function main(): Promise<void> {
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('payouts')) await payoutRunScenario(pg.url, pool, env, children);
+    if (wanted('transfers')) await transfersScenario(khoumsPort, org, pool, undefined);
   } finally {
     await pool?.end();
     await ceilingPool?.end();

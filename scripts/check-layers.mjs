@@ -26,6 +26,7 @@ export const LAYERS = [
   ['ledger'],
   ['payouts'],
   ['rate-limits'],
+  ['transfer-gateway'],
   ['portal'],
   ['dashboard'],
   ['admin'],

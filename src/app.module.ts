@@ -7,6 +7,7 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { Metrics } from './common/metrics/metrics';
 import { CouponsModule } from './coupons/coupons.module';
+import { TransferGatewayModule } from './transfer-gateway/transfer-gateway.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -67,6 +68,7 @@ export class AppModule {
         PaymentRequestsModule,
         PaymentsModule,
         TransfersModule,
+        TransferGatewayModule,
         CheckoutModule,
         PaymentLinksModule,
         ProductsModule,

@@ -433,7 +433,7 @@ export interface GimtelConfigurationBody {
 }
 
 export interface GimtelInstructions {
-  kind: 'gimtel_transfer';
+  kind: 'gimtel';
   /** The merchant's receiving wallet: 8-digit local number */
   receivingPhone: string;
   /** The bank of the receiving wallet (e.g. BANKILY) */

@@ -139,9 +139,11 @@ export class PaymentRequests extends Resource {
    * Waits until the payment request of `transactionId` is paid (secret key) and returns it. Looks
    * it up at once, then after 1 s, then twice as long each time up to `maxInterval`. Throws
    * `PaymentWaitError` with `reason` `timeout` when `timeout` passes first, or `cancelled` when the
-   * request's invoice becomes `void`; an `AppException` `abort_error` when `signal` aborts; and the
-   * look-up's own errors (404 for an unknown transactionId). A failed payment attempt does not end
-   * the wait: the customer may pay again. For fulfilling orders, the webhook is the proof of payment.
+   * request's invoice becomes `void`, or `expired` when its newest payment is a transfer payment
+   * that ran past its `claimExpiresAt` (failed, `failureReason` `expired`) since the wait began;
+   * an `AppException` `abort_error` when `signal` aborts; and the look-up's own errors (404 for an
+   * unknown transactionId). Another failed payment attempt does not end the wait: the customer may
+   * pay again. For fulfilling orders, the webhook is the proof of payment.
    */
   async waitForPayment(
     transactionId: string,
@@ -161,6 +163,8 @@ export class PaymentRequests extends Resource {
       stop.abort();
     }, timeout);
     let last: unknown;
+    // The expired payments already there when the wait began (an earlier attempt) do not end it.
+    let expiredBefore: Set<string> | undefined;
     try {
       for (let delay = options.interval ?? 1000; ; delay = Math.min(delay * 2, maxInterval)) {
         const request = await this.getByTransactionId(transactionId, { signal: stop.signal });
@@ -168,6 +172,17 @@ export class PaymentRequests extends Resource {
         if (!('status' in request))
           throw appException('waitForPayment needs a secret key (sk_…)', 'invalid_api_key');
         if (request.status === 'paid') return request;
+        // The request's newest payment (its attempts are listed newest first), if any.
+        const [newest] = (
+          await this.t.call('GET /payment', { query: { transactionId, limit: 1 } }, 'read', {
+            signal: stop.signal,
+          })
+        ).data;
+        const expired =
+          newest?.status === 'failed' && newest.failureReason === 'expired' ? newest.id : undefined;
+        if (expiredBefore === undefined) expiredBefore = new Set(expired ? [expired] : []);
+        else if (expired && !expiredBefore.has(expired))
+          throw new PaymentWaitError('expired', transactionId, request);
         if (request.invoiceId) {
           const invoice = await this.t.call(
             'GET /invoices/{id}',
@@ -212,14 +227,21 @@ export class Payments extends Resource {
    * answer was lost is retried with the same Idempotency-Key, which never charges twice; without
    * it a payment is never resubmitted: check the request's payments or wait for the webhook.
    */
-  async pay(params: PayParams, options?: RequestOptions): Promise<Data<'POST /payment'>> {
+  async pay(
+    params: PayParams,
+    options?: RequestOptions,
+  ): Promise<
+    Data<'POST /payment'> & { instructions: Operations['POST /payment']['response']['instructions'] }
+  > {
     const body = {
       transactionId: params.transactionId,
       phoneNumber: params.phoneNumber,
       passCode: params.passCode ?? '',
       configurationId: params.paymentMethodId,
     };
-    return unwrap(await this.t.call('POST /payment', { body }, 'pay', options));
+    const answer = await this.t.call('POST /payment', { body }, 'pay', options);
+    // A transfer payment's instructions (where and how much the customer sends), null otherwise.
+    return { ...unwrap(answer), instructions: answer.instructions ?? null };
   }
 
   /** A payment by id (secret key). */

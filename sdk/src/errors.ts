@@ -137,10 +137,12 @@ function secondsOf(header: string | null): number | undefined {
 
 /**
  * Why `paymentRequests.waitForPayment` stopped without a payment: `timeout` (its `timeout` passed
- * with the request still pending) or `cancelled` (the request's invoice became `void`: it will not
- * be paid). A failed payment attempt does not end the wait: the customer may pay again.
+ * with the request still pending), `cancelled` (the request's invoice became `void`: it will not
+ * be paid) or `expired` (the customer's transfer payment ran past its `claimExpiresAt` unpaid and
+ * failed with `failureReason` `expired`: they may pay again, with new instructions). Another failed
+ * payment attempt does not end the wait: the customer may pay again.
  */
-export type PaymentWaitFailure = 'timeout' | 'cancelled';
+export type PaymentWaitFailure = 'timeout' | 'cancelled' | 'expired';
 
 /** Thrown by `paymentRequests.waitForPayment` when the request will not be (or was not in time) paid. */
 export class PaymentWaitError extends Error {
@@ -155,7 +157,9 @@ export class PaymentWaitError extends Error {
     super(
       reason === 'timeout'
         ? `Payment request "${transactionId}" was not paid in time`
-        : `Payment request "${transactionId}" will not be paid: its invoice is void`,
+        : reason === 'expired'
+          ? `Payment request "${transactionId}" was not paid: the transfer's time ran out`
+          : `Payment request "${transactionId}" will not be paid: its invoice is void`,
     );
   }
 }

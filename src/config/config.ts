@@ -316,6 +316,23 @@ export class AppConfig {
   @Max(86_400_000)
   RECONCILE_MIN_AGE_MS = 60_000;
 
+  /**
+   * The secret the receiving banks' gateways sign incoming-transfer notifications with
+   * (docs/bank-gateway.md "Incoming transfers"); unset: every notification is refused (401) and
+   * transfers arrive by polling only.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BANK_NOTIFICATIONS_SECRET must be at least 16 characters' })
+  BANK_NOTIFICATIONS_SECRET?: string;
+
+  /** How often the bank gateways are asked for the incoming transfers since the last cursor; 0 turns polling off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  TRANSFER_POLL_MS = 15_000;
+
   /** Requests per second per API key, bursts up to twice that; counted by each instance; 0 turns the limit off. */
   @Transform(toInt)
   @IsInt()
@@ -527,6 +544,7 @@ export const JOB_SWITCHES = [
   'SMS_SEND_INTERVAL_MS',
   'TEST_CLOCK_INTERVAL_MS',
   'TRANSFER_CLAIM_EXPIRY_INTERVAL_MS',
+  'TRANSFER_POLL_MS',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 export type JobSwitch = (typeof JOB_SWITCHES)[number];
 
@@ -555,6 +573,7 @@ const OPTIONAL_SETTINGS = [
   ...(['BANKILY', 'MASRIVI', 'SEDAD'] as const).flatMap((b) => [`BANK_${b}_URL`, `BANK_${b}_API_KEY`]),
   'PAYOUT_GATEWAY_URL',
   'PAYOUT_GATEWAY_API_KEY',
+  'BANK_NOTIFICATIONS_SECRET',
 ];
 
 export class ConfigError extends Error {}

@@ -403,7 +403,7 @@ export class PaymentsRepository {
   }
 
   /**
-   * The pending transfer payments a transfer may complete (docs/transfers.md "Matching"): of the
+   * The pending transfer payments a transfer may complete (docs/transfers.md "How a transfer is matched"): of the
    * environment and receiving wallet, from the payer's phone, of the amount, whose claim (plus the
    * grace) had not expired when the transfer was received. At most two are read: two is "several".
    */

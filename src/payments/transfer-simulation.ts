@@ -4,7 +4,7 @@ import type { Payment } from './payment';
 /**
  * What a simulated transfer of a transfer payment does: the transfers module (above payments)
  * registers it when it starts, so that `POST /payment/:id/simulate-transfer` goes through the
- * real receiving and matching of a transfer (docs/transfers.md "Sandbox"). Answers whether the
+ * real receiving and matching of a transfer (docs/transfers.md "In the Sandbox"). Answers whether the
  * transfer matched this payment.
  */
 export type SimulateTransfer = (payment: Payment, organizationId: string) => Promise<boolean>;

@@ -17,7 +17,7 @@ import { TransferJson } from './transfer';
 import { TransferError } from './transfers.errors';
 import { TransfersService } from './transfers.service';
 
-/** The transfers received on the key's environment's wallet (docs/transfers.md "The transfers API"). */
+/** The transfers received on the key's environment's wallet (docs/transfers.md "The inbox"). */
 @ApiTags('Transfers')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/transfers`)
@@ -65,7 +65,7 @@ export class TransfersController {
   }
 }
 
-/** Sandbox: inject an incoming transfer (docs/transfers.md "Sandbox"). */
+/** Sandbox: inject an incoming transfer (docs/transfers.md "In the Sandbox"). */
 @ApiTags('Transfers')
 @ApiHeader({ name: 'Authorization', description: 'Secret API key (sk_…)', required: true })
 @Controller(`${API}/sandbox/transfers`)

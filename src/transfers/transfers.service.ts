@@ -35,7 +35,7 @@ export interface SimulatedTransfer {
 
 /**
  * Receives the transfers the receiving banks report and matches them to the payments they pay
- * (docs/transfers.md "Matching"); the merchant's transfers API (list, assign, return). Every path
+ * (docs/transfers.md "How a transfer is matched"); the merchant's transfers API (list, assign, return). Every path
  * that learns of a transfer (a signed notification, a poll, a Sandbox simulation) goes through
  * `receive`.
  */

@@ -96,6 +96,8 @@ it("declares every metric, and Node's process metrics", async () => {
     'khoums_billing_invoices_created_total',
     'khoums_payouts_total',
     'khoums_refunds_total',
+    'khoums_transfers_received_total',
+    'khoums_transfer_to_payment_seconds',
     'khoums_db_pool_connections',
     'process_cpu_user_seconds_total',
     'nodejs_heap_size_used_bytes',

@@ -130,6 +130,7 @@ describe('every method on the real service', () => {
     methods: Record<PaymentMethod['type'], string>;
     request: { id: string; transactionId: string };
     payment: { id: string };
+    transfer: { id: string };
     session: { id: string };
     ownScreen: { id: string; paymentId: string };
     product: { id: string };
@@ -143,7 +144,6 @@ describe('every method on the real service', () => {
     refund: { id: string };
     payout: { id: string };
     link: { id: string };
-    transfer: { id: string };
   };
 
   /** One entry per public method, run in this order; each calls its method with a traced client. */

@@ -166,3 +166,34 @@ it('throws the look-up’s 404 for an unknown transactionId, and needs a secret 
     .catch((e) => e);
   expect(isAppException(publishable) && publishable.code).toBe('invalid_api_key');
 });
+
+it('throws PaymentWaitError `expired` when a transfer payment runs past its claim, not for one expired before the wait', async () => {
+  const gimtel = await sk.paymentMethods.configureGimtel({ enabled: true });
+  const pay = (transactionId: string, phoneNumber: string) =>
+    pk.payments.pay({ transactionId, phoneNumber, paymentMethodId: gimtel.id });
+  // The claim's expiry, as its job makes it: failed, `expired`.
+  const expire = (id: string) =>
+    t.query(`UPDATE payments SET status = 'failed', failure_reason = 'expired' WHERE id = $1`, [id]);
+
+  const pr = await sk.paymentRequests.create({ transactionId: orderId('wait'), amount: 1100 });
+  const before = await pay(pr.transactionId, '22123456');
+  expect(before.instructions).toMatchObject({ amount: 1100, paymentId: before.id });
+  await expire(before.id);
+  // An attempt that expired before the wait began does not end it; a new one is paid for.
+  const waiting = sk.paymentRequests
+    .waitForPayment(pr.transactionId, { timeout: 30_000, interval: 50, maxInterval: 100 })
+    .catch((e: unknown) => e);
+  const settled = settlement(waiting);
+  await lookedUpTwiceSince(pr.transactionId, Date.now());
+  expect(settled()).toBe(false);
+  const during = await pay(pr.transactionId, '22123456');
+  await lookedUpTwiceSince(pr.transactionId, Date.now());
+  expect(settled()).toBe(false);
+  await expire(during.id);
+  expect(await waiting).toMatchObject({
+    name: 'PaymentWaitError',
+    reason: 'expired',
+    transactionId: pr.transactionId,
+    paymentRequest: expect.objectContaining({ id: pr.id, status: 'pending' }),
+  });
+});

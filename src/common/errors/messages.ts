@@ -29,6 +29,8 @@ export const Messages = {
   documentNotFound: 'Document not found',
   /** `GET /metrics` without `Authorization: Bearer <METRICS_TOKEN>`. */
   invalidMetricsToken: 'Invalid metrics token',
+  /** A bank gateway's notification whose `x-khoums-signature` is missing, wrong or stale. */
+  invalidSignature: 'Invalid signature',
 
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',

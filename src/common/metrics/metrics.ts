@@ -75,6 +75,18 @@ export class Metrics {
     labelNames: ['status'] as const,
     registers: [this.registry],
   });
+  readonly transfersReceived = new Counter({
+    name: 'khoums_transfers_received_total',
+    help: 'Incoming transfers received from the bank gateways, by outcome (matched, unmatched, duplicate: already stored) and source (notification, poll)',
+    labelNames: ['outcome', 'source'] as const,
+    registers: [this.registry],
+  });
+  readonly transferMatchDelay = new Histogram({
+    name: 'khoums_transfer_to_payment_seconds',
+    help: "From an incoming transfer's arrival at the bank (its receivedAt) to the completion of the payment it matched",
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 15, 30, 60, 300, 900],
+    registers: [this.registry],
+  });
   readonly dbPool = new Gauge({
     name: 'khoums_db_pool_connections',
     help: 'Connections of the PostgreSQL pool, by state (active, idle, waiting: requests waiting for one)',

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Paying from any wallet of the national switch (docs/transfers.md, CONTRACT "GIMTEL transfers").
+ * Paying from any wallet of the national switch (docs/transfers.md).
  *
  * - `payment_methods` gain `flow` (`push`: the bank app is asked to debit the customer; `transfer`:
  *   the customer sends the money). Every environment gets one `gimtel` row (flow `transfer`), off

@@ -45,6 +45,7 @@ import { InvoicePrefix17968500000000 } from './17968500000000-InvoicePrefix';
 import { ProrationSeq1796860000000 } from './1796860000000-ProrationSeq';
 import { TestClocks1797200000000 } from './1797200000000-TestClocks';
 import { Transfers1797100000000 } from './1797100000000-Transfers';
+import { TransferPollCursors1797150000000 } from './1797150000000-TransferPollCursors';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -94,4 +95,5 @@ export const migrations = [
   ProrationSeq1796860000000,
   TestClocks1797200000000,
   Transfers1797100000000,
+  TransferPollCursors1797150000000,
 ];

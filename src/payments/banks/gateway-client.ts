@@ -22,6 +22,14 @@ interface GatewayJson {
   code?: unknown;
 }
 
+/** One answer of `GET /transfers?since=`: the transfers as sent (unvalidated) and the next cursor. */
+export interface IncomingTransfersPage {
+  transfers: unknown[];
+  cursor: string;
+  /** More transfers wait after `cursor`: ask again at once. */
+  hasMore: boolean;
+}
+
 /** An HTTP answer below 500 (a 5xx, silence or a broken connection has thrown). */
 interface GatewayResponse {
   status: number;
@@ -118,6 +126,24 @@ export class BankGatewayClient implements BankAdapter, TransferAdapter {
     if (res.status >= 400)
       return { status: 'failed', reason: `gateway refused the transfer (${res.status})` };
     return answerOf(res, request.reference, 'transfer', TRANSFER);
+  }
+
+  /**
+   * `GET /transfers?since=<cursor>`: the incoming transfers the bank received after `since` (from
+   * the first without one), oldest first, and the cursor to ask from next (docs/bank-gateway.md
+   * "Incoming transfers"). The items are handed over as sent: the caller validates each.
+   */
+  async incomingTransfers(since: string | null, signal: AbortSignal): Promise<IncomingTransfersPage> {
+    const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
+    const res = await this.call('GET', `/transfers${query}`, signal);
+    const json = res.json as { transfers?: unknown; cursor?: unknown; hasMore?: unknown } | null;
+    if (res.status !== 200 || !json || !Array.isArray(json.transfers) || typeof json.cursor !== 'string')
+      throw new BankUnavailableError(`unexpected answer to GET /transfers (HTTP ${res.status})`, 'error');
+    return {
+      transfers: json.transfers as unknown[],
+      cursor: json.cursor.slice(0, 200),
+      hasMore: json.hasMore === true,
+    };
   }
 
   private async call(

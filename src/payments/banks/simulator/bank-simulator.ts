@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WRONG_PASS_CODE } from '../bank';
+import { SIGNATURE_HEADER, signNotification } from '../notification-signature';
 
 /**
  * A bank gateway speaking the protocol of docs/bank-gateway.md, for the end-to-end suite and
@@ -31,6 +32,41 @@ export interface SimulatedCharge {
   confirmOnStatus: boolean;
 }
 
+/**
+ * What becomes of the notification of a transfer sent to the merchant's wallet (docs/bank-gateway.md
+ * "Incoming transfers"): sent at once (`normal`), never sent (`drop`: only polling finds it), sent
+ * `copies` times (`repeat`), held until the next transfer's has gone (`reorder`), sent after
+ * `delayMs` (`delay`).
+ */
+export const NOTIFICATION_MODES = ['normal', 'drop', 'repeat', 'reorder', 'delay'] as const;
+export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
+
+/** A transfer the bank received for a merchant's wallet, as the gateway reports it. */
+export interface SimulatedIncomingTransfer {
+  id: string;
+  receivingBank: string;
+  receivingPhone: string;
+  payerPhone: string;
+  payerApp: string;
+  amount: number;
+  receivedAt: string;
+  memo?: string;
+}
+
+/** What `POST /simulator/transfers` takes: a customer sends money to a wallet. */
+export interface SendTransferInput {
+  receivingPhone: string;
+  payerPhone: string;
+  amount: number;
+  receivingBank?: string;
+  payerApp?: string;
+  memo?: string;
+  /** The bank's reference (default a new one): the same again replays a transfer already received. */
+  id?: string;
+  /** When the bank received it (default now). */
+  receivedAt?: string;
+}
+
 export interface SimulatorStats {
   /** Charge requests that reached the bank (replays of a known reference included). */
   chargeRequests: number;
@@ -44,6 +80,12 @@ export interface SimulatorStats {
   refundRequests: number;
   /** Distinct refunds recorded. */
   refunds: number;
+  /** Incoming transfers received for merchants' wallets, and `GET /transfers?since=` calls. */
+  incomingTransfers: number;
+  transferPolls: number;
+  /** Notifications POSTed to Khoums, and those it answered 200. */
+  notificationsSent: number;
+  notificationsAccepted: number;
 }
 
 /** A payout sent to a merchant's account (docs/bank-gateway.md "Transfers"). */
@@ -77,6 +119,15 @@ export interface BankSimulator {
   /** A pending refund (mode `pending`) ends. */
   settleRefund(reference: string, status: 'succeeded' | 'failed'): boolean;
   setMode(mode: SimulatorMode, delayMs?: number): void;
+  /** A customer's transfer reaches a merchant's wallet: stored for polling, and notified per the mode. */
+  sendTransfer(input: SendTransferInput): SimulatedIncomingTransfer;
+  setNotificationMode(mode: NotificationMode, options?: { delayMs?: number; copies?: number }): void;
+  /** Sends the notification `reorder` holds back, if any. */
+  flushNotifications(): void;
+  /** Resolves once every notification sent so far has had its answer (or failed). */
+  notificationsSettled(): Promise<void>;
+  /** Where notifications go: Khoums's API base URL (`…/api/v1`) and the secret. */
+  notifyTo(khoumsUrl: string | undefined, secret?: string): void;
   settle(reference: string, status: 'completed' | 'declined'): boolean;
   reset(): void;
   close(): Promise<void>;
@@ -113,7 +164,15 @@ export function normalOutcome(
 }
 
 export async function startBankSimulator(
-  options: { port?: number; host?: string; apiKey?: string } = {},
+  options: {
+    port?: number;
+    host?: string;
+    apiKey?: string;
+    /** Khoums's API base URL (`http://host/api/v1`): incoming transfers are notified there. */
+    khoumsUrl?: string;
+    /** BANK_NOTIFICATIONS_SECRET, which signs the notifications. */
+    notificationsSecret?: string;
+  } = {},
 ): Promise<BankSimulator> {
   const charges = new Map<string, SimulatedCharge>();
   const transfers = new Map<string, SimulatedTransfer>();
@@ -126,9 +185,158 @@ export async function startBankSimulator(
     transfers: 0,
     refundRequests: 0,
     refunds: 0,
+    incomingTransfers: 0,
+    transferPolls: 0,
+    notificationsSent: 0,
+    notificationsAccepted: 0,
   };
   let mode: SimulatorMode = 'normal';
   let delayMs = 0;
+
+  // Incoming transfers, in the order the bank received them (a transfer's cursor is its position).
+  const incoming: SimulatedIncomingTransfer[] = [];
+  const incomingIds = new Map<string, SimulatedIncomingTransfer>();
+  let khoumsUrl = options.khoumsUrl;
+  let notificationsSecret = options.notificationsSecret;
+  let notificationMode: NotificationMode = 'normal';
+  let notificationDelayMs = 0;
+  let notificationCopies = 2;
+  let heldBack: SimulatedIncomingTransfer | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  /** POSTs one signed notification to Khoums (no retry: polling finds what is lost). */
+  function notify(transfer: SimulatedIncomingTransfer, after: number | Promise<void> = 0): Promise<void> {
+    if (!khoumsUrl) return Promise.resolve();
+    const url = `${khoumsUrl.replace(/\/+$/, '')}/bank-notifications/transfers`;
+    const secret = notificationsSecret ?? '';
+    const sending = (async () => {
+      if (typeof after !== 'number') await after;
+      else if (after > 0) await new Promise((r) => setTimeout(r, after).unref());
+      const body = JSON.stringify(transfer);
+      stats.notificationsSent += 1;
+      try {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [SIGNATURE_HEADER]: signNotification(secret, body, Math.floor(Date.now() / 1000)),
+          },
+          body,
+          signal: AbortSignal.timeout(30_000),
+        });
+        await res.body?.cancel().catch(() => undefined);
+        if (res.status === 200) stats.notificationsAccepted += 1;
+      } catch {
+        // Khoums unreachable: the transfer waits for its poll.
+      }
+    })();
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+    return sending;
+  }
+
+  function sendTransfer(input: SendTransferInput): SimulatedIncomingTransfer {
+    const known = input.id === undefined ? undefined : incomingIds.get(input.id);
+    if (known) {
+      void notify(known);
+      return known;
+    }
+    const transfer: SimulatedIncomingTransfer = {
+      id: input.id ?? `gim_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+      receivingBank: input.receivingBank ?? 'BANKILY',
+      receivingPhone: input.receivingPhone,
+      payerPhone: input.payerPhone,
+      payerApp: input.payerApp ?? 'bankily',
+      amount: input.amount,
+      receivedAt: input.receivedAt ?? new Date().toISOString(),
+      ...(input.memo !== undefined ? { memo: input.memo } : {}),
+    };
+    incoming.push(transfer);
+    incomingIds.set(transfer.id, transfer);
+    stats.incomingTransfers += 1;
+    switch (notificationMode) {
+      case 'normal':
+        void notify(transfer);
+        break;
+      case 'drop':
+        break;
+      case 'repeat':
+        for (let i = 0; i < notificationCopies; i++) void notify(transfer);
+        break;
+      case 'delay':
+        void notify(transfer, notificationDelayMs);
+        break;
+      case 'reorder':
+        if (heldBack) {
+          const held = heldBack;
+          heldBack = null;
+          // The later transfer's notification arrives first; the earlier one once it is answered.
+          void notify(held, notify(transfer));
+        } else heldBack = transfer;
+        break;
+    }
+    return transfer;
+  }
+
+  function flushNotifications(): void {
+    if (!heldBack) return;
+    void notify(heldBack);
+    heldBack = null;
+  }
+
+  async function notificationsSettled(): Promise<void> {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  }
+
+  /** `GET /transfers?since=<cursor>`: up to `limit` (100) transfers after the cursor, oldest first. */
+  function handleIncomingList(url: URL, res: ServerResponse): void {
+    stats.transferPolls += 1;
+    if (mode === 'error') return send(res, 503, { error: 'bank unavailable' });
+    if (mode === 'hang') return;
+    const since = url.searchParams.get('since');
+    const from = since === null ? 0 : Number(since);
+    if (!Number.isInteger(from) || from < 0)
+      return send(res, 400, { error: 'since: a cursor of this gateway' });
+    const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 100) || 100, 1), 500);
+    const page = incoming.slice(from, from + limit);
+    send(res, 200, {
+      transfers: page,
+      cursor: String(from + page.length),
+      hasMore: from + page.length < incoming.length,
+    });
+  }
+
+  function setNotificationMode(next: NotificationMode, o: { delayMs?: number; copies?: number } = {}): void {
+    notificationMode = next;
+    notificationDelayMs = o.delayMs ?? 0;
+    notificationCopies = o.copies ?? 2;
+    if (next !== 'reorder') flushNotifications();
+  }
+
+  function handleSendTransfer(body: Record<string, unknown>, res: ServerResponse): void {
+    if (
+      typeof body.receivingPhone !== 'string' ||
+      typeof body.payerPhone !== 'string' ||
+      !Number.isInteger(body.amount) ||
+      (body.amount as number) < 1
+    )
+      return send(res, 400, { error: 'receivingPhone, payerPhone and amount (integer) are required' });
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    send(
+      res,
+      200,
+      sendTransfer({
+        receivingPhone: body.receivingPhone,
+        payerPhone: body.payerPhone,
+        amount: body.amount as number,
+        receivingBank: str(body.receivingBank),
+        payerApp: str(body.payerApp),
+        memo: str(body.memo),
+        id: str(body.id),
+        receivedAt: str(body.receivedAt),
+      }),
+    );
+  }
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     if (res.writableEnded || res.destroyed) return;
@@ -381,6 +589,23 @@ export async function startBankSimulator(
       setMode(body.mode as SimulatorMode, typeof body.delayMs === 'number' ? body.delayMs : undefined);
       return send(res, 200, { mode, delayMs });
     }
+    if (path === '/_control/notifications') {
+      if (!NOTIFICATION_MODES.includes(body.mode as NotificationMode))
+        return send(res, 400, { error: `mode: one of ${NOTIFICATION_MODES.join(', ')}` });
+      setNotificationMode(body.mode as NotificationMode, {
+        delayMs: typeof body.delayMs === 'number' ? body.delayMs : undefined,
+        copies: typeof body.copies === 'number' ? body.copies : undefined,
+      });
+      return send(res, 200, {
+        mode: notificationMode,
+        delayMs: notificationDelayMs,
+        copies: notificationCopies,
+      });
+    }
+    if (path === '/_control/notifications/flush') {
+      flushNotifications();
+      return send(res, 200, { mode: notificationMode });
+    }
     const transferMatch = /^\/_control\/transfers\/([^/]+)\/settle$/.exec(path);
     if (transferMatch) {
       const reference = decodeURIComponent(transferMatch[1]);
@@ -419,6 +644,10 @@ export async function startBankSimulator(
     charges.clear();
     transfers.clear();
     refunds.clear();
+    incoming.length = 0;
+    incomingIds.clear();
+    heldBack = null;
+    notificationMode = 'normal';
     Object.assign(stats, {
       chargeRequests: 0,
       charges: 0,
@@ -427,6 +656,10 @@ export async function startBankSimulator(
       transfers: 0,
       refundRequests: 0,
       refunds: 0,
+      incomingTransfers: 0,
+      transferPolls: 0,
+      notificationsSent: 0,
+      notificationsAccepted: 0,
     });
     setMode('normal');
   }
@@ -435,7 +668,8 @@ export async function startBankSimulator(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://bank').pathname;
+      const url = new URL(req.url ?? '/', 'http://bank');
+      const path = url.pathname;
       let body: Record<string, unknown> = {};
       if (chunks.length) {
         try {
@@ -445,6 +679,8 @@ export async function startBankSimulator(
         }
       }
       if (path.startsWith('/_control/')) return handleControl(path, body, res);
+      // The customer's side (their app sends money to a merchant's wallet): no gateway key.
+      if (req.method === 'POST' && path === '/simulator/transfers') return handleSendTransfer(body, res);
       if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
         return send(res, 401, { error: 'unauthorized' });
       if (req.method === 'POST' && path === '/charges') {
@@ -459,6 +695,7 @@ export async function startBankSimulator(
         handleRefund(body, res).catch(() => send(res, 500, { error: 'simulator failure' }));
         return;
       }
+      if (req.method === 'GET' && path === '/transfers') return handleIncomingList(url, res);
       const refundMatch = /^\/refunds\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && refundMatch)
         return handleRefundStatus(decodeURIComponent(refundMatch[1]), res);
@@ -483,6 +720,14 @@ export async function startBankSimulator(
     refund: (reference) => refunds.get(reference),
     settleRefund,
     setMode,
+    sendTransfer,
+    setNotificationMode,
+    flushNotifications,
+    notificationsSettled,
+    notifyTo: (url, secret) => {
+      khoumsUrl = url;
+      if (secret !== undefined) notificationsSecret = secret;
+    },
     settle,
     reset,
     close: () =>

@@ -1,0 +1,172 @@
+import autocannon from 'autocannon';
+import type { Pool } from 'pg';
+import type { CreatedOrganization } from '../src/organizations/organizations.service';
+import { SIGNATURE_HEADER, signNotification } from '../src/payments/banks/notification-signature';
+import { createRequest } from './api-requests';
+import { CONNECTIONS, fmt, load, Measure, SECONDS } from './measure';
+
+/** The secret the bench's Khoums and its "gateway" (this scenario) share. */
+export const BENCH_NOTIFICATIONS_SECRET = 'bench-bank-notifications-secret';
+
+/** The sustained notification rate the target is set at (issue #32). */
+const RATE = Number(process.env.BENCH_TRANSFER_RATE ?? 200);
+
+interface Pending {
+  paymentId: string;
+  payerPhone: string;
+  amount: number;
+}
+
+/**
+ * Incoming transfers (docs/bank-gateway.md "Incoming transfers"), in two parts on one Production
+ * wallet of the bench's organization, each notification paying a pending transfer payment of its
+ * own (matching: the transfer stored, the payment completed, the request paid, the ledger entry,
+ * the events):
+ * - sustained: RATE (200) signed notifications a second for SECONDS; the time from each
+ *   notification's sending to its payment-completed event's outbox row (`events.created_at`),
+ *   p50/p99 (target p99 <= 1 s), and to the 200 answer;
+ * - throughput: notifications as fast as CONNECTIONS connections send them, matched per second,
+ *   against the create-payment-request throughput of Khoums measured just before in the same run,
+ *   and the bare server's create ceiling (target >= 0.5× of each: a match is one insert and one
+ *   update, like a create).
+ */
+export async function transfersScenario(
+  port: number,
+  org: CreatedOrganization,
+  pool: Pool,
+  createCeiling: Measure | undefined,
+): Promise<void> {
+  const key = org.production.secretKey;
+  const wallet = '22334455';
+  const environmentId = org.production.environmentId;
+  // The owner's set-up of the transfer method (PUT /configuration/gimtel), as its row holds it.
+  const {
+    rows: [{ id: methodId }],
+  } = await pool.query<{ id: string }>(
+    `UPDATE payment_methods SET enabled = true, receiving_bank = 'BANKILY', receiving_phone = $2
+      WHERE environment_id = $1 AND type = 'gimtel' RETURNING id`,
+    [environmentId, wallet],
+  );
+
+  let phones = 0;
+  /**
+   * `count` payment requests each with its pending transfer payment from a wallet of its own,
+   * claimed for 15 minutes to the bench's wallet: the rows pay on the transfer method opens.
+   */
+  const prepare = async (label: string, count: number): Promise<Pending[]> => {
+    const first = phones + 1;
+    phones += count;
+    const { rows } = await pool.query<{ id: string; phone: string; amount: number }>(
+      `WITH req AS (
+         INSERT INTO payment_requests (id, environment_id, transaction_id, amount)
+         SELECT gen_random_uuid(), $1, 'bench-transfer-' || $2 || '-' || i, 100 + i % 5000
+           FROM generate_series($3::int, $4::int) i
+         RETURNING id, transaction_id, amount
+       )
+       INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
+                             status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                             receiving_phone)
+       SELECT gen_random_uuid(), $1, req.id, $5, req.amount,
+              '3' || lpad(split_part(req.transaction_id, '-', 4), 7, '0'), 'pending', now(), now(), now(),
+              now() + interval '15 minutes', 'BANKILY', $6
+         FROM req
+       RETURNING id, phone_number AS phone, amount`,
+      [environmentId, label, first, first + count - 1, methodId, wallet],
+    );
+    return rows.map((r) => ({ paymentId: r.id, payerPhone: r.phone, amount: r.amount }));
+  };
+
+  /** A notification request paying the next of `pending`, signed; `sent` records when each left. */
+  const notifications = (label: string, pending: Pending[], sent: Map<string, number>) => {
+    let next = 0;
+    const request: autocannon.Request = {
+      method: 'POST',
+      path: '/api/v1/bank-notifications/transfers',
+      setupRequest: (req) => {
+        const p = pending[next++ % pending.length];
+        const body = JSON.stringify({
+          id: `bench-${label}-${next}`,
+          receivingBank: 'BANKILY',
+          receivingPhone: wallet,
+          payerPhone: p.payerPhone,
+          payerApp: 'click',
+          amount: p.amount,
+          receivedAt: new Date().toISOString(),
+        });
+        if (!sent.has(p.paymentId)) sent.set(p.paymentId, Date.now());
+        return {
+          ...req,
+          headers: {
+            'content-type': 'application/json',
+            [SIGNATURE_HEADER]: signNotification(
+              BENCH_NOTIFICATIONS_SECRET,
+              body,
+              Math.floor(Date.now() / 1000),
+            ),
+          },
+          body,
+        };
+      },
+    };
+    return { request, used: () => next };
+  };
+
+  // Sustained: RATE a second.
+  const steady = await prepare('steady', RATE * SECONDS + RATE);
+  const steadySent = new Map<string, number>();
+  const steadyLoad = notifications('steady', steady, steadySent);
+  const steadyResult = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 20,
+    overallRate: RATE,
+    duration: SECONDS,
+    requests: [steadyLoad.request],
+  });
+  if (steadyLoad.used() > steady.length) throw new Error('bench: the sustained part ran out of payments');
+  const ids = [...steadySent.keys()];
+  const { rows } = await pool.query<{ id: string; at: Date }>(
+    `SELECT data->>'id' AS id, min(created_at) AS at FROM events
+      WHERE kind = 'payment-updated' AND data->>'status' = 'completed' AND data->>'id' = ANY($1)
+      GROUP BY 1`,
+    [ids],
+  );
+  const lags = rows.map((r) => r.at.getTime() - steadySent.get(r.id)!).sort((x, y) => x - y);
+  const pct = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))] ?? NaN;
+  const achieved = steadyResult.requests.total / SECONDS;
+
+  // Throughput: as fast as it goes, against Khoums's own create in the same run.
+  const fast = await prepare('fast', 15_000);
+  await load(port, createRequest(key, 'bench-transfers-create'), 2);
+  const create = await load(port, createRequest(key, 'bench-transfers-create'));
+  const before = await matchedCount(pool);
+  const fastLoad = notifications('fast', fast, new Map());
+  const started = Date.now();
+  const m = await load(port, fastLoad.request);
+  const seconds = (Date.now() - started) / 1000;
+  if (fastLoad.used() > fast.length)
+    throw new Error('bench: the throughput part ran out of payments: raise its total');
+  const matched = (await matchedCount(pool)) - before;
+  const matchRate = matched / seconds;
+  const vsCreate = matchRate / create.rps;
+  const vsCeiling = createCeiling ? matchRate / createCeiling.rps : undefined;
+  process.stdout.write(
+    `Incoming transfers: signed POST /bank-notifications/transfers, each matching a pending payment\n` +
+      `  sustained ${achieved.toFixed(0)}/s for ${SECONDS} s (target ${RATE}/s), ${steadyResult.non2xx} non-2xx, ` +
+      `${steadyResult.errors + steadyResult.timeouts} errors, ${lags.length}/${ids.length} completed\n` +
+      `  notification -> payment-completed outbox row: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${lags.at(-1)} ms ` +
+      `(target p99 <= 1000 ms: ${pct(0.99) <= 1000 && lags.length === ids.length ? 'met' : 'NOT met'}); ` +
+      `answer p50 ${steadyResult.latency.p50} ms, p99 ${steadyResult.latency.p99} ms\n` +
+      `  throughput (${CONNECTIONS} connections): ${fmt(m)}, ${matchRate.toFixed(0)} matched/s\n` +
+      `  create payment request (Khoums, same run): ${fmt(create)}\n` +
+      `  ratio   ${vsCreate.toFixed(2)}× Khoums's create` +
+      (vsCeiling === undefined ? '' : `, ${vsCeiling.toFixed(2)}× the create ceiling`) +
+      ` (target >= 0.50: ${vsCreate >= 0.5 && (vsCeiling === undefined || vsCeiling >= 0.5) ? 'met' : 'NOT met'})\n\n`,
+  );
+}
+
+async function matchedCount(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM transfers WHERE status = 'matched'`,
+  );
+  return Number(rows[0].n);
+}
