@@ -6,7 +6,7 @@ import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
-import { PAYMENT_CSV_COLUMNS, PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
+import { Payment, PAYMENT_CSV_COLUMNS, PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
 import type { PaymentListItem, PaymentSearch } from './payment-search';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
@@ -25,6 +25,11 @@ export class PaymentsService {
     const payment = await this.repo.paymentJson(tenant.environmentId, id);
     if (!payment) throw paymentError(PaymentError.NotFound);
     return payment;
+  }
+
+  /** The newest payment of a request of the environment (the hosted pages' transfer instructions), or undefined. */
+  latestOfRequest(environmentId: string, paymentRequestId: string): Promise<Payment | undefined> {
+    return this.repo.latestPaymentOfRequest(environmentId, paymentRequestId);
   }
 
   /** A payment of the environment, or undefined. */

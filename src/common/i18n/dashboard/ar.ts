@@ -264,7 +264,6 @@ export const ar: DashboardTexts = {
   receivingBankLabel: 'بنك محفظة الاستلام',
   receivingPhoneLabel: 'رقم محفظة الاستلام',
   receivingPhoneHint: `8 أرقام، مثلًا ${ltr('22123456')}`,
-  gimtelSaved: 'تم حفظ الدفع بالتحويل.',
   gimtelStatus: 'الدفع بالتحويل',
   gimtelWallet: 'محفظة الاستلام',
 
@@ -290,8 +289,6 @@ export const ar: DashboardTexts = {
   returnTitle: 'إعادة المال',
   returnIntro: 'أعد المال أولًا إلى الدافع من تطبيقك، ثم علّم التحويل كمُعاد. لا يُضاف شيء إلى رصيدك.',
   returnButton: 'تعليم كمُعاد',
-  transferAssigned: 'تم ربط التحويل: طلب الدفع مسدَّد.',
-  transferReturned: 'تم تعليم التحويل كمُعاد.',
 
   productsTitle: 'المنتجات',
   productsIntro: 'منتجات هذه البيئة وأسعارها. يربط الاشتراك عميلا بسعر؛ وتُفوتر كل فترة بالمبلغ الحالي للسعر.',
@@ -611,6 +608,9 @@ export const ar: DashboardTexts = {
   linkMinAboveMax: 'لا يمكن أن يتجاوز الحد الأدنى الحد الأقصى.',
 
   notices: {
+    transferAssigned: 'تم ربط التحويل: طلب الدفع مسدَّد.',
+    transferReturned: 'تم تعليم التحويل كمُعاد.',
+    gimtelSaved: 'تم حفظ الدفع بالتحويل.',
     linkCreated: 'تم إنشاء رابط الدفع: شاركه.',
     linkSaved: 'تم حفظ الرابط.',
     linkDeactivated: 'تم تعطيل الرابط: تُظهر صفحته أنه لم يعد متاحا.',

@@ -261,7 +261,6 @@ export const en: DashboardTexts = {
   receivingBankLabel: 'Bank of the receiving wallet',
   receivingPhoneLabel: 'Number of the receiving wallet',
   receivingPhoneHint: '8 digits, for example 22123456',
-  gimtelSaved: 'Payment by transfer saved.',
   gimtelStatus: 'Payment by transfer',
   gimtelWallet: 'Receiving wallet',
 
@@ -288,8 +287,6 @@ export const en: DashboardTexts = {
   returnIntro:
     'First send the money back to the payer from your app, then mark the transfer returned. Nothing is credited to your balance.',
   returnButton: 'Mark as returned',
-  transferAssigned: 'Transfer assigned: the payment request is paid.',
-  transferReturned: 'Transfer marked as returned.',
 
   productsTitle: 'Products',
   productsIntro:
@@ -611,6 +608,9 @@ export const en: DashboardTexts = {
   linkMinAboveMax: 'The minimum cannot be above the maximum.',
 
   notices: {
+    transferAssigned: 'Transfer assigned: the payment request is paid.',
+    transferReturned: 'Transfer marked as returned.',
+    gimtelSaved: 'Payment by transfer saved.',
     linkCreated: 'Payment link created: share it.',
     linkSaved: 'Link saved.',
     linkDeactivated: 'Link deactivated: its page says it is no longer available.',

@@ -261,7 +261,6 @@ export const fr = {
   receivingBankLabel: 'Banque du portefeuille de réception',
   receivingPhoneLabel: 'Numéro du portefeuille de réception',
   receivingPhoneHint: '8 chiffres, par exemple 22123456',
-  gimtelSaved: 'Paiement par virement enregistré.',
   gimtelStatus: 'Paiement par virement',
   gimtelWallet: 'Portefeuille de réception',
 
@@ -288,8 +287,6 @@ export const fr = {
   returnIntro:
     'Renvoyez d’abord l’argent au payeur depuis votre application, puis marquez le virement comme renvoyé. Rien n’est crédité à votre solde.',
   returnButton: 'Marquer comme renvoyé',
-  transferAssigned: 'Virement attribué : la demande de paiement est payée.',
-  transferReturned: 'Virement marqué comme renvoyé.',
 
   productsTitle: 'Produits',
   productsIntro:
@@ -616,6 +613,9 @@ export const fr = {
   linkMinAboveMax: 'Le minimum ne peut pas dépasser le maximum.',
 
   notices: {
+    transferAssigned: 'Virement attribué : la demande de paiement est payée.',
+    transferReturned: 'Virement marqué comme renvoyé.',
+    gimtelSaved: 'Paiement par virement enregistré.',
     linkCreated: 'Lien de paiement créé : partagez-le.',
     linkSaved: 'Lien enregistré.',
     linkDeactivated: 'Lien désactivé : sa page répond qu’il n’est plus disponible.',
