@@ -16,6 +16,7 @@ export const LAYERS = [
   ['webhooks', 'idempotency', 'going-live', 'platforms'],
   ['payment-requests'],
   ['payments'],
+  ['transfers'],
   ['checkout'],
   ['prices', 'customers', 'payment-links', 'coupons'],
   ['products'],

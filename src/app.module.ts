@@ -7,6 +7,7 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { ErrorFilter } from './common/http/error.filter';
 import { Metrics } from './common/metrics/metrics';
 import { CouponsModule } from './coupons/coupons.module';
+import { TransfersModule } from './transfers/transfers.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
@@ -63,6 +64,7 @@ export class AppModule {
         WebhooksModule,
         PaymentRequestsModule,
         PaymentsModule,
+        TransfersModule,
         CheckoutModule,
         PaymentLinksModule,
         ProductsModule,

@@ -58,6 +58,15 @@ export interface Opening {
   phoneNumber: string;
   organizationId: string;
   key?: RequestKey;
+  /** A transfer method's payment: the wallet the payer is told to pay and until when (docs/transfers.md). */
+  transfer?: TransferClaim;
+}
+
+/** What a transfer payment records beside a push payment's columns. */
+export interface TransferClaim {
+  claimExpiresAt: Date;
+  receivingBank: string;
+  receivingPhone: string;
 }
 
 /** At most this many failed payments per payment request and payer phone ... */
@@ -104,6 +113,7 @@ export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
   const row = {
     ...r,
     completed_at: date(r.completed_at),
+    claim_expires_at: date(r.claim_expires_at ?? null),
     next_check_at: date(r.next_check_at),
     created_at: date(r.created_at),
     updated_at: date(r.updated_at),
@@ -147,6 +157,9 @@ export function openStatement(input: Opening): { statement: Sql; payment: Paymen
     referenceId: null,
     failureReason: null,
     completedAt: null,
+    claimExpiresAt: input.transfer?.claimExpiresAt ?? null,
+    receivingBank: input.transfer?.receivingBank ?? null,
+    receivingPhone: input.transfer?.receivingPhone ?? null,
     refundedAmount: 0,
     nextCheckAt: now,
     createdAt: now,
@@ -170,9 +183,11 @@ export function openStatement(input: Opening): { statement: Sql; payment: Paymen
             AND updated_at > now() - make_interval(mins => ${FAILED_PAYMENTS_WINDOW_MINUTES})
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
+                               status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                               receiving_phone)
          SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
-                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}
+                ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}, ${payment.claimExpiresAt}::timestamptz,
+                ${payment.receivingBank}::text, ${payment.receivingPhone}::text
            FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
@@ -249,5 +264,6 @@ export function settleStatement(
 /** A settled payment's columns, named (a prepared statement's result must not follow the table). */
 const SETTLED_COLUMNS = raw(
   'id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, ' +
-    'failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at',
+    'failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, ' +
+    'receiving_bank, receiving_phone',
 );

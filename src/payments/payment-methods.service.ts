@@ -14,7 +14,7 @@ export class PaymentMethodsService implements OnModuleInit {
   /** Every new environment starts with the default bank apps. */
   onModuleInit(): void {
     this.environmentSetup.register('payment-methods', (environment) =>
-      this.repo.insertDefaultMethods(environment.id),
+      this.repo.insertDefaultMethods(environment),
     );
   }
 

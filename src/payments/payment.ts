@@ -4,6 +4,10 @@ import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
+
+/** `push`: the bank app is asked to debit the customer; `transfer`: the customer sends the money (GIMTEL). */
+export const PAYMENT_FLOWS = ['push', 'transfer'] as const;
+export type PaymentFlow = (typeof PAYMENT_FLOWS)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** A bank app enabled (or not) for one environment. Names and the enabled set are data. */
@@ -13,8 +17,12 @@ export interface PaymentMethod {
   type: PaymentMethodType;
   name: string;
   requiresPassCode: boolean;
+  flow: PaymentFlow;
   code: string;
   enabled: boolean;
+  /** Transfer methods: the merchant's receiving wallet (null until set; Sandbox's is preset). */
+  receivingBank: string | null;
+  receivingPhone: string | null;
   position: number;
   createdAt: Date;
   updatedAt: Date;
@@ -80,6 +88,11 @@ export interface Payment {
   referenceId: string | null;
   failureReason: string | null;
   completedAt: Date | null;
+  /** Transfer payments: until when a transfer from the payer is awaited (2 minutes of grace after). Null otherwise. */
+  claimExpiresAt: Date | null;
+  /** Transfer payments: the wallet the payer was told to send to. Null otherwise. */
+  receivingBank: string | null;
+  receivingPhone: string | null;
   /** The payout that paid it out (read with the records the API shows; null until then). */
   payoutId?: string | null;
   /** Whole MRU refunded or being refunded (pending and succeeded refunds). */
@@ -132,9 +145,9 @@ export class PaymentJson {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Always null: Khoums holds no claims on payments',
+    description: 'Transfer payments: until when the transfer is awaited; null for the other methods',
   })
-  claimExpiresAt!: null;
+  claimExpiresAt!: string | null;
 }
 
 /** What a simulated transfer did: completed the payment, failed it, or found it already so. */
@@ -147,8 +160,13 @@ export class PaymentStatusJson {
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ type: String, nullable: true, description: "The bank's reference" }) referenceId!:
     string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
-  claimExpiresAt!: null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Transfer payments: until when the transfer is awaited; null for the other methods',
+  })
+  claimExpiresAt!: string | null;
 }
 
 export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
@@ -171,7 +189,7 @@ export function toPaymentJson(p: Payment, transactionId: string): PaymentJson {
     passCode: null,
     metadata: null,
     lastSeenAt: null,
-    claimExpiresAt: null,
+    claimExpiresAt: p.claimExpiresAt?.toISOString() ?? null,
   };
 }
 
@@ -189,6 +207,9 @@ export function paymentFromRow(r: Record<string, any>): Payment {
     referenceId: r.reference_id,
     failureReason: r.failure_reason,
     completedAt: r.completed_at,
+    claimExpiresAt: r.claim_expires_at ?? null,
+    receivingBank: r.receiving_bank ?? null,
+    receivingPhone: r.receiving_phone ?? null,
     payoutId: r.payout_id ?? null,
     refundedAmount: r.refunded_amount ?? 0,
     nextCheckAt: r.next_check_at,
@@ -206,8 +227,11 @@ export function paymentMethodFromRow(r: Record<string, any>): PaymentMethod {
     type: r.type,
     name: r.name,
     requiresPassCode: r.requires_pass_code,
+    flow: r.flow,
     code: r.code,
     enabled: r.enabled,
+    receivingBank: r.receiving_bank ?? null,
+    receivingPhone: r.receiving_phone ?? null,
     position: r.position,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

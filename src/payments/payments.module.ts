@@ -33,6 +33,7 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     PaymentMethodsService,
     ReconciliationService,
     SettlementExtensions,
+    PaymentSettlement,
     PaymentPayouts,
     BanksService,
   ],

@@ -22,7 +22,13 @@ import {
   SettledRow,
   settleStatement,
 } from './pay.statements';
-import { DEFAULT_PAYMENT_METHODS } from './payment-methods.defaults';
+import {
+  DEFAULT_PAYMENT_METHODS,
+  GimtelApp,
+  SANDBOX_RECEIVING_WALLET,
+  TRANSFER_CLAIM_GRACE_MINUTES,
+  TRANSFER_METHOD,
+} from './payment-methods.defaults';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentListItem, PaymentSearch, paymentSearchStatement, toListItem } from './payment-search';
 import {
@@ -248,7 +254,7 @@ export class PaymentsRepository {
     const rows = await this.db.many<{ id: string }>(sql`
       WITH due AS (
         SELECT id FROM payments
-         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - ${minAgeMs}::int * interval '1 millisecond'
+         WHERE status = 'pending' AND claim_expires_at IS NULL AND next_check_at <= now() AND created_at <= now() - ${minAgeMs}::int * interval '1 millisecond'
          ORDER BY next_check_at
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED
@@ -270,7 +276,7 @@ export class PaymentsRepository {
              ${organizationOfEnvironment(raw('p.environment_id'))} AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-       WHERE p.status = 'pending' AND ${condition}
+       WHERE p.status = 'pending' AND p.claim_expires_at IS NULL AND ${condition}
        ORDER BY p.created_at`);
     return rows.map((r) => ({
       payment: paymentFromRow(r),
@@ -294,18 +300,109 @@ export class PaymentsRepository {
     return row && paymentMethodFromRow(row);
   }
 
-  /** A new environment's bank apps: Bankily, Masrivi and Sedad. */
-  async insertDefaultMethods(environmentId: string): Promise<void> {
+  /**
+   * A new environment's bank apps: Bankily, Masrivi and Sedad, enabled; and the transfer method,
+   * off until its owner turns it on, with Sandbox's preset receiving wallet.
+   */
+  async insertDefaultMethods(environment: { id: string; kind: EnvironmentKind }): Promise<void> {
     const methods = DEFAULT_PAYMENT_METHODS.map((m, i) => ({
       type: m.type,
       name: m.name,
       requires_pass_code: m.requiresPassCode,
       position: i + 1,
     }));
+    const wallet = environment.kind === 'sandbox' ? SANDBOX_RECEIVING_WALLET : null;
     await this.db.exec(sql`
-      INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
-      SELECT ${environmentId}, m.type, m.name, m.requires_pass_code, m.type, m.position
-        FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)`);
+      INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position, flow, enabled,
+                                   receiving_bank, receiving_phone)
+      SELECT ${environment.id}::uuid, m.type, m.name, m.requires_pass_code, m.type, m.position, 'push', true, NULL, NULL
+        FROM jsonb_to_recordset(${JSON.stringify(methods)}::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)
+      UNION ALL
+      SELECT ${environment.id}::uuid, ${TRANSFER_METHOD.type}::text, ${TRANSFER_METHOD.name}::text, false,
+             ${TRANSFER_METHOD.type}::text, ${TRANSFER_METHOD.position}::int, 'transfer', false, ${wallet?.receivingBank ?? null}::text,
+             ${wallet?.receivingPhone ?? null}::text`);
+  }
+
+  /** The environment's transfer method (GIMTEL), enabled or not: every environment has one. */
+  async transferMethod(environmentId: string): Promise<PaymentMethod | undefined> {
+    const row = await this.db.one(
+      sql`SELECT * FROM payment_methods WHERE environment_id = ${environmentId} AND flow = 'transfer'`,
+    );
+    return row && paymentMethodFromRow(row);
+  }
+
+  /** Sets the environment's transfer method: on or off, and its receiving wallet. */
+  async setTransferMethod(
+    environmentId: string,
+    change: { enabled: boolean; receivingBank: string | null; receivingPhone: string | null },
+  ): Promise<PaymentMethod> {
+    const row = await this.db.one(sql`
+      UPDATE payment_methods SET enabled = ${change.enabled}, receiving_bank = ${change.receivingBank},
+             receiving_phone = ${change.receivingPhone}, updated_at = now()
+       WHERE environment_id = ${environmentId} AND flow = 'transfer'
+      RETURNING *`);
+    return paymentMethodFromRow(row!);
+  }
+
+  /** The member apps a customer may pay a transfer from, in display order. */
+  gimtelApps(): Promise<GimtelApp[]> {
+    return this.db.many<GimtelApp>(sql`SELECT code, name FROM gimtel_apps ORDER BY position, code`);
+  }
+
+  /** Replaces the member apps (the operator's list), in the order given. */
+  async replaceGimtelApps(apps: readonly GimtelApp[]): Promise<void> {
+    const rows = apps.map((a, i) => ({ code: a.code, name: a.name, position: i + 1 }));
+    await this.db.transaction(async () => {
+      await this.db.exec(sql`DELETE FROM gimtel_apps WHERE code <> ALL(${apps.map((a) => a.code)}::text[])`);
+      await this.db.exec(sql`
+        INSERT INTO gimtel_apps (code, name, position, updated_at)
+        SELECT a.code, a.name, a.position, now()
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS a(code text, name text, position integer)
+        ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position, updated_at = now()`);
+    });
+  }
+
+  /**
+   * The Production environments whose enabled transfer method receives on this wallet, with their
+   * organization (at most two are read: more than one is as good as none, the caller keeps the
+   * transfer with no environment).
+   */
+  environmentsOfWallet(
+    receivingBank: string,
+    receivingPhone: string,
+  ): Promise<{ environmentId: string; organizationId: string }[]> {
+    return this.db.many(sql`
+      SELECT pm.environment_id AS "environmentId",
+             ${organizationOfEnvironment(raw('pm.environment_id'))} AS "organizationId"
+        FROM payment_methods pm
+       WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = ${receivingBank}
+         AND pm.receiving_phone = ${receivingPhone}
+         AND ${environmentKindOf(raw('pm.environment_id'))} = 'production'
+       LIMIT 2`);
+  }
+
+  /**
+   * The pending transfer payments a transfer may complete (docs/transfers.md "Matching"): of the
+   * environment and receiving wallet, from the payer's phone, of the amount, whose claim (plus the
+   * grace) had not expired when the transfer was received. At most two are read: two is "several".
+   */
+  async transferCandidates(transfer: {
+    environmentId: string;
+    receivingBank: string;
+    receivingPhone: string;
+    payerPhone: string;
+    amount: number;
+    receivedAt: Date;
+  }): Promise<Payment[]> {
+    const rows = await this.db.many(sql`
+      SELECT * FROM payments
+       WHERE environment_id = ${transfer.environmentId} AND phone_number = ${transfer.payerPhone}
+         AND amount = ${transfer.amount} AND status = 'pending' AND claim_expires_at IS NOT NULL
+         AND receiving_bank = ${transfer.receivingBank} AND receiving_phone = ${transfer.receivingPhone}
+         AND claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) >= ${transfer.receivedAt}
+       ORDER BY created_at, id
+       LIMIT 2`);
+    return rows.map(paymentFromRow);
   }
 
   /**

@@ -49,8 +49,23 @@ export class PaymentSettlement {
     outcome: Settlement,
     labels?: PaymentLabels,
   ): Promise<PaymentJson> {
+    const settled = await this.settleIfPending(payment, request, organizationId, outcome, labels);
+    return settled ?? (await this.repo.paymentJson(payment.environmentId, payment.id))!;
+  }
+
+  /**
+   * The same, but undefined when the payment was no longer pending: for a caller that must know
+   * whether this call settled it (a transfer is matched only when its payment completed by it).
+   */
+  async settleIfPending(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+    labels?: PaymentLabels,
+  ): Promise<PaymentJson | undefined> {
     const row = await this.repo.settle(payment, request, organizationId, outcome, this.extensions.all);
-    if (!row) return (await this.repo.paymentJson(payment.environmentId, payment.id))!;
+    if (!row) return undefined;
     if (labels) this.metrics.payments.inc({ ...labels, status: outcome.status });
     if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.

@@ -23,6 +23,7 @@ export const EXTRA_EVENT_KINDS = [
   'refund-created',
   'refund-updated',
   'invoice-refunded',
+  'transfer-received',
 ] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...EXTRA_EVENT_KINDS] as const;

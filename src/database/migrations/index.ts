@@ -42,6 +42,7 @@ import { InvoiceNumbers1796800100000 } from './1796800100000-InvoiceNumbers';
 import { PlanChanges1796800200000 } from './1796800200000-PlanChanges';
 import { Coupons1796800300000 } from './1796800300000-Coupons';
 import { InvoicePrefix17968500000000 } from './17968500000000-InvoicePrefix';
+import { Transfers1797100000000 } from './1797100000000-Transfers';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -88,4 +89,5 @@ export const migrations = [
   PlanChanges1796800200000,
   Coupons1796800300000,
   InvoicePrefix17968500000000,
+  Transfers1797100000000,
 ];

@@ -3,7 +3,16 @@
  * both implement it, and the payments service only ever talks to this.
  */
 
-export const PAYMENT_METHOD_TYPES = ['bankily', 'masrivi', 'sedad', 'bim_bank', 'amanty', 'bci_pay'] as const;
+export const PAYMENT_METHOD_TYPES = [
+  'bankily',
+  'masrivi',
+  'sedad',
+  'bim_bank',
+  'amanty',
+  'bci_pay',
+  /** The national switch's transfers: never charged through an adapter (docs/transfers.md). */
+  'gimtel',
+] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 export interface ChargeRequest {
