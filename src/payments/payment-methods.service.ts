@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EnvironmentSetup } from '../organizations/environment-setup';
 import { PaymentMethod } from './payment';
+import type { GimtelApp } from './payment-methods.defaults';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
 
@@ -33,5 +34,22 @@ export class PaymentMethodsService implements OnModuleInit {
     const method = await this.repo.enabledMethod(environmentId, id);
     if (!method) throw paymentError(PaymentError.MethodNotFound);
     return method;
+  }
+
+  /** The environment's transfer method (GIMTEL), enabled or not: every environment has one. */
+  async transferMethod(environmentId: string): Promise<PaymentMethod> {
+    const method = await this.repo.transferMethod(environmentId);
+    if (!method) throw paymentError(PaymentError.MethodNotFound);
+    return method;
+  }
+
+  /** The member apps a customer may pay a transfer from, in display order (docs/transfers.md). */
+  gimtelApps(): Promise<GimtelApp[]> {
+    return this.repo.gimtelApps();
+  }
+
+  /** Replaces the member apps (the operators' console), in the order given. */
+  replaceGimtelApps(apps: readonly GimtelApp[]): Promise<void> {
+    return this.repo.replaceGimtelApps(apps);
   }
 }
