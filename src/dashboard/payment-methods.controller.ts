@@ -47,7 +47,7 @@ export class DashboardPaymentMethodsController {
       receivingPhone: d.field('receivingPhone').trim(),
     };
     try {
-      await this.methods.configureTransfers(d.tenant, {
+      await this.methods.configureGimtel(d.tenant, {
         enabled: form.enabled,
         // Empty: keep the wallet as it is (Sandbox's preset one, say), as the API's absent field.
         receivingBank: form.receivingBank || undefined,

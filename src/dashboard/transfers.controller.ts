@@ -5,7 +5,8 @@ import { formatMru } from '../common/i18n/languages';
 import { pageOf } from '../common/pagination';
 import { ReadsReplica } from '../database/reads-replica';
 import { PaymentRequestsService } from '../payment-requests/payment-requests.service';
-import { Transfer, TRANSFER_STATUSES, TransferStatus } from '../transfers/transfer';
+import { TRANSFER_STATUSES, TransferJson, TransferStatus } from '../transfers/transfer';
+import { TransferError } from '../transfers/transfers.errors';
 import { TransfersService } from '../transfers/transfers.service';
 import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
@@ -20,7 +21,7 @@ const PAGE_SIZE = 25;
 const CANDIDATES = 20;
 
 /** A transfer as the inbox and its page show it. */
-function transferRow(v: Viewer, t: Transfer) {
+function transferRow(v: Viewer, t: TransferJson) {
   return {
     id: t.id,
     href: `/dashboard/transfers/${t.id}`,
@@ -90,8 +91,10 @@ export class DashboardTransfersController {
   @Post(':id/assign')
   async assign(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const transfer = await this.find(d, id);
+    // Not an id: no request of this environment (the 404 page, as another organization's request).
+    const paymentRequestId = idOr404(d.field('paymentRequestId'));
     try {
-      await this.transfers.assign(d.tenant, transfer.id, { paymentRequestId: d.field('paymentRequestId') });
+      await this.transfers.assign(d.tenant, transfer.id, paymentRequestId);
     } catch (err) {
       if (!AppError.is(err)) throw err;
       return this.renderTransfer(d, await this.find(d, id), err.status, apiFormMessage(d.lang, err));
@@ -103,7 +106,7 @@ export class DashboardTransfersController {
   async markReturned(@Dash() d: DashboardRequest, @Param('id') id: string): Promise<void> {
     const transfer = await this.find(d, id);
     try {
-      await this.transfers.markReturned(d.tenant, transfer.id);
+      await this.transfers.return(d.tenant, transfer.id);
     } catch (err) {
       if (!AppError.is(err)) throw err;
       return this.renderTransfer(d, await this.find(d, id), err.status, apiFormMessage(d.lang, err));
@@ -112,15 +115,18 @@ export class DashboardTransfersController {
   }
 
   /** The environment's transfer, or the dashboard's 404 page (another organization's included). */
-  private async find(d: DashboardRequest, id: string): Promise<Transfer> {
-    const transfer = await this.transfers.findInEnvironment(d.scope.environmentId, idOr404(id));
-    if (!transfer) throw dashboardError(DashboardError.NotFound);
-    return transfer;
+  private async find(d: DashboardRequest, id: string): Promise<TransferJson> {
+    try {
+      return await this.transfers.get(d.tenant, idOr404(id));
+    } catch (err) {
+      if (AppError.is(err, TransferError.NotFound)) throw dashboardError(DashboardError.NotFound);
+      throw err;
+    }
   }
 
   private async renderTransfer(
     d: DashboardRequest,
-    transfer: Transfer,
+    transfer: TransferJson,
     status: number,
     error?: FormMessage,
   ): Promise<void> {

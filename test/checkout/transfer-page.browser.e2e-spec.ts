@@ -196,7 +196,9 @@ describe('the hosted checkout page', () => {
     expect(await page.getAttribute('[data-testid=steps]', 'data-app')).toBe('sedad');
     const refresh = await page.getAttribute('meta[http-equiv=refresh]', 'content');
     expect(refresh).toBe(`15; url=/checkout/${data.id}?app=sedad`);
-    await expectReadableOnAPhone(page, 'checkout-transfer-en-nojs-360');
+    // (axe runs on the same view with its script above: here the page refreshes itself meanwhile.)
+    expect(await brokenWords(page)).toEqual([]);
+    await screenshot(page, 'checkout-transfer-en-nojs-360');
 
     await simulateTransfer((await pendingPayment(transactionId)).id);
     // Nothing is clicked: the page's own refresh brings the receipt.

@@ -659,6 +659,7 @@ export const ar: DashboardTexts = {
   passwordTooCommon: 'كلمة المرور هذه من أكثر كلمات المرور شيوعًا. اختر كلمة أخرى.',
   /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
   apiRules: {
+    transfers_need_verification: 'يجب توثيق المؤسسة لاستقبال التحويلات في بيئة الإنتاج.',
     invalid_receiving_bank: 'بنك الاستلام غير صالح.',
     invalid_phone_number: 'رقم الهاتف غير صالح: 8 أرقام.',
     transfer_not_unmatched: 'هذا التحويل لم يعد ينتظر المعالجة.',

@@ -659,6 +659,7 @@ export const en: DashboardTexts = {
   passwordTooCommon: 'This password is one of the most common ones. Choose another.',
   /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
   apiRules: {
+    transfers_need_verification: 'The organization must be verified to receive transfers in Production.',
     invalid_receiving_bank: 'Invalid receiving bank.',
     invalid_phone_number: 'Invalid phone number: 8 digits.',
     transfer_not_unmatched: 'This transfer no longer waits to be handled.',
