@@ -243,7 +243,13 @@ export class OperatorActionsService {
     return this.db.transaction(async () => {
       const before = await this.paymentMethods.gimtelApps();
       await this.paymentMethods.replaceGimtelApps(apps);
-      await this.audit.append({ actor, action: 'gimtel_apps', organizationId: null, before: { apps: before }, after: { apps } });
+      await this.audit.append({
+        actor,
+        action: 'gimtel_apps',
+        organizationId: null,
+        before: { apps: before },
+        after: { apps },
+      });
     });
   }
 

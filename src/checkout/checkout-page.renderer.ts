@@ -23,14 +23,16 @@ export class CheckoutPageRenderer {
 
   /** Whatever the session is now: closed, waiting for the bank, or the form. */
   async session(page: PageRequest, session: PageSession, status: number): Promise<void> {
-    const t = checkoutTexts(page);
     if (session.status !== 'open') return this.closed(page, session, status);
     if (session.paymentStatus === 'pending') return this.pending(page, session, status);
     // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling, or
     // a transfer's claim that ran out): say so, and offer the form again to retry or choose another.
     const error =
       session.paymentStatus === 'failed'
-        ? failedAttemptText(page, await this.transfers.latestOf(session.environmentId, session.paymentRequestId))
+        ? failedAttemptText(
+            page,
+            await this.transfers.latestOf(session.environmentId, session.paymentRequestId),
+          )
         : undefined;
     // The merchant's number is shown masked beside an empty field, never in it (docs/checkout.md);
     // the bank app chosen before (on a payment link's page, or an attempt that failed) stays checked.

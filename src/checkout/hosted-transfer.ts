@@ -69,7 +69,9 @@ export function pendingTransferLocals(
 /** The form's message after a failed attempt: the claim's expiry says so, a bank's failure its own. */
 export function failedAttemptText(page: PageRequest, transfer: HostedTransfer | null): string {
   const t = checkoutTexts(page);
-  return transfer?.status === 'failed' && transfer.failureReason === 'expired' ? t.transferExpired : t.bankFailure;
+  return transfer?.status === 'failed' && transfer.failureReason === 'expired'
+    ? t.transferExpired
+    : t.bankFailure;
 }
 
 /** The real thing: the request's latest payment from payments, with the member apps of the transfer method. */

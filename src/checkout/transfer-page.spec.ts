@@ -55,14 +55,12 @@ describe('the transfer instructions of the hosted pages', () => {
     ]);
     const steps = locals.steps as { value?: string }[][];
     expect(steps).toHaveLength(5);
-    expect(steps.flat().filter((s) => s.value !== undefined).map((s) => s.value)).toEqual([
-      'Sedad',
-      'GIMTEL',
-      'Bankily',
-      '22220000',
-      '٤٬٣٠٠ MRU',
-      '46123456',
-    ]);
+    expect(
+      steps
+        .flat()
+        .filter((s) => s.value !== undefined)
+        .map((s) => s.value),
+    ).toEqual(['Sedad', 'GIMTEL', 'Bankily', '22220000', '٤٬٣٠٠ MRU', '46123456']);
     expect(locals.deadlineIso).toBe('2026-11-28T21:20:00.000Z');
   });
 });

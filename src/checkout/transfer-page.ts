@@ -50,7 +50,11 @@ export const nouakchottTime = (at: Date): string => at.toISOString().slice(11, 1
  * The app the steps are for: `?app=` when it is one of `apps`, else the app of the receiving bank
  * (a customer of the merchant's own bank), else the first.
  */
-export function chosenApp(apps: TransferApp[], query: unknown, receivingBank: string): TransferApp | undefined {
+export function chosenApp(
+  apps: TransferApp[],
+  query: unknown,
+  receivingBank: string,
+): TransferApp | undefined {
   const byCode = (code: string) => apps.find((a) => a.code.toLowerCase() === code.toLowerCase());
   return (typeof query === 'string' && byCode(query)) || byCode(receivingBank) || apps[0];
 }
@@ -101,7 +105,10 @@ export function transferLocals(
       deadline: segments(t.transferDeadline, { time: nouakchottTime(instructions.claimExpiresAt) }),
       deadlineIso: instructions.claimExpiresAt.toISOString(),
       // The countdown's words around the time the script writes (mm:ss, in a <bdi>).
-      timeLeft: { before: t.transferTimeLeft.split('{left}')[0], after: t.transferTimeLeft.split('{left}')[1] ?? '' },
+      timeLeft: {
+        before: t.transferTimeLeft.split('{left}')[0],
+        after: t.transferTimeLeft.split('{left}')[1] ?? '',
+      },
     },
   };
 }

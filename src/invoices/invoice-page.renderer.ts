@@ -43,7 +43,10 @@ export class InvoicePageRenderer {
           phoneNumber: '',
           error:
             invoice.paymentStatus === 'failed'
-              ? failedAttemptText(page, await this.transfers.latestOf(invoice.environmentId, invoice.paymentRequestId))
+              ? failedAttemptText(
+                  page,
+                  await this.transfers.latestOf(invoice.environmentId, invoice.paymentRequestId),
+                )
               : undefined,
         });
     }

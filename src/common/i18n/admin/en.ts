@@ -145,7 +145,8 @@ export const en: AdminTexts = {
     'The apps a customer may pay from by transfer: the payment page shows their steps. One line per app: the code, a comma, the name.',
   gimtelAppsLabel: 'Apps (code, name)',
   gimtelAppsHint: 'Code: lower-case letters, digits and _ (2 to 40). Name: 1 to 60 characters.',
-  gimtelAppsInvalidLine: 'Line {line}: expected “code, name” with a lower-case code (2 to 40) and a name of 1 to 60 characters.',
+  gimtelAppsInvalidLine:
+    'Line {line}: expected “code, name” with a lower-case code (2 to 40) and a name of 1 to 60 characters.',
   gimtelAppsDuplicate: 'Line {line}: the code {code} is there twice.',
   gimtelAppsEmpty: 'At least one app.',
   action_gimtel_apps: 'GIMTEL apps',

@@ -144,7 +144,8 @@ export const fr = {
     'Les applications depuis lesquelles un client peut payer par virement : la page de paiement montre leurs étapes. Une ligne par application : le code, une virgule, le nom.',
   gimtelAppsLabel: 'Applications (code, nom)',
   gimtelAppsHint: 'Code : lettres minuscules, chiffres et _ (2 à 40). Nom : 1 à 60 caractères.',
-  gimtelAppsInvalidLine: 'Ligne {line} : attendu « code, nom » avec un code en minuscules (2 à 40) et un nom de 1 à 60 caractères.',
+  gimtelAppsInvalidLine:
+    'Ligne {line} : attendu « code, nom » avec un code en minuscules (2 à 40) et un nom de 1 à 60 caractères.',
   gimtelAppsDuplicate: 'Ligne {line} : le code {code} figure deux fois.',
   gimtelAppsEmpty: 'Au moins une application.',
   action_gimtel_apps: 'Applications GIMTEL',

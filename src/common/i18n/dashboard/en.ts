@@ -279,7 +279,8 @@ export const en: DashboardTexts = {
   receivingWallet: 'Receiving wallet',
   transferHeading: 'Transfer {reference}',
   assignTitle: 'Assign to a payment request',
-  assignIntro: 'The payment requests waiting for {amount}. Assigning the transfer pays the request you choose.',
+  assignIntro:
+    'The payment requests waiting for {amount}. Assigning the transfer pays the request you choose.',
   assignSearchLabel: 'Search a reference or a number',
   assignButton: 'Assign',
   noCandidates: 'No payment request is waiting for this amount.',

@@ -279,7 +279,8 @@ export const fr = {
   receivingWallet: 'Portefeuille de réception',
   transferHeading: 'Virement {reference}',
   assignTitle: 'Attribuer à une demande de paiement',
-  assignIntro: 'Les demandes de paiement en attente de {amount}. Attribuer le virement paie la demande choisie.',
+  assignIntro:
+    'Les demandes de paiement en attente de {amount}. Attribuer le virement paie la demande choisie.',
   assignSearchLabel: 'Rechercher une référence ou un numéro',
   assignButton: 'Attribuer',
   noCandidates: 'Aucune demande de paiement en attente de ce montant.',
@@ -664,7 +665,8 @@ export const fr = {
   passwordTooCommon: 'Ce mot de passe fait partie des plus courants. Choisissez-en un autre.',
   /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
   apiRules: {
-    transfers_need_verification: "L'organisation doit être vérifiée pour recevoir des virements en production.",
+    transfers_need_verification:
+      "L'organisation doit être vérifiée pour recevoir des virements en production.",
     invalid_receiving_bank: 'Banque de réception invalide.',
     invalid_phone_number: 'Numéro de téléphone invalide : 8 chiffres.',
     transfer_not_unmatched: 'Ce virement n’attend plus d’être traité.',
