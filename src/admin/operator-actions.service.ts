@@ -242,7 +242,7 @@ export class OperatorActionsService {
   setGimtelApps(actor: Actor, apps: GimtelApp[]): Promise<void> {
     return this.db.transaction(async () => {
       const before = await this.paymentMethods.gimtelApps();
-      await this.paymentMethods.replaceGimtelApps(apps);
+      await this.paymentMethods.setGimtelApps(apps);
       await this.audit.append({
         actor,
         action: 'gimtel_apps',

@@ -82,7 +82,7 @@ export class PublicCheckoutService {
               status: latest.status,
               referenceId: latest.referenceId,
               phoneNumber: publicPhone(latest.phoneNumber),
-              claimExpiresAt: null,
+              claimExpiresAt: latest.claimExpiresAt,
             },
           }
         : {}),
@@ -119,7 +119,7 @@ export class PublicCheckoutService {
       referenceId: payment.referenceId,
       provider: method.type,
       successUrl: payment.status === 'completed' ? s.successUrl : null,
-      instructions: null,
+      instructions: await this.paymentsService.instructionsFor(s.environmentId, payment.id),
     };
   }
 
@@ -157,7 +157,7 @@ export class PublicCheckoutService {
     return {
       data,
       status,
-      claimExpiresAt: null,
+      claimExpiresAt: payment?.claimExpiresAt ?? null,
       successUrl: data.status === 'completed' ? s.successUrl : null,
     };
   }

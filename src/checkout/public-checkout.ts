@@ -3,7 +3,13 @@ import { Expose, Transform } from 'class-transformer';
 import { StringField, UuidField } from '../common/validation/fields';
 import { PaymentRequestJson } from '../payment-requests/payment-request';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from '../payments/banks/bank';
-import { PAYMENT_STATUSES, PaymentJson, PaymentMethodJson, type PaymentStatus } from '../payments/payment';
+import {
+  GimtelInstructionsJson,
+  PAYMENT_STATUSES,
+  PaymentJson,
+  PaymentMethodJson,
+  type PaymentStatus,
+} from '../payments/payment';
 import {
   CHECKOUT_SESSION_STATUSES,
   CheckoutPaymentStatusJson,
@@ -68,8 +74,13 @@ export class LatestPaymentJson {
   @ApiProperty({ enum: PAYMENT_STATUSES }) status!: PaymentStatus;
   @ApiProperty({ type: String, nullable: true }) referenceId!: string | null;
   @ApiProperty({ description: PUBLIC_PHONE }) phoneNumber!: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
-  claimExpiresAt!: null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Transfer payments: until when the transfer is awaited; null for the other methods',
+  })
+  claimExpiresAt!: string | null;
 }
 
 export class CheckoutEnvironmentJson {
@@ -97,8 +108,13 @@ export class PublicPaymentStatusJson {
       "The payment's status (without paymentId the newest payment's); with no payment, pending while the session is open, else the session's status",
   })
   status!: PaymentStatus | CheckoutSessionStatus;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null' })
-  claimExpiresAt!: null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "The payment's claim (transfer payments); null for the other methods",
+  })
+  claimExpiresAt!: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The session's successUrl once it is completed" })
   successUrl!: string | null;
 }
@@ -113,7 +129,12 @@ export class PublicPayJson {
   provider!: PaymentMethodType;
   @ApiProperty({ type: String, nullable: true, description: "The session's successUrl once it is completed" })
   successUrl!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Always null' }) instructions!: null;
+  @ApiProperty({
+    type: GimtelInstructionsJson,
+    nullable: true,
+    description: 'Transfer methods: what the customer must send, where and until when; null for the others',
+  })
+  instructions!: GimtelInstructionsJson | null;
 }
 
 /** `configurationId`, with `paymentMethodId` accepted as its alias (the client libraries' name). */

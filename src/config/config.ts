@@ -467,6 +467,20 @@ export class AppConfig {
   @IsBoolean()
   IDEMPOTENCY_EXPIRY_SCHEDULER = true;
 
+  /** How long a transfer payment waits for the customer's transfer (docs/transfers.md); 2 minutes of grace follow. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  TRANSFER_CLAIM_MINUTES = 15;
+
+  /** How often transfer payments whose claim (and its grace) ended are failed (`expired`); 0 turns the schedule off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  TRANSFER_CLAIM_EXPIRY_INTERVAL_MS = 30_000;
+
   /** Write the API keys' last-used times this instance gathered every 30 s (false: only when the instance stops). */
   @Transform(toBool)
   @IsBoolean()
@@ -491,6 +505,7 @@ export const JOB_SWITCHES = [
   'PAYOUT_SCHEDULER',
   'RECONCILE_INTERVAL_MS',
   'SMS_SEND_INTERVAL_MS',
+  'TRANSFER_CLAIM_EXPIRY_INTERVAL_MS',
 ] as const satisfies ReadonlyArray<keyof AppConfig>;
 export type JobSwitch = (typeof JOB_SWITCHES)[number];
 

@@ -18,9 +18,10 @@ import { PaymentRequestsRepository } from '../payment-requests/payment-requests.
 import { BankAnswer, BankUnavailableError } from './banks/bank';
 import { BanksService } from './banks/banks.service';
 import type { PayDto } from './dto/payment.dto';
-import { Payment, PaymentJson, toPaymentJson } from './payment';
+import { GimtelInstructionsJson, instructionsOf, Payment, PaymentJson, toPaymentJson } from './payment';
 import { PaymentError, paymentError } from './payments.errors';
-import { keyedPaymentJson } from './pay.statements';
+import { keyedPayment, PayMethod, TransferClaim } from './pay.statements';
+import { AppConfig } from '../config/config';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
 
@@ -57,9 +58,24 @@ export class PayService {
     private readonly banks: BanksService,
     private readonly settlement: PaymentSettlement,
     private readonly metrics: Metrics,
+    private readonly config: AppConfig,
   ) {}
 
   async pay(tenant: Tenant, dto: PayDto, guard?: PayGuard, key?: RequestKey): Promise<PaymentJson> {
+    return (await this.payWithInstructions(tenant, dto, guard, key)).payment;
+  }
+
+  /**
+   * Pay, with what the customer must do next: a transfer method's payment stays `pending` with
+   * its claim and `instructions` (docs/transfers.md), never asking a bank; a push method's has
+   * null instructions.
+   */
+  async payWithInstructions(
+    tenant: Tenant,
+    dto: PayDto,
+    guard?: PayGuard,
+    key?: RequestKey,
+  ): Promise<PayAnswer> {
     const phoneNumber = assertPhone(dto.phoneNumber);
     const { method, request, keyed } = await this.repo.lookUp(
       tenant.environmentId,
@@ -69,6 +85,7 @@ export class PayService {
     );
     if (key && keyed) return this.replay(key, keyed);
     if (!method) throw paymentError(PaymentError.MethodNotFound);
+    const transfer = this.transferClaimOf(method);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
     if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
@@ -82,9 +99,9 @@ export class PayService {
             // The caller's check needs the request locked first (the lock order of every path).
             await this.requests.lock(request.environmentId, { id: request.id });
             await guard(request);
-            return this.open(tenant, request, method.id, phoneNumber, key);
+            return this.open(tenant, request, method.id, phoneNumber, key, transfer);
           })
-        : await this.open(tenant, request, method.id, phoneNumber, key);
+        : await this.open(tenant, request, method.id, phoneNumber, key, transfer);
     } catch (err) {
       // Refused, perhaps because a request with this key opened its payment after our read (a
       // concurrent retry): then that payment is the answer.
@@ -93,6 +110,15 @@ export class PayService {
         if (record) return this.replay(key, record);
       }
       throw err;
+    }
+
+    if (transfer) {
+      // The customer sends the money: nothing to ask a bank, the transfer's matching settles it.
+      this.metrics.payments.inc({ method: method.type, environment: tenant.environment, status: 'pending' });
+      return {
+        payment: toPaymentJson(payment, request.transactionId),
+        instructions: instructionsOf(payment),
+      };
     }
 
     // The request as settlement shows it: with the payment just opened counted.
@@ -137,11 +163,13 @@ export class PayService {
           { status: 'completed', bankReference: answer.bankReference },
           labels,
         );
-        return answerFor(settled);
+        return pushAnswer(settled);
       }
       case 'pending':
         if (answer.bankReference) await this.repo.setReference(payment.id, answer.bankReference);
-        return toPaymentJson({ ...payment, referenceId: answer.bankReference }, request.transactionId);
+        return pushAnswer(
+          toPaymentJson({ ...payment, referenceId: answer.bankReference }, request.transactionId),
+        );
       case 'declined':
       case 'unknown': {
         const reason = answer.status === 'declined' ? answer.reason : 'bank gave no outcome';
@@ -158,7 +186,7 @@ export class PayService {
         );
         if (settled.status === 'failed' && answer.status === 'declined' && answer.wrongPassCode)
           throw paymentError(PaymentError.WrongPassCode);
-        return answerFor(settled);
+        return pushAnswer(settled);
       }
     }
   }
@@ -175,6 +203,7 @@ export class PayService {
     methodId: string,
     phoneNumber: string,
     key: RequestKey | undefined,
+    transfer: TransferClaim | undefined,
   ): Promise<Payment> {
     const { payment, flags } = await this.repo.open({
       request,
@@ -182,6 +211,7 @@ export class PayService {
       phoneNumber,
       organizationId: tenant.organizationId,
       key,
+      transfer,
     });
     if (flags.opened) return payment;
     if (!flags.payable) {
@@ -199,17 +229,35 @@ export class PayService {
    * A retry's answer: the payment its key's first request opened, as pay answers it (failed: 502);
    * 400 when the key came with another request.
    */
-  private replay(key: RequestKey, record: KeyRecord): PaymentJson {
-    const payment = keyedPaymentJson(record);
-    if (!payment || !key.sameRequest(record.requestHash)) throw idempotencyError(IdempotencyError.KeyReused);
+  private replay(key: RequestKey, record: KeyRecord): PayAnswer {
+    const keyed = keyedPayment(record);
+    if (!keyed || !key.sameRequest(record.requestHash)) throw idempotencyError(IdempotencyError.KeyReused);
     key.replayed = true;
-    if (payment.status === 'failed') throw paymentError(PaymentError.BankFailure);
-    return payment;
+    const instructions = instructionsOf(keyed.payment);
+    if (keyed.payment.status === 'failed' && !instructions) throw paymentError(PaymentError.BankFailure);
+    return { payment: toPaymentJson(keyed.payment, keyed.transactionId), instructions };
+  }
+
+  /** A transfer method's claim for a payment opened now; undefined for a push method. */
+  private transferClaimOf(method: PayMethod): TransferClaim | undefined {
+    if (method.flow !== 'transfer') return undefined;
+    if (!method.receivingBank || !method.receivingPhone) throw paymentError(PaymentError.MethodNotFound);
+    return {
+      claimExpiresAt: new Date(Date.now() + this.config.TRANSFER_CLAIM_MINUTES * 60_000),
+      receivingBank: method.receivingBank,
+      receivingPhone: method.receivingPhone,
+    };
   }
 }
 
-/** After settling: a failed payment is a 502 to the payer; a completed one (perhaps settled by someone else first) is returned. */
-function answerFor(payment: PaymentJson): PaymentJson {
+/** What pay answers: the payment, and a transfer payment's instructions (null for a push method). */
+export interface PayAnswer {
+  payment: PaymentJson;
+  instructions: GimtelInstructionsJson | null;
+}
+
+/** After a bank's answer: a failed payment is a 502 to the payer; a completed one (perhaps settled by someone else first) is returned. */
+function pushAnswer(payment: PaymentJson): PayAnswer {
   if (payment.status === 'failed') throw paymentError(PaymentError.BankFailure);
-  return payment;
+  return { payment, instructions: null };
 }

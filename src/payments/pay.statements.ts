@@ -25,7 +25,10 @@ import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } fr
 import type { Settlement, SettlementExtension } from './settlement-types';
 
 /** What pay needs of the chosen payment method. */
-export type PayMethod = Pick<PaymentMethod, 'id' | 'type' | 'requiresPassCode'>;
+export type PayMethod = Pick<
+  PaymentMethod,
+  'id' | 'type' | 'requiresPassCode' | 'flow' | 'receivingBank' | 'receivingPhone'
+>;
 
 export interface LookUpRow {
   method: PayMethod | null;
@@ -92,7 +95,8 @@ export function lookUpStatement(
 ): Sql {
   const keyed = key ? sql`, ${recordOf(key, KEYED_PAYMENT)} AS keyed` : empty;
   const statement = sql`SELECT
-    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code, 'flow', m.flow,
+                              'receivingBank', m.receiving_bank, 'receivingPhone', m.receiving_phone)
        FROM payment_methods m WHERE m.id = ${methodId} AND m.environment_id = ${environmentId} AND m.enabled) AS method,
     ${requestJsonByTransaction(environmentId, transactionId)} AS request${keyed}`;
   // Prepared: planning it costs about as much as running it (more with a key's part).
@@ -106,6 +110,12 @@ export function keyedStatement(key: RequestKey): Sql {
 
 /** The payment a key's record joined (`lookUpStatement`), as the API shows it. */
 export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
+  const keyed = keyedPayment(record);
+  return keyed && toPaymentJson(keyed.payment, keyed.transactionId);
+}
+
+/** The payment a key's record joined, with its request's transactionId. */
+export function keyedPayment(record: KeyRecord): { payment: Payment; transactionId: string } | null {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- row_to_json of payments + transaction_id
   const r = record.extra as Record<string, any> | null | undefined;
   if (!r) return null;
@@ -118,7 +128,7 @@ export function keyedPaymentJson(record: KeyRecord): PaymentJson | null {
     created_at: date(r.created_at),
     updated_at: date(r.updated_at),
   };
-  return toPaymentJson(paymentFromRow(row), r.transaction_id as string);
+  return { payment: paymentFromRow(row), transactionId: r.transaction_id as string };
 }
 
 /** The request of a look-up row (row_to_json gave its timestamps as text). */

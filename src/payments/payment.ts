@@ -1,5 +1,6 @@
 import { CsvColumn, csvTimeOf } from '../common/http/csv';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { GimtelApp } from './payment-methods.defaults';
 import type { EnvironmentKind } from '../organizations/tenant';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './banks/bank';
 
@@ -23,6 +24,8 @@ export interface PaymentMethod {
   /** Transfer methods: the merchant's receiving wallet (null until set; Sandbox's is preset). */
   receivingBank: string | null;
   receivingPhone: string | null;
+  /** Transfer methods, as listed: the member apps a customer may pay from. */
+  apps?: GimtelApp[];
   position: number;
   createdAt: Date;
   updatedAt: Date;
@@ -32,6 +35,12 @@ export class PaymentMethodConfigJson {
   @ApiProperty() code!: string;
 }
 
+/** A member app of the national switch a customer may pay a transfer from. */
+export class GimtelAppJson {
+  @ApiProperty({ example: 'bankily' }) code!: string;
+  @ApiProperty({ example: 'Bankily' }) name!: string;
+}
+
 /** The payment method record, as the API shows it. */
 export class PaymentMethodJson {
   @ApiProperty({ format: 'uuid', description: 'The paymentMethodId (configurationId) used to pay' })
@@ -39,7 +48,21 @@ export class PaymentMethodJson {
   @ApiProperty({ enum: PAYMENT_METHOD_TYPES }) type!: PaymentMethodType;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'Bankily: the customer must give a pass code' }) requiresPassCode!: boolean;
+  @ApiProperty({
+    enum: PAYMENT_FLOWS,
+    description: 'push: the bank app is asked to debit the customer; transfer: the customer sends the money',
+  })
+  flow!: PaymentFlow;
   @ApiProperty({ type: PaymentMethodConfigJson }) config!: PaymentMethodConfigJson;
+  @ApiPropertyOptional({
+    type: [GimtelAppJson],
+    description: 'Transfer methods: the apps a customer may pay from',
+  })
+  apps?: GimtelAppJson[];
+  @ApiPropertyOptional({ description: "Transfer methods: the receiving wallet's bank" })
+  receivingBank?: string;
+  @ApiPropertyOptional({ description: 'Transfer methods: the receiving wallet, 8-digit local number' })
+  receivingPhone?: string;
   @ApiProperty({ format: 'uuid', description: "The key's organization" }) organizationId!: string;
   @ApiProperty({ description: 'true in Sandbox' }) isTestingMode!: boolean;
 }
@@ -62,9 +85,13 @@ export function toPaymentMethodJson(m: PaymentMethod, scope: MethodScope): Payme
     type: m.type,
     name: m.name,
     requiresPassCode: m.requiresPassCode,
+    flow: m.flow,
     config: { code: m.code },
     organizationId: scope.organizationId,
     isTestingMode: scope.environment === 'sandbox',
+    ...(m.flow === 'transfer'
+      ? { apps: m.apps ?? [], receivingBank: m.receivingBank ?? '', receivingPhone: m.receivingPhone ?? '' }
+      : {}),
   };
 }
 
@@ -256,3 +283,36 @@ export const PAYMENT_CSV_COLUMNS: readonly CsvColumn<PaymentCsvRow>[] = [
   { header: 'completedAt', value: (p) => csvTimeOf(p.completedAt) },
   { header: 'payoutId', value: (p) => p.payoutId },
 ];
+
+/** `GimtelInstructions.kind`, as Moosyl's generated clients know it (their enum has this one value). */
+export const GIMTEL_INSTRUCTIONS_KIND = 'gimtel_transfer';
+
+/** What a customer needs to pay a transfer payment (Moosyl's `GimtelInstructions`). */
+export class GimtelInstructionsJson {
+  @ApiProperty({ enum: [GIMTEL_INSTRUCTIONS_KIND] }) kind!: typeof GIMTEL_INSTRUCTIONS_KIND;
+  @ApiProperty({ description: "The merchant's receiving wallet: 8-digit local number" })
+  receivingPhone!: string;
+  @ApiProperty({ description: 'The bank of the receiving wallet (e.g. BANKILY)' }) receivingBank!: string;
+  @ApiProperty({ type: 'integer', description: 'Whole MRU to send, exactly' }) amount!: number;
+  @ApiProperty({ description: 'The wallet the transfer must come from: 8-digit local number' })
+  payerPhone!: string;
+  @ApiProperty({ format: 'uuid' }) paymentId!: string;
+  @ApiProperty({ format: 'date-time', description: 'Send before this time (2 minutes of grace follow)' })
+  claimExpiresAt!: string;
+}
+
+/** A transfer payment's instructions; null for any other payment. */
+export function instructionsOf(
+  p: Pick<Payment, 'id' | 'amount' | 'phoneNumber' | 'claimExpiresAt' | 'receivingBank' | 'receivingPhone'>,
+): GimtelInstructionsJson | null {
+  if (!p.claimExpiresAt || !p.receivingBank || !p.receivingPhone) return null;
+  return {
+    kind: GIMTEL_INSTRUCTIONS_KIND,
+    receivingPhone: p.receivingPhone,
+    receivingBank: p.receivingBank,
+    amount: p.amount,
+    payerPhone: p.phoneNumber,
+    paymentId: p.id,
+    claimExpiresAt: p.claimExpiresAt.toISOString(),
+  };
+}

@@ -5,12 +5,13 @@ import { ApiExtraModels, ApiHeader, ApiTags, getSchemaPath } from '@nestjs/swagg
 import { AnyKey, AsksForMoney, SecretKey } from '../auth/decorators';
 import { Tenant } from '../auth/tenant';
 import { ApiData, ApiDataArray, ApiList } from '../common/http/openapi';
-import { API, Patch, Post } from '../common/http/routes';
+import { API, Patch, Post, Put } from '../common/http/routes';
 import { IdempotencyKey, RecordsIdempotencyKey } from '../idempotency/decorators';
 import type { RequestKey } from '../idempotency/request-key';
 import { PaymentRequestJson } from '../payment-requests/payment-request';
 import { TransactionIdParams } from '../payment-requests/dto/payment-request.dto';
 import {
+  GimtelConfigurationDto,
   ListPaymentsQuery,
   PayDto,
   PaymentIdParams,
@@ -20,6 +21,7 @@ import {
 } from './dto/payment.dto';
 import { PaymentMethodsService } from './payment-methods.service';
 import {
+  GimtelInstructionsJson,
   PAYMENT_STATUSES,
   PaymentJson,
   PaymentMethodDetailJson,
@@ -44,6 +46,11 @@ const PAY_TOP_LEVEL = {
   status: { type: 'string', enum: PAYMENT_STATUSES, description: "data's status" },
   referenceId: { type: 'string', nullable: true, description: "data's referenceId" },
   metadata: { type: 'object', nullable: true, description: 'Always null' },
+  instructions: {
+    nullable: true,
+    allOf: [{ $ref: getSchemaPath(GimtelInstructionsJson) }],
+    description: 'Transfer methods: what the customer must send, where and until when; null for the others',
+  },
 };
 
 const TRANSFER_OUTCOME = {
@@ -79,12 +86,20 @@ export class PaymentsController {
   )
   @AnyKey()
   @AsksForMoney()
+  @ApiExtraModels(GimtelInstructionsJson)
   @ApiData(PaymentJson, PAY_TOP_LEVEL)
   @RecordsIdempotencyKey()
   async pay(@Tenant() t: Tenant, @Body() dto: PayDto, @IdempotencyKey() key: RequestKey | undefined) {
-    const data = await this.payService.pay(t, dto, undefined, key);
+    const { payment: data, instructions } = await this.payService.payWithInstructions(t, dto, undefined, key);
     // Beside SPEC's `data`, the top-level fields Moosyl's generated clients read (copies of data's).
-    return { data, id: data.id, status: data.status, referenceId: data.referenceId, metadata: null };
+    return {
+      data,
+      id: data.id,
+      status: data.status,
+      referenceId: data.referenceId,
+      metadata: null,
+      instructions,
+    };
   }
 
   @ReadsReplica('csv')
@@ -148,6 +163,18 @@ export class PaymentMethodsController {
   @ApiData(PaymentMethodDetailJson)
   async oneConfiguration(@Tenant() t: Tenant, @Param() p: PaymentMethodIdParams) {
     return { data: toPaymentMethodDetailJson(await this.methods.findEnabled(t.environmentId, p.id), t) };
+  }
+
+  @Put('configuration/gimtel')
+  @ApiErrors(
+    PaymentError.InvalidReceivingBank,
+    CommonError.InvalidPhoneNumber,
+    PaymentError.TransfersNeedVerification,
+  )
+  @SecretKey()
+  @ApiData(PaymentMethodJson)
+  async configureGimtel(@Tenant() t: Tenant, @Body() dto: GimtelConfigurationDto) {
+    return { data: toPaymentMethodJson(await this.methods.configureGimtel(t, dto), t) };
   }
 
   @Get('payment-methods')

@@ -13,6 +13,10 @@ export enum PaymentError {
   SimulatedTransfersSandboxOnly = 'simulated_transfers_sandbox_only',
   /** The pay-attempt limit (failed payments of one request from one phone). */
   TooManyAttempts = 'too_many_payment_attempts',
+  /** PUT /configuration/gimtel: neither a bank of PAYOUT_BANKS nor a member app's code. */
+  InvalidReceivingBank = 'invalid_receiving_bank',
+  /** PUT /configuration/gimtel: Production transfers wait for the organization's verification. */
+  TransfersNeedVerification = 'transfers_need_verification',
 }
 
 export const paymentError = domainErrors<PaymentError>({
@@ -25,4 +29,6 @@ export const paymentError = domainErrors<PaymentError>({
   [PaymentError.WrongPassCode]: [502, Messages.bankFailure],
   [PaymentError.SimulatedTransfersSandboxOnly]: [400, Messages.simulatedTransfersSandboxOnly],
   [PaymentError.TooManyAttempts]: [429, Messages.tooManyRequests],
+  [PaymentError.InvalidReceivingBank]: [400, Messages.invalidReceivingBank],
+  [PaymentError.TransfersNeedVerification]: [400, Messages.transfersNeedVerification],
 });

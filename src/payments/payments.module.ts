@@ -10,6 +10,9 @@ import { ReconcilePaymentsJob } from './reconcile-payments.job';
 import { ReconciliationService } from './reconciliation.service';
 import { PaymentPayouts } from './payment-payouts';
 import { PaymentSettlement, SettlementExtensions } from './settlement';
+import { TransferSimulation } from './transfer-simulation';
+import { TransferClaims } from './transfer-claims';
+import { ExpireTransferClaimsJob } from './expire-transfer-claims.job';
 
 @Module({
   imports: [PaymentRequestsModule],
@@ -25,6 +28,9 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     ReconcilePaymentsJob,
     BanksService,
     PaymentPayouts,
+    TransferSimulation,
+    TransferClaims,
+    ExpireTransferClaimsJob,
   ],
   exports: [
     PaymentsService,
@@ -36,6 +42,8 @@ import { PaymentSettlement, SettlementExtensions } from './settlement';
     PaymentSettlement,
     PaymentPayouts,
     BanksService,
+    TransferSimulation,
+    TransferClaims,
   ],
 })
 export class PaymentsModule {}

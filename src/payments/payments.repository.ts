@@ -347,6 +347,35 @@ export class PaymentsRepository {
     return paymentMethodFromRow(row!);
   }
 
+  /** The request's pending payment (at most one: a partial unique index), any method. */
+  async pendingOfRequest(paymentRequestId: string): Promise<Payment | undefined> {
+    const row = await this.db.one(
+      sql`SELECT * FROM payments WHERE payment_request_id = ${paymentRequestId} AND status = 'pending'`,
+    );
+    return row && paymentFromRow(row);
+  }
+
+  /**
+   * Up to `limit` pending transfer payments whose claim and its grace ended before `asOf`, oldest
+   * claim first, optionally among some payments or environments (a test clock's objects).
+   */
+  async expiredTransferClaims(
+    asOf: Date,
+    limit: number,
+    among: { paymentIds?: readonly string[]; environmentIds?: readonly string[] } = {},
+  ): Promise<{ payment: Payment; organizationId: string }[]> {
+    const where = [
+      sql`status = 'pending' AND claim_expires_at IS NOT NULL`,
+      sql`claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) < ${asOf}`,
+    ];
+    if (among.paymentIds) where.push(sql`id = ANY(${among.paymentIds}::uuid[])`);
+    if (among.environmentIds) where.push(sql`environment_id = ANY(${among.environmentIds}::uuid[])`);
+    const rows = await this.db.many(sql`
+      SELECT *, ${organizationOfEnvironment(raw('environment_id'))} AS organization_id
+        FROM payments WHERE ${and(where)} ORDER BY claim_expires_at, id LIMIT ${limit}`);
+    return rows.map((r) => ({ payment: paymentFromRow(r), organizationId: r.organization_id as string }));
+  }
+
   /** The member apps a customer may pay a transfer from, in display order. */
   gimtelApps(): Promise<GimtelApp[]> {
     return this.db.many<GimtelApp>(sql`SELECT code, name FROM gimtel_apps ORDER BY position, code`);

@@ -6,7 +6,16 @@ import { envelope, ListEnvelope, pageOf } from '../common/pagination';
 import type { KeysetPage, KeysetQuery } from '../database/keyset';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
 import type { ListPaymentsQuery } from './dto/payment.dto';
-import { Payment, PAYMENT_CSV_COLUMNS, PaymentJson, PaymentStatusJson, TransferOutcome } from './payment';
+import {
+  GimtelInstructionsJson,
+  instructionsOf,
+  Payment,
+  PAYMENT_CSV_COLUMNS,
+  PaymentJson,
+  PaymentStatusJson,
+  TransferOutcome,
+} from './payment';
+import { TransferSimulation } from './transfer-simulation';
 import type { PaymentListItem, PaymentSearch } from './payment-search';
 import { PaymentError, paymentError } from './payments.errors';
 import { PaymentsRepository } from './payments.repository';
@@ -19,6 +28,7 @@ export class PaymentsService {
     private readonly repo: PaymentsRepository,
     private readonly requests: PaymentRequestsRepository,
     private readonly settlement: PaymentSettlement,
+    private readonly transfers: TransferSimulation,
   ) {}
 
   async get(tenant: Tenant, id: string): Promise<PaymentJson> {
@@ -61,7 +71,17 @@ export class PaymentsService {
   /** A payment of the key's environment as GET /payment/:id/status shows it. */
   async status(tenant: Tenant, id: string): Promise<PaymentStatusJson> {
     const p = await this.get(tenant, id);
-    return { id: p.id, status: p.status, referenceId: p.referenceId, claimExpiresAt: null };
+    return { id: p.id, status: p.status, referenceId: p.referenceId, claimExpiresAt: p.claimExpiresAt };
+  }
+
+  /**
+   * What the customer must do to pay a transfer payment of the environment (the hosted pages show
+   * it): its instructions while it is pending; null for any other payment, or none.
+   */
+  async instructionsFor(environmentId: string, paymentId: string): Promise<GimtelInstructionsJson | null> {
+    const payment = await this.repo.byId(paymentId);
+    if (!payment || payment.environmentId !== environmentId || payment.status !== 'pending') return null;
+    return instructionsOf(payment);
   }
 
   /** Every payment the filters select, as CSV, streamed. */
@@ -85,6 +105,13 @@ export class PaymentsService {
     if (!current) throw paymentError(PaymentError.NotFound);
     if (current.status === outcome) return { payment: current, outcome: 'skipped' };
     if (current.status !== 'pending') throw paymentError(PaymentError.NotPending);
+    if (current.claimExpiresAt !== null && outcome === 'completed') {
+      // A transfer payment: a transfer from the payer's phone for the amount, received and matched as any.
+      const matched = await this.transfers.run((await this.repo.byId(id))!, tenant.organizationId);
+      const after = (await this.repo.paymentJson(tenant.environmentId, id))!;
+      if (after.status !== 'completed') throw paymentError(PaymentError.NotPending);
+      return { payment: after, outcome: matched ? 'matched' : 'skipped' };
+    }
     const settled = await this.settlement.settle(
       (await this.repo.byId(id))!,
       (await this.requests.byIdAnywhere(current.paymentRequestId))!,

@@ -126,6 +126,12 @@ export const Messages = {
   trialWithFirstPayment: 'A subscription with a trial cannot require a first payment',
   nothingToChange: 'Nothing to change',
   couponNotFound: 'Coupon not found',
+  /** Transfers of the national switch (docs/transfers.md). */
+  transferNotFound: 'Transfer not found',
+  transferAmountMismatch: 'Transfer amount does not match the payment request',
+  transferNotUnmatched: 'Transfer is not unmatched',
+  invalidReceivingBank: 'Invalid receiving bank',
+  transfersNeedVerification: 'Organization is not verified',
   couponNotValid: 'Coupon is not valid',
   couponCodeTaken: 'A coupon with this code already exists',
   couponOneKindOfDiscount: 'A coupon takes exactly one of percentOff and amountOff',

@@ -4,6 +4,7 @@ import {
   HttpCode,
   Patch as NestPatch,
   Post as NestPost,
+  Put as NestPut,
 } from '@nestjs/common';
 import { RunsOncePerKey } from './idempotency-scope';
 
@@ -14,5 +15,7 @@ import { RunsOncePerKey } from './idempotency-scope';
  */
 export const Post = (path?: string) => applyDecorators(NestPost(path), HttpCode(200), RunsOncePerKey());
 export const Patch = (path?: string) => applyDecorators(NestPatch(path), HttpCode(200), RunsOncePerKey());
+/** A setting replaced whole (PUT /configuration/gimtel): PATCH's treatment. */
+export const Put = (path?: string) => applyDecorators(NestPut(path), HttpCode(200), RunsOncePerKey());
 export const Delete = (path?: string) => applyDecorators(NestDelete(path), RunsOncePerKey());
 export const API = 'api/v1';

@@ -1,6 +1,7 @@
 import { Expose, Transform } from 'class-transformer';
 import { PaginationQuery } from '../../common/pagination';
 import {
+  BooleanField,
   EnumField,
   ExternalIdField,
   PhoneField,
@@ -64,4 +65,21 @@ export class PaymentMethodsQuery {
     description: 'Accepted for the client libraries; it has no effect (the key decides the environment)',
   })
   isTestingMode?: string;
+}
+
+/** PUT /configuration/gimtel: the transfer method's switch and receiving wallet. */
+export class GimtelConfigurationDto {
+  @StringField({
+    optional: true,
+    maxLength: 40,
+    description:
+      'The bank of the receiving wallet: a code of PAYOUT_BANKS or a member app code (e.g. BANKILY)',
+  })
+  receivingBank?: string;
+
+  @StringField({ optional: true, maxLength: 32, description: 'The receiving wallet: 8-digit local number' })
+  receivingPhone?: string;
+
+  @BooleanField({ optional: true, description: 'List the method and take transfers (default true)' })
+  enabled?: boolean;
 }
