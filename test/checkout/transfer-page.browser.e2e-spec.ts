@@ -41,7 +41,10 @@ beforeAll(async () => {
   b = await launchBrowser();
   const org = await newTenant(t, 'Boutique Ksar');
   sk = org.sandbox.secretKey;
-  const on = await t.http.put('/api/v1/configuration/gimtel').set('Authorization', sk).send({ enabled: true });
+  const on = await t.http
+    .put('/api/v1/configuration/gimtel')
+    .set('Authorization', sk)
+    .send({ enabled: true });
   expect(on.status).toBe(200);
   const res = await t.http.get('/api/v1/payment-methods').set('Authorization', sk);
   gimtelId = (res.body.data as { type: string; id: string }[]).find((m) => m.type === 'gimtel')!.id;
@@ -136,7 +139,12 @@ describe('the hosted checkout page', () => {
     const [mm, ss] = (await left()).split(':').map(Number);
     const seconds = mm * 60 + ss;
     expect(Math.abs(seconds - (claim.getTime() - Date.now()) / 1000)).toBeLessThan(5);
-    await page.waitForFunction(`document.getElementById('countdown-left').textContent !== ${JSON.stringify(await left())}`, undefined, WAIT);
+    // The page's CSP refuses string evaluation: a function is passed.
+    await page.waitForFunction(
+      (before) => document.getElementById('countdown-left')!.textContent !== before,
+      await left(),
+      WAIT,
+    );
 
     // Copy: the number lands on the clipboard, and the button says so.
     await page.click('[data-testid=copy-phone]');
@@ -168,7 +176,9 @@ describe('the hosted checkout page', () => {
     expect(await text(page, '[data-testid=transfer-amount]')).toBe('٤٬٣٠٠ MRU');
     // Every Latin value of the instructions sits in a <bdi>, drawn left to right.
     for (const value of ['22220000', '46123456', 'Bankily', 'GIMTEL']) {
-      const inBdi = await page.evaluate<boolean>(`[...document.querySelectorAll('main bdi')].some((e) => e.textContent === ${JSON.stringify(value)} && getComputedStyle(e).direction === 'ltr')`);
+      const inBdi = await page.evaluate<boolean>(
+        `[...document.querySelectorAll('main bdi')].some((e) => e.textContent === ${JSON.stringify(value)} && getComputedStyle(e).direction === 'ltr')`,
+      );
       expect({ value, inBdi }).toEqual({ value, inBdi: true });
     }
     await page.waitForSelector('[data-testid=countdown]', { state: 'visible', ...WAIT });
@@ -190,7 +200,9 @@ describe('the hosted checkout page', () => {
     // No script: no copy button, no countdown, the time to send it by.
     expect(await page.isVisible('[data-testid=copy-phone]')).toBe(false);
     expect(await page.isVisible('[data-testid=countdown]')).toBe(false);
-    expect(await text(page, '[data-testid=deadline]')).toMatch(/^Send the transfer before \d\d:\d\d \(Nouakchott time\)\.$/);
+    expect(await text(page, '[data-testid=deadline]')).toMatch(
+      /^Send the transfer before \d\d:\d\d \(Nouakchott time\)\.$/,
+    );
     await page.click('[data-testid=app][data-app=sedad]');
     await page.waitForURL(/\/checkout\/[^/]+\?app=sedad$/, WAIT);
     expect(await page.getAttribute('[data-testid=steps]', 'data-app')).toBe('sedad');
@@ -217,7 +229,9 @@ describe('the hosted checkout page', () => {
       payment.id,
     ]);
     await page.waitForSelector('[data-testid=error]', WAIT);
-    expect(await text(page, '[data-testid=error]')).toContain('Le délai pour envoyer le virement est dépassé');
+    expect(await text(page, '[data-testid=error]')).toContain(
+      'Le délai pour envoyer le virement est dépassé',
+    );
     expect(await page.locator('button.pay').count()).toBe(1);
     await expectReadableOnAPhone(page, 'checkout-transfer-expired-fr-360');
     await page.context().close();
@@ -228,7 +242,11 @@ describe('the invoice page', () => {
   it('pays an invoice by transfer in Arabic: the instructions, then the invoice paid', async () => {
     const org = await newTenant(t, 'Salle Atar Sport');
     const key = org.sandbox.secretKey;
-    await t.http.put('/api/v1/configuration/gimtel').set('Authorization', key).send({ enabled: true }).expect(200);
+    await t.http
+      .put('/api/v1/configuration/gimtel')
+      .set('Authorization', key)
+      .send({ enabled: true })
+      .expect(200);
     const methods = await t.http.get('/api/v1/payment-methods').set('Authorization', key);
     const gimtel = (methods.body.data as { type: string; id: string }[]).find((m) => m.type === 'gimtel')!.id;
     const c = await catalog(t, org, { amount: 2500 });
@@ -247,7 +265,11 @@ describe('the invoice page', () => {
         WHERE i.id = $1 AND p.status = 'pending'`,
       [inv.id],
     );
-    await t.http.post(`/api/v1/payment/${payment.id}/simulate-transfer`).set('Authorization', key).send({}).expect(200);
+    await t.http
+      .post(`/api/v1/payment/${payment.id}/simulate-transfer`)
+      .set('Authorization', key)
+      .send({})
+      .expect(200);
     await page.waitForSelector('[data-state=paid]', WAIT);
     await page.context().close();
   });

@@ -103,7 +103,11 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
   it('lists transfers by status, assigns an unmatched one to a pending request found by search, and returns another', async () => {
     const org = await newTenant(t, 'Épicerie Sebkha');
     const sk = org.sandbox.secretKey;
-    await t.http.put('/api/v1/configuration/gimtel').set('Authorization', sk).send({ enabled: true }).expect(200);
+    await t.http
+      .put('/api/v1/configuration/gimtel')
+      .set('Authorization', sk)
+      .send({ enabled: true })
+      .expect(200);
     const transactionId = txId('assign');
     const request = await t.http
       .post('/api/v1/payment-request')
@@ -116,7 +120,12 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
       .set('Authorization', sk)
       .send({ transactionId: txId('other'), amount: 999 })
       .expect(200);
-    const toAssign = await inject(sk, { payerPhone: '36111111', amount: 2750, payerApp: 'click', memo: 'commande' });
+    const toAssign = await inject(sk, {
+      payerPhone: '36111111',
+      amount: 2750,
+      payerApp: 'click',
+      memo: 'commande',
+    });
     const toReturn = await inject(sk, { payerPhone: '36222222', amount: 400 });
     expect([toAssign.status, toReturn.status]).toEqual(['unmatched', 'unmatched']);
 
@@ -151,8 +160,14 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
       ['returned', toReturn.id],
     ] as const) {
       await page.goto(`${base}/dashboard/transfers?status=${status}`);
-      expect(await page.locator('[data-testid=transfer]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual([id]);
-      expect(await page.getAttribute(`[data-testid=transfer-filters] a[data-status=${status}]`, 'aria-current')).toBe('page');
+      expect(
+        await page
+          .locator('[data-testid=transfer]')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id'))),
+      ).toEqual([id]);
+      expect(
+        await page.getAttribute(`[data-testid=transfer-filters] a[data-status=${status}]`, 'aria-current'),
+      ).toBe('page');
     }
     await page.goto(`${base}/dashboard/transfers?status=unmatched`);
     expect(await page.locator('[data-testid=no-results]').count()).toBe(1);

@@ -26,7 +26,11 @@ const transferStatus = async (id: string) =>
 async function merchantWithTransfer(name: string) {
   const { org, browser } = await signedInOwner(t, name);
   const sk = org.sandbox.secretKey;
-  await t.http.put('/api/v1/configuration/gimtel').set('Authorization', sk).send({ enabled: true }).expect(200);
+  await t.http
+    .put('/api/v1/configuration/gimtel')
+    .set('Authorization', sk)
+    .send({ enabled: true })
+    .expect(200);
   const transfer = await inject(sk, { payerPhone: '36111111', amount: 1200, payerApp: 'sedad' });
   return { org, browser, sk, transfer };
 }
@@ -40,9 +44,10 @@ it("never shows nor changes another organization's transfer: the 404 page by eve
     .set('Authorization', victim.sk)
     .send({ transactionId: victimRequest, amount: 1200 })
     .expect(200);
-  const [request] = await t.query<{ id: string }>('SELECT id FROM payment_requests WHERE transaction_id = $1', [
-    victimRequest,
-  ]);
+  const [request] = await t.query<{ id: string }>(
+    'SELECT id FROM payment_requests WHERE transaction_id = $1',
+    [victimRequest],
+  );
 
   const page = await attacker.browser.get(`/dashboard/transfers/${victim.transfer.id}`);
   expect(page.status).toBe(404);
@@ -75,11 +80,20 @@ it("never shows nor changes another organization's transfer: the 404 page by eve
 it('refuses in the page language: an amount that does not match, a transfer no longer unmatched', async () => {
   const { browser: fr, sk, transfer } = await merchantWithTransfer('Épicerie Sebkha');
   const other = txId('other-amount');
-  await t.http.post('/api/v1/payment-request').set('Authorization', sk).send({ transactionId: other, amount: 999 }).expect(200);
-  const [request] = await t.query<{ id: string }>('SELECT id FROM payment_requests WHERE transaction_id = $1', [other]);
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', sk)
+    .send({ transactionId: other, amount: 999 })
+    .expect(200);
+  const [request] = await t.query<{ id: string }>(
+    'SELECT id FROM payment_requests WHERE transaction_id = $1',
+    [other],
+  );
   // ?lang=fr is remembered (the language cookie): every page after it is in French.
   await fr.get(`/dashboard/transfers/${transfer.id}?lang=fr`);
-  const refused = await fr.post(`/dashboard/transfers/${transfer.id}/assign`, { paymentRequestId: request.id });
+  const refused = await fr.post(`/dashboard/transfers/${transfer.id}/assign`, {
+    paymentRequestId: request.id,
+  });
   expect(refused.status).toBe(400);
   expect(unescapeHtml(refused.text)).toContain(DASHBOARD_TEXTS.fr.apiRules.transfer_amount_mismatch);
   expect(await transferStatus(transfer.id)).toBe('unmatched');
