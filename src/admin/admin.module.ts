@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { GoingLiveModule } from '../going-live/going-live.module';
+import { PaymentsModule } from '../payments/payments.module';
 import { AuditLogRepository } from './audit-log.repository';
 import { AdminAuditController } from './console/audit.controller';
 import { AdminAuthController } from './console/auth.controller';
+import { AdminGimtelAppsController } from './console/gimtel-apps.controller';
 import { AdminRenderer } from './console/admin.renderer';
 import { AdminSurface } from './console/admin-surface';
 import { AdminNotFoundController } from './console/not-found.controller';
@@ -17,11 +19,12 @@ import { OperatorsService } from './operators.service';
  * actions on organizations with the audit log, and the console /admin where they work.
  */
 @Module({
-  imports: [GoingLiveModule],
+  imports: [GoingLiveModule, PaymentsModule],
   controllers: [
     AdminAuthController,
     AdminOrganizationsController,
     AdminAuditController,
+    AdminGimtelAppsController,
     // Last: its catch-all route answers the paths no other page has.
     AdminNotFoundController,
   ],

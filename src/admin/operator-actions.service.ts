@@ -6,6 +6,8 @@ import { GoLiveService, OpenedApplication } from '../going-live/go-live.service'
 import { normalizeIban, payoutBanks } from '../going-live/payout-account';
 import type { Account } from '../organizations/account';
 import type { DocumentKind, DocumentType } from '../organizations/application';
+import type { GimtelApp } from '../payments/payment-methods.defaults';
+import { PaymentMethodsService } from '../payments/payment-methods.service';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { AdminError, adminError } from './admin.errors';
 import { Actor, AuditEntry, AuditFilter, AuditLogRepository } from './audit-log.repository';
@@ -26,6 +28,8 @@ export const OPERATOR_ACTIONS = [
   'organization.payout_account_change_reject',
   'organization.open_document',
   'organization.show_id_number',
+  /** The member apps of the national switch (docs/transfers.md): no organization's. */
+  'gimtel_apps',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
@@ -77,6 +81,7 @@ export class OperatorActionsService {
     private readonly audit: AuditLogRepository,
     private readonly config: AppConfig,
     private readonly goLive: GoLiveService,
+    private readonly paymentMethods: PaymentMethodsService,
   ) {}
 
   /** The audit log of operators' actions, newest first, at most 200 entries. */
@@ -222,6 +227,29 @@ export class OperatorActionsService {
       if (before.payoutAccountChange?.status !== 'pending')
         throw adminError(AdminError.NoPayoutAccountChange);
       await this.organizations.rejectPayoutAccountChange(organizationId);
+    });
+  }
+
+  /** The member apps a customer may pay from by transfer, in the order the pages show them. */
+  gimtelApps(): Promise<GimtelApp[]> {
+    return this.paymentMethods.gimtelApps();
+  }
+
+  /**
+   * Replaces the member apps (docs/transfers.md): the list and its audit entry (`gimtel_apps`,
+   * the whole list before and after) in one transaction, so neither exists without the other.
+   */
+  setGimtelApps(actor: Actor, apps: GimtelApp[]): Promise<void> {
+    return this.db.transaction(async () => {
+      const before = await this.paymentMethods.gimtelApps();
+      await this.paymentMethods.setGimtelApps(apps);
+      await this.audit.append({
+        actor,
+        action: 'gimtel_apps',
+        organizationId: null,
+        before: { apps: before },
+        after: { apps },
+      });
     });
   }
 

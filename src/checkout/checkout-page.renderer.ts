@@ -6,6 +6,7 @@ import { formatMru } from '../common/i18n/languages';
 import { CheckoutPayments, PaymentMethodChoice } from './checkout-payments';
 import { PageSession, successRedirect } from './checkout-sessions.service';
 import { checkoutTexts, FormState, payFormLocals, renderHostedPage } from './hosted-page';
+import { failedAttemptText, HostedTransfers, pendingTransferLocals } from './hosted-transfer';
 
 export const checkoutPageUrl = (id: string) => `/checkout/${id}`;
 
@@ -17,16 +18,22 @@ export class CheckoutPageRenderer {
   constructor(
     private readonly views: Views,
     private readonly payments: CheckoutPayments,
+    private readonly transfers: HostedTransfers,
   ) {}
 
   /** Whatever the session is now: closed, waiting for the bank, or the form. */
   async session(page: PageRequest, session: PageSession, status: number): Promise<void> {
-    const t = checkoutTexts(page);
     if (session.status !== 'open') return this.closed(page, session, status);
     if (session.paymentStatus === 'pending') return this.pending(page, session, status);
-    // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling):
-    // say so, and offer the form again to retry or choose another bank app.
-    const error = session.paymentStatus === 'failed' ? t.bankFailure : undefined;
+    // The last attempt failed (e.g. a pending payment the bank then refused, seen after polling, or
+    // a transfer's claim that ran out): say so, and offer the form again to retry or choose another.
+    const error =
+      session.paymentStatus === 'failed'
+        ? failedAttemptText(
+            page,
+            await this.transfers.latestOf(session.environmentId, session.paymentRequestId),
+          )
+        : undefined;
     // The merchant's number is shown masked beside an empty field, never in it (docs/checkout.md);
     // the bank app chosen before (on a payment link's page, or an attempt that failed) stays checked.
     return this.form(page, session, status, {
@@ -36,16 +43,28 @@ export class CheckoutPageRenderer {
     });
   }
 
-  /** The bank has the payment: no form, no cancel; the script polls the status route, the link reloads without it. */
-  pending(page: PageRequest, session: PageSession, status: number): void {
+  /**
+   * The bank has the payment: no form, no cancel; the script polls the status route, the page
+   * reloads itself without it. A transfer payment shows what to send, where, and until when.
+   */
+  async pending(page: PageRequest, session: PageSession, status: number): Promise<void> {
     const t = checkoutTexts(page);
+    const statusUrl = `/${API}/checkout-session/public/${session.id}/payment-status`;
+    const transfer = await this.transfers.latestOf(session.environmentId, session.paymentRequestId);
+    if (transfer?.status === 'pending')
+      return this.render(page, 'checkout/transfer', status, {
+        merchantName: session.merchantName,
+        merchantPhone: session.merchantPhone,
+        merchantWebsite: session.merchantWebsite,
+        ...pendingTransferLocals(page, transfer, checkoutPageUrl(session.id), statusUrl),
+      });
     this.render(page, 'checkout/pending', status, {
       pageTitle: t.pendingTitle,
       merchantName: session.merchantName,
       merchantPhone: session.merchantPhone,
       merchantWebsite: session.merchantWebsite,
       amountText: formatMru(session.amount, page.lang),
-      statusUrl: `/${API}/checkout-session/public/${session.id}/payment-status`,
+      statusUrl,
       pageUrl: checkoutPageUrl(session.id),
       // Without JavaScript nothing polls: the page reloads itself every 5 s (it says it updates).
       refreshUrl: checkoutPageUrl(session.id),

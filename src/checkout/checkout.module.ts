@@ -10,6 +10,7 @@ import { CheckoutSessionsRepository } from './checkout-sessions.repository';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { CheckoutSettlement } from './checkout-settlement';
 import { CheckoutSurface } from './hosted-page';
+import { HostedTransfers, PaymentsHostedTransfers } from './hosted-transfer';
 import { PublicCheckoutController } from './public-checkout.controller';
 import { PublicCheckoutService } from './public-checkout.service';
 
@@ -25,7 +26,8 @@ import { PublicCheckoutService } from './public-checkout.service';
     CheckoutSurface,
     PublicCheckoutService,
     { provide: CheckoutPayments, useClass: BankAppPayments },
+    { provide: HostedTransfers, useClass: PaymentsHostedTransfers },
   ],
-  exports: [CheckoutSessionsService, CheckoutSessionsRepository, CheckoutSurface],
+  exports: [CheckoutSessionsService, CheckoutSessionsRepository, CheckoutSurface, HostedTransfers],
 })
 export class CheckoutModule {}

@@ -24,6 +24,7 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard/payment-requests', 'navPaymentRequests'],
   ['/dashboard/payments', 'navPayments'],
   ['/dashboard/payment-links', 'navPaymentLinks'],
+  ['/dashboard/transfers', 'navTransfers'],
   ['/dashboard/payouts', 'navPayouts'],
   ['/dashboard/reports/settlement', 'navSettlement'],
   ['/dashboard/keys', 'navKeys'],

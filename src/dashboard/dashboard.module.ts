@@ -15,6 +15,7 @@ import { DashboardCustomersController } from './customers.controller';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { DashboardPaymentLinksController } from './payment-links.controller';
+import { DashboardPaymentMethodsController } from './payment-methods.controller';
 import { DashboardPaymentRequestController } from './payment-request.controller';
 import { PaymentLinksModule } from '../payment-links/payment-links.module';
 import { DashboardPayoutsController } from './payouts.controller';
@@ -35,7 +36,9 @@ import { ReportsService } from './reports.service';
 import { DashboardSessions } from './sessions.service';
 import { DashboardSubscriptionsController } from './subscriptions.controller';
 import { DashboardBillingSettingsController } from './billing-settings.controller';
+import { TransfersModule } from '../transfers/transfers.module';
 import { DashboardTeamController } from './team.controller';
+import { DashboardTransfersController } from './transfers.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The merchant dashboard (docs/dashboard.md): server-rendered pages under /dashboard. */
@@ -55,6 +58,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     LedgerModule,
     PayoutsModule,
     PaymentLinksModule,
+    TransfersModule,
   ],
   controllers: [
     DashboardBillingSettingsController,
@@ -62,6 +66,8 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardMonitoringController,
     DashboardPaymentRequestController,
     DashboardPaymentLinksController,
+    DashboardPaymentMethodsController,
+    DashboardTransfersController,
     DashboardPayoutsController,
     DashboardSettlementController,
     DashboardExportsController,

@@ -128,21 +128,4 @@ export class DashboardMonitoringController {
     );
     this.renderer.render(d, 'payments', d.t.paymentsTitle, locals);
   }
-
-  @Get('payment-methods')
-  async paymentMethods(@Dash() d: DashboardRequest): Promise<void> {
-    const { t } = d;
-    const methods = await this.methods.listAll(d.scope.environmentId);
-    this.renderer.render(d, 'payment-methods', t.paymentMethodsTitle, {
-      methods: methods.map((m) => ({
-        id: m.id,
-        name: m.name,
-        type: m.type,
-        code: m.code,
-        requiresPassCode: m.requiresPassCode ? t.yes : t.no,
-        enabled: m.enabled,
-        statusText: m.enabled ? t.enabled : t.disabled,
-      })),
-    });
-  }
 }

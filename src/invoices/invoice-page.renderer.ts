@@ -4,6 +4,7 @@ import { Views } from '../common/http/views';
 import { formatDate, formatMru } from '../common/i18n/languages';
 import type { PaymentMethodChoice } from '../checkout/checkout-payments';
 import { checkoutTexts, FormState, payFormLocals, renderHostedPage } from '../checkout/hosted-page';
+import { failedAttemptText, HostedTransfers, pendingTransferLocals } from '../checkout/hosted-transfer';
 import { customerPortalPath, invoicePagePath } from './invoice';
 import { InvoicePageService } from './invoice-page.service';
 import type { InvoicePageRow } from './invoices.repository';
@@ -20,6 +21,7 @@ export class InvoicePageRenderer {
   constructor(
     private readonly views: Views,
     private readonly service: InvoicePageService,
+    private readonly transfers: HostedTransfers,
   ) {}
 
   /** Whatever the invoice is now: paid, void, refunded, waiting for the bank, or the form. */
@@ -34,18 +36,39 @@ export class InvoicePageRenderer {
         return this.closed(page, invoice, status, t.invoiceRefundedTitle, t.invoiceRefundedBody, false);
       case 'pending':
         if (invoice.paymentStatus === 'pending') return this.pending(page, invoice, status);
-        // The last attempt failed (e.g. a pending payment the bank then refused): say so with the form.
-        // The customer's number is shown masked beside an empty field, never in it (docs/checkout.md).
+        // The last attempt failed (e.g. a pending payment the bank then refused, a transfer's claim
+        // that ran out): say so with the form. The customer's number is shown masked beside an empty
+        // field, never in it (docs/checkout.md).
         return this.form(page, invoice, status, {
           phoneNumber: '',
-          error: invoice.paymentStatus === 'failed' ? t.bankFailure : undefined,
+          error:
+            invoice.paymentStatus === 'failed'
+              ? failedAttemptText(
+                  page,
+                  await this.transfers.latestOf(invoice.environmentId, invoice.paymentRequestId),
+                )
+              : undefined,
         });
     }
   }
 
-  /** The bank has the payment: the script polls the status route; the link reloads without it. */
-  pending(page: PageRequest, invoice: InvoicePageRow, status: number): void {
+  /**
+   * The bank has the payment: the script polls the status route; the page reloads itself without
+   * it. A transfer payment shows what to send, where, and until when.
+   */
+  async pending(page: PageRequest, invoice: InvoicePageRow, status: number): Promise<void> {
     const t = checkoutTexts(page);
+    const transfer = await this.transfers.latestOf(invoice.environmentId, invoice.paymentRequestId);
+    if (transfer?.status === 'pending')
+      return this.render(page, 'checkout/transfer', status, {
+        merchantName: invoice.merchantName,
+        ...pendingTransferLocals(
+          page,
+          transfer,
+          invoicePagePath(invoice.id),
+          `${invoicePagePath(invoice.id)}/status`,
+        ),
+      });
     this.render(page, 'checkout/pending', status, {
       pageTitle: t.pendingTitle,
       merchantName: invoice.merchantName,

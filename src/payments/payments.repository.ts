@@ -159,6 +159,17 @@ export class PaymentsRepository {
     return row && toJson(row);
   }
 
+  /** The newest payment of a request, the whole record (a transfer's claim and wallet too); undefined before any. */
+  async latestPaymentOfRequest(
+    environmentId: string,
+    paymentRequestId: string,
+  ): Promise<Payment | undefined> {
+    const row = await this.db.one(sql`SELECT * FROM payments
+       WHERE payment_request_id = ${paymentRequestId} AND environment_id = ${environmentId}
+       ORDER BY created_at DESC, id DESC LIMIT 1`);
+    return row && paymentFromRow(row);
+  }
+
   /** Newest first; filters combine. */
   async list(
     environmentId: string,

@@ -9,6 +9,7 @@ import type { ListPaymentsQuery } from './dto/payment.dto';
 import {
   GimtelInstructionsJson,
   instructionsOf,
+  Payment,
   PAYMENT_CSV_COLUMNS,
   PaymentJson,
   PaymentStatusJson,
@@ -34,6 +35,11 @@ export class PaymentsService {
     const payment = await this.repo.paymentJson(tenant.environmentId, id);
     if (!payment) throw paymentError(PaymentError.NotFound);
     return payment;
+  }
+
+  /** The newest payment of a request of the environment (the hosted pages' transfer instructions), or undefined. */
+  latestOfRequest(environmentId: string, paymentRequestId: string): Promise<Payment | undefined> {
+    return this.repo.latestPaymentOfRequest(environmentId, paymentRequestId);
   }
 
   /** A payment of the environment, or undefined. */

@@ -205,6 +205,7 @@ it('goes live: apply with two files, reject with a reason, correct, approve, the
       [`/admin/organizations/${org.organizationId}`, 'organization'],
       [`/admin/audit?organization=${org.organizationId}`, 'audit'],
       ['/admin/organizations', 'organizations'],
+      ['/admin/gimtel-apps', 'gimtel-apps'],
     ]) {
       await ops.goto(`${base}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
       expect({

@@ -70,6 +70,7 @@ let ids: {
   productId: string;
   subscriptionId: string;
   invoiceId: string;
+  transferId: string;
 };
 
 /** A shop with a few payment requests (one with an Arabic transactionId), an endpoint and a subscription, and a browser that prefers Arabic. */
@@ -95,7 +96,20 @@ beforeAll(async () => {
     .set('Authorization', sk)
     .send({ url: 'https://example.com/khoums/webhooks' });
   const billing = await billingData(t, org);
-  ids = { email: org.email, password: org.password, requestId: request.id, ...billing };
+  // The transfer method on, and a transfer nothing matches waiting in the inbox.
+  await t.http.put('/api/v1/configuration/gimtel').set('Authorization', sk).send({ enabled: true }).expect(200);
+  const transfer = await t.http
+    .post('/api/v1/sandbox/transfers')
+    .set('Authorization', sk)
+    .send({ payerPhone: '36123456', amount: 4250, payerApp: 'click', memo: 'طلب 1001' });
+  expect(transfer.status).toBe(200);
+  ids = {
+    email: org.email,
+    password: org.password,
+    requestId: request.id,
+    transferId: transfer.body.data.id,
+    ...billing,
+  };
   const context = await b.browser.newContext({ locale: 'ar', viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 });
@@ -134,6 +148,11 @@ it('shows the keys (a new key left to right), the webhooks and their log, the pa
   await visit(page, '/dashboard/webhooks', 'webhooks');
   await visit(page, '/dashboard/webhooks/deliveries', 'deliveries');
   await visit(page, '/dashboard/payment-methods', 'payment-methods');
+});
+
+it('shows the transfers inbox and an unmatched transfer with its assign and return forms', async () => {
+  await visit(page, '/dashboard/transfers', 'transfers');
+  await visit(page, `/dashboard/transfers/${ids.transferId}`, 'transfer');
 });
 
 it('shows the billing pages: products, customers, subscriptions, invoices', async () => {

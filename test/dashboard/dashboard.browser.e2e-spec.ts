@@ -153,6 +153,7 @@ it('signs up, creates a key, uses it, finds the request, replays its webhook and
     ['/dashboard/account', 'account'],
     ['/dashboard/payments', 'payments'],
     ['/dashboard/payment-methods', 'payment-methods'],
+    ['/dashboard/transfers', 'transfers'],
     ['/dashboard/no-such-page', 'not-found'],
   ]) {
     await page.goto(`${base}${path}`);

@@ -21,6 +21,7 @@ const NAV: [string, keyof AdminTexts][] = [
   ['/admin', 'navQueue'],
   ['/admin/organizations', 'navOrganizations'],
   ['/admin/audit', 'navAudit'],
+  ['/admin/gimtel-apps', 'navGimtelApps'],
   ['/admin/password', 'navPassword'],
 ];
 

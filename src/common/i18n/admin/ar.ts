@@ -10,6 +10,7 @@ export const ar: AdminTexts = {
   navQueue: 'الطلبات',
   navOrganizations: 'المؤسسات',
   navAudit: 'سجل التدقيق',
+  navGimtelApps: 'تطبيقات المحوّل الوطني',
   navPassword: 'كلمة المرور',
   signOut: 'تسجيل الخروج',
   signedInAs: 'متصل: {email}',
@@ -99,6 +100,7 @@ export const ar: AdminTexts = {
   rejectChange: 'رفض التغيير',
   noPayoutAccountChange: 'لم يعد هذا التغيير ينتظر قرارًا.',
   notices: {
+    gimtelAppsSaved: 'تم حفظ التطبيقات.',
     verified: 'تم توثيق المؤسسة.',
     rejected: 'تم رفض الطلب.',
     feeRate: 'تم حفظ نسبة العمولة.',
@@ -138,6 +140,16 @@ export const ar: AdminTexts = {
   action_payout_account_change_reject: 'رفض تغيير حساب التحويل',
   action_open_document: 'فتح وثيقة',
   action_show_id_number: 'عرض رقم التعريف',
+  gimtelAppsTitle: 'تطبيقات المحوّل الوطني',
+  gimtelAppsIntro:
+    'التطبيقات التي يمكن للعميل أن يدفع منها بالتحويل: تعرض صفحة الدفع خطواتها. سطر لكل تطبيق: الرمز، ثم فاصلة، ثم الاسم.',
+  gimtelAppsLabel: 'التطبيقات (الرمز، الاسم)',
+  gimtelAppsHint: 'الرمز: حروف لاتينية صغيرة وأرقام و_ (من 2 إلى 40). الاسم: من 1 إلى 60 حرفًا.',
+  gimtelAppsInvalidLine:
+    'السطر {line}: المتوقع «الرمز، الاسم» برمز بحروف صغيرة (من 2 إلى 40) واسم من 1 إلى 60 حرفًا.',
+  gimtelAppsDuplicate: 'السطر {line}: الرمز {code} مكرر.',
+  gimtelAppsEmpty: 'تطبيق واحد على الأقل.',
+  action_gimtel_apps: 'تطبيقات المحوّل الوطني',
   readWhat: 'تم فتح: {what}',
 
   notFoundTitle: 'الصفحة غير موجودة',

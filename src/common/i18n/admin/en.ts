@@ -10,6 +10,7 @@ export const en: AdminTexts = {
   navQueue: 'Applications',
   navOrganizations: 'Organizations',
   navAudit: 'Audit log',
+  navGimtelApps: 'GIMTEL apps',
   navPassword: 'Password',
   signOut: 'Sign out',
   signedInAs: 'Signed in: {email}',
@@ -99,6 +100,7 @@ export const en: AdminTexts = {
   rejectChange: 'Reject the change',
   noPayoutAccountChange: 'This change is no longer waiting for a decision.',
   notices: {
+    gimtelAppsSaved: 'Apps saved.',
     verified: 'Organization verified.',
     rejected: 'Application rejected.',
     feeRate: 'Fee rate saved.',
@@ -138,6 +140,16 @@ export const en: AdminTexts = {
   action_payout_account_change_reject: 'Payout account change rejected',
   action_open_document: 'Opened a document',
   action_show_id_number: 'Showed the ID number',
+  gimtelAppsTitle: 'Apps of the national switch',
+  gimtelAppsIntro:
+    'The apps a customer may pay from by transfer: the payment page shows their steps. One line per app: the code, a comma, the name.',
+  gimtelAppsLabel: 'Apps (code, name)',
+  gimtelAppsHint: 'Code: lower-case letters, digits and _ (2 to 40). Name: 1 to 60 characters.',
+  gimtelAppsInvalidLine:
+    'Line {line}: expected “code, name” with a lower-case code (2 to 40) and a name of 1 to 60 characters.',
+  gimtelAppsDuplicate: 'Line {line}: the code {code} is there twice.',
+  gimtelAppsEmpty: 'At least one app.',
+  action_gimtel_apps: 'GIMTEL apps',
   readWhat: 'Opened: {what}',
 
   notFoundTitle: 'Page not found',

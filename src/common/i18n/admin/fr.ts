@@ -8,6 +8,7 @@ export const fr = {
   navQueue: 'Demandes à traiter',
   navOrganizations: 'Organisations',
   navAudit: "Journal d'audit",
+  navGimtelApps: 'Applications GIMTEL',
   navPassword: 'Mot de passe',
   signOut: 'Se déconnecter',
   signedInAs: 'Connecté : {email}',
@@ -98,6 +99,7 @@ export const fr = {
   rejectChange: 'Refuser le changement',
   noPayoutAccountChange: "Ce changement n'attend plus de décision.",
   notices: {
+    gimtelAppsSaved: 'Applications enregistrées.',
     verified: 'Organisation vérifiée.',
     rejected: 'Demande refusée.',
     feeRate: 'Taux de commission enregistré.',
@@ -137,6 +139,16 @@ export const fr = {
   action_payout_account_change_reject: 'Changement de compte de versement refusé',
   action_open_document: 'Document ouvert',
   action_show_id_number: "Numéro d'identité affiché",
+  gimtelAppsTitle: 'Applications du switch national',
+  gimtelAppsIntro:
+    'Les applications depuis lesquelles un client peut payer par virement : la page de paiement montre leurs étapes. Une ligne par application : le code, une virgule, le nom.',
+  gimtelAppsLabel: 'Applications (code, nom)',
+  gimtelAppsHint: 'Code : lettres minuscules, chiffres et _ (2 à 40). Nom : 1 à 60 caractères.',
+  gimtelAppsInvalidLine:
+    'Ligne {line} : attendu « code, nom » avec un code en minuscules (2 à 40) et un nom de 1 à 60 caractères.',
+  gimtelAppsDuplicate: 'Ligne {line} : le code {code} figure deux fois.',
+  gimtelAppsEmpty: 'Au moins une application.',
+  action_gimtel_apps: 'Applications GIMTEL',
   readWhat: 'Ouvert : {what}',
 
   notFoundTitle: 'Page introuvable',

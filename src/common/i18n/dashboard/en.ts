@@ -20,6 +20,7 @@ export const en: DashboardTexts = {
   navCustomers: 'Customers',
   navSubscriptions: 'Subscriptions',
   navInvoices: 'Invoices',
+  navTransfers: 'Transfers received',
   navTeam: 'Team',
   navAccount: 'My account',
   navGoLive: 'Go live',
@@ -253,6 +254,41 @@ export const en: DashboardTexts = {
   requiresPassCode: 'Pass code required',
   methodCode: 'Code',
   noMethods: 'No payment methods in this environment.',
+
+  gimtelTitle: 'Transfers from any app',
+  gimtelIntro:
+    'Your customers pay from any app of the national switch (GIMTEL) by sending a transfer to your wallet: Khoums recognises it and confirms the payment.',
+  gimtelEnabled: 'Offer payment by transfer',
+  receivingBankLabel: 'Bank of the receiving wallet',
+  receivingPhoneLabel: 'Number of the receiving wallet',
+  receivingPhoneHint: '8 digits, for example 22123456',
+  gimtelStatus: 'Payment by transfer',
+  gimtelWallet: 'Receiving wallet',
+
+  transfersTitle: 'Transfers received',
+  transfersIntro:
+    'The transfers that reached your receiving wallet. A transfer not recognised waits here: assign it to a payment request, or send the money back to the payer.',
+  transferStatus_matched: 'Matched',
+  transferStatus_unmatched: 'To handle',
+  transferStatus_assigned: 'Assigned',
+  transferStatus_returned: 'Returned',
+  noTransfers: 'No transfers.',
+  receivedAt: 'Received',
+  payerPhone: 'Payer’s number',
+  payerApp: 'App',
+  memo: 'Memo',
+  receivingWallet: 'Receiving wallet',
+  transferHeading: 'Transfer {reference}',
+  assignTitle: 'Assign to a payment request',
+  assignIntro:
+    'The payment requests waiting for {amount}. Assigning the transfer pays the request you choose.',
+  assignSearchLabel: 'Search a reference or a number',
+  assignButton: 'Assign',
+  noCandidates: 'No payment request is waiting for this amount.',
+  returnTitle: 'Send the money back',
+  returnIntro:
+    'First send the money back to the payer from your app, then mark the transfer returned. Nothing is credited to your balance.',
+  returnButton: 'Mark as returned',
 
   productsTitle: 'Products',
   productsIntro:
@@ -574,6 +610,9 @@ export const en: DashboardTexts = {
   linkMinAboveMax: 'The minimum cannot be above the maximum.',
 
   notices: {
+    transferAssigned: 'Transfer assigned: the payment request is paid.',
+    transferReturned: 'Transfer marked as returned.',
+    gimtelSaved: 'Payment by transfer saved.',
     linkCreated: 'Payment link created: share it.',
     linkSaved: 'Link saved.',
     linkDeactivated: 'Link deactivated: its page says it is no longer available.',
@@ -622,6 +661,12 @@ export const en: DashboardTexts = {
   passwordTooCommon: 'This password is one of the most common ones. Choose another.',
   /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
   apiRules: {
+    transfers_need_verification: 'The organization must be verified to receive transfers in Production.',
+    invalid_receiving_bank: 'Invalid receiving bank.',
+    invalid_phone_number: 'Invalid phone number: 8 digits.',
+    transfer_not_unmatched: 'This transfer no longer waits to be handled.',
+    transfer_amount_mismatch: 'The transfer’s amount does not match the payment request’s.',
+    payment_request_already_paid: 'This payment request is already paid.',
     insufficient_available_balance: 'Insufficient available balance.',
     payouts_on_hold:
       'Payouts are on hold for this organization, or it has no approved payout account (see “Go live”).',

@@ -18,6 +18,7 @@ export const fr = {
   navCustomers: 'Clients',
   navSubscriptions: 'Abonnements',
   navInvoices: 'Factures',
+  navTransfers: 'Virements reçus',
   navTeam: 'Équipe',
   navAccount: 'Mon compte',
   navGoLive: 'Passer en production',
@@ -253,6 +254,41 @@ export const fr = {
   requiresPassCode: 'Code secret requis',
   methodCode: 'Code',
   noMethods: 'Aucun moyen de paiement dans cet environnement.',
+
+  gimtelTitle: 'Virements depuis toute application',
+  gimtelIntro:
+    'Vos clients paient depuis n’importe quelle application du switch national (GIMTEL) en envoyant un virement à votre portefeuille : Khoums le reconnaît et confirme le paiement.',
+  gimtelEnabled: 'Proposer le paiement par virement',
+  receivingBankLabel: 'Banque du portefeuille de réception',
+  receivingPhoneLabel: 'Numéro du portefeuille de réception',
+  receivingPhoneHint: '8 chiffres, par exemple 22123456',
+  gimtelStatus: 'Paiement par virement',
+  gimtelWallet: 'Portefeuille de réception',
+
+  transfersTitle: 'Virements reçus',
+  transfersIntro:
+    'Les virements arrivés sur votre portefeuille de réception. Un virement non reconnu attend ici : attribuez-le à une demande de paiement, ou renvoyez l’argent au payeur.',
+  transferStatus_matched: 'Reconnu',
+  transferStatus_unmatched: 'À traiter',
+  transferStatus_assigned: 'Attribué',
+  transferStatus_returned: 'Renvoyé',
+  noTransfers: 'Aucun virement.',
+  receivedAt: 'Reçu le',
+  payerPhone: 'Numéro du payeur',
+  payerApp: 'Application',
+  memo: 'Motif',
+  receivingWallet: 'Portefeuille de réception',
+  transferHeading: 'Virement {reference}',
+  assignTitle: 'Attribuer à une demande de paiement',
+  assignIntro:
+    'Les demandes de paiement en attente de {amount}. Attribuer le virement paie la demande choisie.',
+  assignSearchLabel: 'Rechercher une référence ou un numéro',
+  assignButton: 'Attribuer',
+  noCandidates: 'Aucune demande de paiement en attente de ce montant.',
+  returnTitle: 'Renvoyer l’argent',
+  returnIntro:
+    'Renvoyez d’abord l’argent au payeur depuis votre application, puis marquez le virement comme renvoyé. Rien n’est crédité à votre solde.',
+  returnButton: 'Marquer comme renvoyé',
 
   productsTitle: 'Produits',
   productsIntro:
@@ -579,6 +615,9 @@ export const fr = {
   linkMinAboveMax: 'Le minimum ne peut pas dépasser le maximum.',
 
   notices: {
+    transferAssigned: 'Virement attribué : la demande de paiement est payée.',
+    transferReturned: 'Virement marqué comme renvoyé.',
+    gimtelSaved: 'Paiement par virement enregistré.',
     linkCreated: 'Lien de paiement créé : partagez-le.',
     linkSaved: 'Lien enregistré.',
     linkDeactivated: 'Lien désactivé : sa page répond qu’il n’est plus disponible.',
@@ -627,6 +666,13 @@ export const fr = {
   passwordTooCommon: 'Ce mot de passe fait partie des plus courants. Choisissez-en un autre.',
   /** The API's rules a form or an action of the dashboard can break, by error code (src/dashboard/api-rules.ts). */
   apiRules: {
+    transfers_need_verification:
+      "L'organisation doit être vérifiée pour recevoir des virements en production.",
+    invalid_receiving_bank: 'Banque de réception invalide.',
+    invalid_phone_number: 'Numéro de téléphone invalide : 8 chiffres.',
+    transfer_not_unmatched: 'Ce virement n’attend plus d’être traité.',
+    transfer_amount_mismatch: 'Le montant du virement ne correspond pas à celui de la demande de paiement.',
+    payment_request_already_paid: 'Cette demande de paiement est déjà payée.',
     insufficient_available_balance: 'Solde disponible insuffisant.',
     payouts_on_hold:
       "Les versements de cette organisation sont suspendus, ou elle n'a pas de compte de versement approuvé (voir « Passer en production »).",
