@@ -157,7 +157,16 @@ async function main(): Promise<void> {
     const wanted = (name: string) => !only || only.includes(name);
     const noCeiling =
       only?.every((o) =>
-        ['billing', 'billing-growth', 'reminders', 'balance', 'export', 'payouts', 'link', 'transfers'].includes(o),
+        [
+          'billing',
+          'billing-growth',
+          'reminders',
+          'balance',
+          'export',
+          'payouts',
+          'link',
+          'transfers',
+        ].includes(o),
       ) ?? false;
     pool = createPool(pg.url, 2);
     const hot = !noCeiling;

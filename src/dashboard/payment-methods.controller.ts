@@ -110,7 +110,8 @@ export class DashboardPaymentMethodsController {
       ...payoutBanks(this.config.PAYOUT_BANKS).map((code) => ({ value: code, label: code })),
     ].filter((c, i, all) => all.findIndex((o) => o.value === c.value) === i);
     // A bank typed (or stored) that is not in the list stays shown, so the form says what it holds.
-    if (selected && !choices.some((c) => c.value === selected)) choices.push({ value: selected, label: selected });
+    if (selected && !choices.some((c) => c.value === selected))
+      choices.push({ value: selected, label: selected });
     return choices.map((c) => ({ ...c, selected: c.value === selected }));
   }
 }

@@ -63,7 +63,8 @@ export class DashboardTransfersController {
     const pageNumber = Math.max(1, Math.min(10_000, Number.parseInt(d.query('page') ?? '1', 10) || 1));
     const page = pageOf({ page: pageNumber, limit: PAGE_SIZE });
     const listed = await this.transfers.list(d.tenant, { status, page: page.page, limit: page.limit });
-    const at = (p: number) => `/dashboard/transfers${queryString({ status, page: p > 1 ? String(p) : undefined })}`;
+    const at = (p: number) =>
+      `/dashboard/transfers${queryString({ status, page: p > 1 ? String(p) : undefined })}`;
     const filter = (value: TransferStatus | undefined, label: string) => ({
       value: value ?? '',
       label,
@@ -71,7 +72,10 @@ export class DashboardTransfersController {
       current: value === status,
     });
     this.renderer.render(d, 'transfers', t.transfersTitle, {
-      statuses: [filter(undefined, t.all), ...TRANSFER_STATUSES.map((s) => filter(s, t[`transferStatus_${s}`]))],
+      statuses: [
+        filter(undefined, t.all),
+        ...TRANSFER_STATUSES.map((s) => filter(s, t[`transferStatus_${s}`])),
+      ],
       rows: listed.data.map((tr) => transferRow(d, tr)),
       csvHref: `/dashboard/transfers.csv${queryString({ status })}`,
       pager: {

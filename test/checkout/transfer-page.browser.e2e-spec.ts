@@ -13,6 +13,9 @@ import {
 } from '../helpers/browser';
 import { createSession, txId } from '../helpers/checkout';
 
+/** What the page's own function reads in the browser (the tests compile without the DOM's types). */
+type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
+
 /*
  * Paying by transfer from any app of the national switch (GIMTEL) on the hosted pages, in real
  * Chromium at 360 px: the pay form posts, the page shows the instructions (the amount, the
@@ -141,7 +144,9 @@ describe('the hosted checkout page', () => {
     expect(Math.abs(seconds - (claim.getTime() - Date.now()) / 1000)).toBeLessThan(5);
     // The page's CSP refuses string evaluation: a function is passed.
     await page.waitForFunction(
-      (before) => document.getElementById('countdown-left')!.textContent !== before,
+      (before) =>
+        (globalThis as unknown as PageGlobals).document.getElementById('countdown-left')!.textContent !==
+        before,
       await left(),
       WAIT,
     );

@@ -97,7 +97,11 @@ beforeAll(async () => {
     .send({ url: 'https://example.com/khoums/webhooks' });
   const billing = await billingData(t, org);
   // The transfer method on, and a transfer nothing matches waiting in the inbox.
-  await t.http.put('/api/v1/configuration/gimtel').set('Authorization', sk).send({ enabled: true }).expect(200);
+  await t.http
+    .put('/api/v1/configuration/gimtel')
+    .set('Authorization', sk)
+    .send({ enabled: true })
+    .expect(200);
   const transfer = await t.http
     .post('/api/v1/sandbox/transfers')
     .set('Authorization', sk)
