@@ -2,14 +2,16 @@
 
 -- pay: lookUpStatement (prepared)
 SELECT
-    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code, 'flow', m.flow,
+                              'receivingBank', m.receiving_bank, 'receivingPhone', m.receiving_phone)
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request;
 
 -- pay: lookUpStatement with an Idempotency-Key (prepared)
 SELECT
-    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code, 'flow', m.flow,
+                              'receivingBank', m.receiving_bank, 'receivingPhone', m.receiving_phone)
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
@@ -25,19 +27,21 @@ WITH req AS (
             AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
+                               status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                               receiving_phone)
          SELECT $5, $6, req.id, $7, $8,
-                $9, 'pending', $10, $11, $12
-           FROM req WHERE (SELECT n FROM failures) < $13
+                $9, 'pending', $10, $11, $12, $13::timestamptz,
+                $14::text, $15::text
+           FROM req WHERE (SELECT n FROM failures) < $16
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $15, $16, $17, $18, $19, $20
+    SELECT $18, $19, $20, $21, $22, $23
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $21 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $22) - now())))::int END
+              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $25) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -49,20 +53,22 @@ WITH req AS (
             AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
+                               status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                               receiving_phone)
          SELECT $5, $6, req.id, $7, $8,
-                $9, 'pending', $10, $11, $12
-           FROM req WHERE (SELECT n FROM failures) < $13
+                $9, 'pending', $10, $11, $12, $13::timestamptz,
+                $14::text, $15::text
+           FROM req WHERE (SELECT n FROM failures) < $16
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $15, $16, $17, $18, $19, $20
+    SELECT $18, $19, $20, $21, $22, $23
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $21, $22, $23, $24, s.id FROM created s)
+    SELECT $24, $25, $26, $27, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $25 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $26) - now())))::int END
+              (SELECT CASE WHEN n >= $28 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $29) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement
@@ -182,11 +188,12 @@ WITH req AS (
        WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
       RETURNING id
     )
-       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank, receiving_phone, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.lookUp (prepared)
 SELECT
-    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code)
+    (SELECT json_build_object('id', m.id, 'type', m.type, 'requiresPassCode', m.requires_pass_code, 'flow', m.flow,
+                              'receivingBank', m.receiving_bank, 'receivingPhone', m.receiving_phone)
        FROM payment_methods m WHERE m.id = $1 AND m.environment_id = $2 AND m.enabled) AS method,
     (SELECT row_to_json(pr) FROM payment_requests pr
       WHERE pr.environment_id = $3 AND pr.transaction_id = $4) AS request, (SELECT json_build_object('requestHash', encode(k.request_hash, 'hex'), 'status', k.status, 'body', k.body,
@@ -207,19 +214,21 @@ WITH req AS (
             AND updated_at > now() - make_interval(mins => $4)
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
-                               status, next_check_at, created_at, updated_at)
+                               status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
+                               receiving_phone)
          SELECT $5, $6, req.id, $7, $8,
-                $9, 'pending', $10, $11, $12
-           FROM req WHERE (SELECT n FROM failures) < $13
+                $9, 'pending', $10, $11, $12, $13::timestamptz,
+                $14::text, $15::text
+           FROM req WHERE (SELECT n FROM failures) < $16
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $14 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $15, $16, $17, $18, $19, $20
+    SELECT $18, $19, $20, $21, $22, $23
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $21 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $22) - now())))::int END
+              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $25) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- PaymentsRepository.settle (prepared)
@@ -334,7 +343,7 @@ WITH req AS (
        WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
       RETURNING id
     )
-       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, (SELECT count(*) FROM paid)::int AS paid FROM settled;
+       SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank, receiving_phone, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
 -- PaymentsRepository.setReference
 UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
@@ -349,6 +358,11 @@ SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_re
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id FROM payments p
        WHERE p.payment_request_id = $1 AND p.environment_id = $2
        ORDER BY p.created_at DESC, p.id DESC LIMIT 1;
+
+-- PaymentsRepository.latestPaymentOfRequest
+SELECT * FROM payments
+       WHERE payment_request_id = $1 AND environment_id = $2
+       ORDER BY created_at DESC, id DESC LIMIT 1;
 
 -- PaymentsRepository.list
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, (SELECT bt.payout_id FROM balance_transactions bt WHERE bt.source_id = p.id AND bt.type = 'payment') AS payout_id FROM payments p WHERE p.environment_id = $1 AND p.payment_request_id = (SELECT id FROM payment_requests WHERE environment_id = $2 AND transaction_id = $3) AND p.payment_request_id = $4 AND p.status = $5 ORDER BY p.created_at DESC, p.id DESC LIMIT $6 OFFSET $7;
@@ -380,7 +394,7 @@ SELECT * FROM payment_methods WHERE environment_id = $1 ORDER BY position, name;
 -- PaymentsRepository.claimForReconciliation
 WITH due AS (
         SELECT id FROM payments
-         WHERE status = 'pending' AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
+         WHERE status = 'pending' AND claim_expires_at IS NULL AND next_check_at <= now() AND created_at <= now() - $1::int * interval '1 millisecond'
          ORDER BY next_check_at
          LIMIT $2
          FOR UPDATE SKIP LOCKED
@@ -394,7 +408,7 @@ SELECT p.*, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.
              (SELECT organization_id FROM environments WHERE id = p.environment_id) AS organization_id
         FROM payments p
         JOIN payment_methods pm ON pm.id = p.payment_method_id
-       WHERE p.status = 'pending' AND p.id = ANY($1::uuid[])
+       WHERE p.status = 'pending' AND p.claim_expires_at IS NULL AND p.id = ANY($1::uuid[])
        ORDER BY p.created_at;
 
 -- PaymentsRepository.enabledMethods
@@ -404,9 +418,60 @@ SELECT * FROM payment_methods WHERE environment_id = $1 AND enabled ORDER BY pos
 SELECT * FROM payment_methods WHERE id = $1 AND environment_id = $2 AND enabled;
 
 -- PaymentsRepository.insertDefaultMethods
-INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position)
-      SELECT $1, m.type, m.name, m.requires_pass_code, m.type, m.position
-        FROM jsonb_to_recordset($2::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer);
+INSERT INTO payment_methods (environment_id, type, name, requires_pass_code, code, position, flow, enabled,
+                                   receiving_bank, receiving_phone)
+      SELECT $1::uuid, m.type, m.name, m.requires_pass_code, m.type, m.position, 'push', true, NULL, NULL
+        FROM jsonb_to_recordset($2::jsonb) AS m(type text, name text, requires_pass_code boolean, position integer)
+      UNION ALL
+      SELECT $3::uuid, $4::text, $5::text, false,
+             $6::text, $7::int, 'transfer', false, $8::text,
+             $9::text;
+
+-- PaymentsRepository.transferMethod
+SELECT * FROM payment_methods WHERE environment_id = $1 AND flow = 'transfer';
+
+-- PaymentsRepository.setTransferMethod
+UPDATE payment_methods SET enabled = $1, receiving_bank = $2,
+             receiving_phone = $3, updated_at = now()
+       WHERE environment_id = $4 AND flow = 'transfer'
+      RETURNING *;
+
+-- PaymentsRepository.pendingOfRequest
+SELECT * FROM payments WHERE payment_request_id = $1 AND status = 'pending';
+
+-- PaymentsRepository.expiredTransferClaims
+SELECT *, (SELECT organization_id FROM environments WHERE id = environment_id) AS organization_id
+        FROM payments WHERE status = 'pending' AND claim_expires_at IS NOT NULL AND claim_expires_at + make_interval(mins => $1) < $2 ORDER BY claim_expires_at, id LIMIT $3;
+
+-- PaymentsRepository.gimtelApps
+SELECT code, name FROM gimtel_apps ORDER BY position, code;
+
+-- PaymentsRepository.replaceGimtelApps
+DELETE FROM gimtel_apps WHERE code <> ALL($1::text[]);
+
+-- PaymentsRepository.replaceGimtelApps
+INSERT INTO gimtel_apps (code, name, position, updated_at)
+        SELECT a.code, a.name, a.position, now()
+          FROM jsonb_to_recordset($1::jsonb) AS a(code text, name text, position integer)
+        ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position, updated_at = now();
+
+-- PaymentsRepository.environmentsOfWallet
+SELECT pm.environment_id AS "environmentId",
+             (SELECT organization_id FROM environments WHERE id = pm.environment_id) AS "organizationId"
+        FROM payment_methods pm
+       WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = $1
+         AND pm.receiving_phone = $2
+         AND (SELECT kind FROM environments WHERE id = pm.environment_id) = 'production'
+       LIMIT 2;
+
+-- PaymentsRepository.transferCandidates
+SELECT * FROM payments
+       WHERE environment_id = $1 AND phone_number = $2
+         AND amount = $3 AND status = 'pending' AND claim_expires_at IS NOT NULL
+         AND receiving_bank = $4 AND receiving_phone = $5
+         AND claim_expires_at + make_interval(mins => $6) >= $7
+       ORDER BY created_at, id
+       LIMIT 2;
 
 -- PaymentsRepository.lockForRefund
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment,
