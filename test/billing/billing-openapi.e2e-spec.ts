@@ -64,7 +64,16 @@ it('describes each record with every field the API returns', () => {
     ['id', 'productId', 'amount', 'interval', 'active', 'createdAt'].sort(),
   );
   expect(fields('CustomerJson')).toEqual(
-    ['id', 'externalUserId', 'phone', 'language', 'creditBalance', 'organizationId', 'createdAt'].sort(),
+    [
+      'id',
+      'externalUserId',
+      'phone',
+      'language',
+      'creditBalance',
+      'organizationId',
+      'testClockId',
+      'createdAt',
+    ].sort(),
   );
   expect(fields('InvoiceJson')).toEqual(
     [

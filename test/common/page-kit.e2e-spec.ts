@@ -19,8 +19,11 @@ import { DASHBOARD_ENV } from '../helpers/dashboard';
  * The paths of the surfaces on the kit: their pages, never their API (`api/v1/portal-sessions`).
  */
 const SURFACES = ['dashboard', 'admin', 'portal', 'checkout', 'l'];
-/** Out of the API's document but no page: the invoice page's polling (JSON), the metrics (text). */
-const NOT_PAGES = ['InvoicePaymentStatusController', 'MetricsController'];
+/**
+ * Out of the API's document but no page: the invoice page's polling (JSON), the metrics (text),
+ * the banks' signed transfer notifications (JSON, docs/bank-gateway.md).
+ */
+const NOT_PAGES = ['InvoicePaymentStatusController', 'MetricsController', 'BankNotificationsController'];
 
 /** @nestjs/swagger's mark of `ApiExcludeController()` (its constants are not exported). */
 const API_EXCLUDED = 'swagger/apiExcludeController';

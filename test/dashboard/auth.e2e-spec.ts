@@ -208,7 +208,8 @@ describe('sign-up', () => {
       role: 'owner',
       name: 'Boutique Tevragh Zeina',
       envs: ['production', 'sandbox'],
-      methods: 6,
+      // Each environment's three bank apps and its transfer method (off until the owner turns it on).
+      methods: 8,
     });
     const home = await b.get('/dashboard');
     expect(home.status).toBe(200);

@@ -301,7 +301,8 @@ describe('payment methods', () => {
     const m = await methods(org);
     const res = await browser.get('/dashboard/payment-methods');
     for (const id of Object.values(m)) expect(res.text).toContain(id);
-    expect((res.text.match(/data-testid="payment-method"/g) ?? []).length).toBe(3);
+    // The three bank apps and the transfer method, which the page offers to turn on.
+    expect((res.text.match(/data-testid="payment-method"/g) ?? []).length).toBe(4);
   });
 });
 

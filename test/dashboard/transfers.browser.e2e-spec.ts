@@ -146,7 +146,9 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
     expect(await page.getAttribute('[data-testid=transfer-status]', 'data-status')).toBe('assigned');
     expect(await page.locator('[data-testid=assign]').count()).toBe(0);
     await check(page, lang, 'transfer-assigned');
-    const paid = await t.http.get(`/api/v1/payment-request/${transactionId}`).set('Authorization', sk);
+    const paid = await t.http
+      .get(`/api/v1/payment-request/by-transaction/${transactionId}`)
+      .set('Authorization', sk);
     expect(paid.body.data?.status ?? paid.body.status).toBe('paid');
 
     await page.goto(`${base}/dashboard/transfers/${toReturn.id}`);

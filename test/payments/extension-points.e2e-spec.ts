@@ -78,13 +78,13 @@ describe('settlement extensions', () => {
 });
 
 describe('environment set-up steps', () => {
-  it('give every new environment the default bank apps', async () => {
+  it('give every new environment the default bank apps and the transfer method', async () => {
     for (const env of [org.sandbox, org.production]) {
       const rows = await t.query(
         'SELECT type FROM payment_methods WHERE environment_id = $1 ORDER BY position',
         [env.environmentId],
       );
-      expect(rows.map((r) => r.type)).toEqual(['bankily', 'masrivi', 'sedad']);
+      expect(rows.map((r) => r.type)).toEqual(['bankily', 'masrivi', 'sedad', 'gimtel']);
     }
   });
 

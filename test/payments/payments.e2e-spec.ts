@@ -54,7 +54,7 @@ async function eventsOf(kind: string, field: string, value: string): Promise<Arr
 }
 
 describe('payment methods', () => {
-  it('lists Bankily (pass code), Masrivi and Sedad at GET /configuration with either key', async () => {
+  it('lists Bankily (pass code), Masrivi and Sedad at GET /configuration with either key (the transfer method only once turned on)', async () => {
     for (const key of [org.sandbox.secretKey, org.sandbox.publishableKey]) {
       const res = await t.http
         .get('/api/v1/configuration?isTestingMode=true')
@@ -65,6 +65,7 @@ describe('payment methods', () => {
           id: expect.any(String),
           type: 'bankily',
           name: 'Bankily',
+          flow: 'push',
           requiresPassCode: true,
           config: { code: 'bankily' },
           organizationId: org.organizationId,
@@ -74,6 +75,7 @@ describe('payment methods', () => {
           id: expect.any(String),
           type: 'masrivi',
           name: 'Masrivi',
+          flow: 'push',
           requiresPassCode: false,
           config: { code: 'masrivi' },
           organizationId: org.organizationId,
@@ -83,6 +85,7 @@ describe('payment methods', () => {
           id: expect.any(String),
           type: 'sedad',
           name: 'Sedad',
+          flow: 'push',
           requiresPassCode: false,
           config: { code: 'sedad' },
           organizationId: org.organizationId,

@@ -70,7 +70,8 @@ it('never cites a document a merchant does not have, in any file of the project'
  */
 function paragraphs(text: string): Array<{ text: string; codeBefore: boolean; codeAfter: boolean }> {
   const blocks = text
-    .replace(/^```[\s\S]*?^```/gm, '\n\n```\n\n')
+    // A fence may be indented, as a code block inside a list item is.
+    .replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, '\n\n```\n\n')
     .split(/\n\s*\n/)
     .map((b) => b.trim())
     .filter((b) => b !== '');

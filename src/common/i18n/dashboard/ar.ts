@@ -27,7 +27,7 @@ export const ar: DashboardTexts = {
   navCustomers: 'العملاء',
   navSubscriptions: 'الاشتراكات',
   navInvoices: 'الفواتير',
-  navTransfers: 'التحويلات الواردة',
+  navTransfers: 'الحوالات الواردة',
   navTeam: 'الفريق',
   navAccount: 'حسابي',
   navGoLive: 'الانتقال إلى الإنتاج',
@@ -268,7 +268,7 @@ export const ar: DashboardTexts = {
   gimtelStatus: 'الدفع بالتحويل',
   gimtelWallet: 'محفظة الاستلام',
 
-  transfersTitle: 'التحويلات الواردة',
+  transfersTitle: 'الحوالات الواردة',
   transfersIntro:
     'التحويلات التي وصلت إلى محفظة الاستلام. التحويل غير المتعرَّف عليه ينتظر هنا: اربطه بطلب دفع، أو أعد المال إلى الدافع.',
   transferStatus_matched: 'متعرَّف عليه',

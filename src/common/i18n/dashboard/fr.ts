@@ -18,7 +18,7 @@ export const fr = {
   navCustomers: 'Clients',
   navSubscriptions: 'Abonnements',
   navInvoices: 'Factures',
-  navTransfers: 'Virements reçus',
+  navTransfers: 'Transferts reçus',
   navTeam: 'Équipe',
   navAccount: 'Mon compte',
   navGoLive: 'Passer en production',
@@ -265,7 +265,7 @@ export const fr = {
   gimtelStatus: 'Paiement par virement',
   gimtelWallet: 'Portefeuille de réception',
 
-  transfersTitle: 'Virements reçus',
+  transfersTitle: 'Transferts reçus',
   transfersIntro:
     'Les virements arrivés sur votre portefeuille de réception. Un virement non reconnu attend ici : attribuez-le à une demande de paiement, ou renvoyez l’argent au payeur.',
   transferStatus_matched: 'Reconnu',
