@@ -141,18 +141,29 @@ describe('invoice numbers', () => {
       // 2,500 subscriptions, each with 4 started weeks: 10,000 invoices to bill.
       await seedDueSubscriptions(t, org, c, 2500, new Date(Date.now() - 3 * 7 * DAY - 3_600_000));
       const apps = [t, other];
-      const creations = Array.from({ length: 40 }, (_, i) =>
-        post(sk, '/subscriptions', { customerId: c.customer.id, priceId: c.price.id }, apps[i % 2]).then(
-          (r) => {
-            if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
-            return r.body.data.id as string;
-          },
-        ),
-      );
+      // 40 creations in 8 chains of 5, 4 at a time on each instance: each waits on the numbering
+      // counter's lock while a billing batch holds it, and 4 stay well inside a pool of 10 beside
+      // the billing run's connections (20 at once waited past the pool's 5 s on a loaded machine).
+      const createOne = async (i: number) => {
+        const r = await post(
+          sk,
+          '/subscriptions',
+          { customerId: c.customer.id, priceId: c.price.id },
+          apps[i % 2],
+        );
+        if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+        return r.body.data.id as string;
+      };
+      const creations = Array.from({ length: 8 }, async (_, chain) => {
+        const ids: string[] = [];
+        for (let k = 0; k < 5; k++) ids.push(await createOne(chain + 8 * k));
+        return ids;
+      });
       const runs = apps.map((app) =>
         app.app.get(BillingRun).run({ environmentId: org.sandbox.environmentId }),
       );
-      const [created, ran] = await Promise.all([Promise.all(creations), Promise.all(runs)]);
+      const [chains, ran] = await Promise.all([Promise.all(creations), Promise.all(runs)]);
+      const created = chains.flat();
       expect(ran.reduce((n, r) => n + r.invoicesCreated, 0)).toBe(10_000);
       expect(created).toHaveLength(40);
 
