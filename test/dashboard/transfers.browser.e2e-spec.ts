@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { DASHBOARD_TEXTS } from '../../src/common/i18n/dashboard-texts';
 import type { Language } from '../../src/common/i18n/languages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
-import { brokenWords, launchBrowser, screenshot, seriousViolations, TestBrowser } from '../helpers/browser';
+import { newTenant, startTestApp } from '../helpers/app';
+import { brokenWords, screenshot, seriousViolations, useBrowserFixture } from '../helpers/browser';
 import { DASHBOARD_ENV } from '../helpers/dashboard';
 import { txId } from '../helpers/checkout';
 
@@ -17,18 +17,10 @@ import { txId } from '../helpers/checkout';
  */
 jest.setTimeout(300_000);
 
-let t: TestApp;
-let b: TestBrowser;
-let base: string;
-beforeAll(async () => {
-  t = await startTestApp(DASHBOARD_ENV);
-  const { port } = t.app.getHttpServer().address() as { port: number };
-  base = `http://127.0.0.1:${port}`;
-  b = await launchBrowser();
-});
-afterAll(async () => {
-  await b?.close();
-  await t?.close();
+const f = useBrowserFixture(async () => {
+  const app = await startTestApp(DASHBOARD_ENV);
+  const { port } = app.app.getHttpServer().address() as { port: number };
+  return { app, base: `http://127.0.0.1:${port}` };
 });
 
 async function check(page: Page, lang: Language, name: string): Promise<void> {
@@ -45,18 +37,18 @@ async function check(page: Page, lang: Language, name: string): Promise<void> {
 }
 
 async function signIn(org: CreatedOrganization, lang: Language): Promise<Page> {
-  const context = await b.browser.newContext({ viewport: { width: 360, height: 780 } });
+  const context = await f.b.browser.newContext({ viewport: { width: 360, height: 780 } });
   const page = await context.newPage();
-  await page.goto(`${base}/dashboard/login?lang=${lang}`);
+  await page.goto(`${f.base}/dashboard/login?lang=${lang}`);
   await page.fill('#email', org.email);
   await page.fill('#password', org.password);
-  await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForURL(`${f.base}/dashboard`), page.click('button[type=submit]')]);
   return page;
 }
 
 /** A transfer injected into the Sandbox wallet (POST /sandbox/transfers). */
 async function inject(sk: string, body: Record<string, unknown>): Promise<{ id: string; status: string }> {
-  const res = await t.http.post('/api/v1/sandbox/transfers').set('Authorization', sk).send(body);
+  const res = await f.t.http.post('/api/v1/sandbox/transfers').set('Authorization', sk).send(body);
   expect(res.status).toBe(200);
   return res.body.data;
 }
@@ -68,9 +60,9 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
   const tx = DASHBOARD_TEXTS[lang];
 
   it('turns the transfer method on with its wallet, refusing a bad number in the page language', async () => {
-    const org = await newTenant(t, 'Boutique Ksar');
+    const org = await newTenant(f.t, 'Boutique Ksar');
     const page = await signIn(org, lang);
-    await page.goto(`${base}/dashboard/payment-methods`);
+    await page.goto(`${f.base}/dashboard/payment-methods`);
     expect(await page.isChecked('#gimtelEnabled')).toBe(false);
     // Sandbox's wallet is preset.
     expect(await page.inputValue('#receivingBank')).toBe('BANKILY');
@@ -90,9 +82,9 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
     await Promise.all([page.waitForURL(/notice=gimtelSaved/), page.click('[data-testid=gimtel-save]')]);
     expect(await text(page, '[data-testid=notice]')).toBe(tx.notices.gimtelSaved);
     expect(await page.isChecked('#gimtelEnabled')).toBe(true);
-    const config = await t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.secretKey);
+    const config = await f.t.http.get('/api/v1/payment-methods').set('Authorization', org.sandbox.secretKey);
     expect((config.body.data as { type: string }[]).map((m) => m.type)).toContain('gimtel');
-    const [method] = await t.query<{ receiving_bank: string; receiving_phone: string; enabled: boolean }>(
+    const [method] = await f.t.query<{ receiving_bank: string; receiving_phone: string; enabled: boolean }>(
       `SELECT receiving_bank, receiving_phone, enabled FROM payment_methods WHERE environment_id = $1 AND type = 'gimtel'`,
       [org.sandbox.environmentId],
     );
@@ -101,21 +93,21 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
   });
 
   it('lists transfers by status, assigns an unmatched one to a pending request found by search, and returns another', async () => {
-    const org = await newTenant(t, 'Épicerie Sebkha');
+    const org = await newTenant(f.t, 'Épicerie Sebkha');
     const sk = org.sandbox.secretKey;
-    await t.http
+    await f.t.http
       .put('/api/v1/configuration/gimtel')
       .set('Authorization', sk)
       .send({ enabled: true })
       .expect(200);
     const transactionId = txId('assign');
-    const request = await t.http
+    const request = await f.t.http
       .post('/api/v1/payment-request')
       .set('Authorization', sk)
       .send({ transactionId, amount: 2750, phoneNumber: '22123456' });
     expect(request.status).toBe(200);
     // Another pending request of another amount: never offered.
-    await t.http
+    await f.t.http
       .post('/api/v1/payment-request')
       .set('Authorization', sk)
       .send({ transactionId: txId('other'), amount: 999 })
@@ -130,11 +122,11 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
     expect([toAssign.status, toReturn.status]).toEqual(['unmatched', 'unmatched']);
 
     const page = await signIn(org, lang);
-    await page.goto(`${base}/dashboard/transfers`);
+    await page.goto(`${f.base}/dashboard/transfers`);
     expect(await page.locator('[data-testid=transfer]').count()).toBe(2);
     await check(page, lang, 'transfers');
 
-    await page.goto(`${base}/dashboard/transfers/${toAssign.id}`);
+    await page.goto(`${f.base}/dashboard/transfers/${toAssign.id}`);
     expect(await page.getAttribute('[data-testid=transfer-status]', 'data-status')).toBe('unmatched');
     expect(await page.locator('[data-testid=candidate]').count()).toBe(1);
     await page.fill('#q', transactionId);
@@ -146,12 +138,12 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
     expect(await page.getAttribute('[data-testid=transfer-status]', 'data-status')).toBe('assigned');
     expect(await page.locator('[data-testid=assign]').count()).toBe(0);
     await check(page, lang, 'transfer-assigned');
-    const paid = await t.http
+    const paid = await f.t.http
       .get(`/api/v1/payment-request/by-transaction/${transactionId}`)
       .set('Authorization', sk);
     expect(paid.body.data?.status ?? paid.body.status).toBe('paid');
 
-    await page.goto(`${base}/dashboard/transfers/${toReturn.id}`);
+    await page.goto(`${f.base}/dashboard/transfers/${toReturn.id}`);
     expect(await page.locator('[data-testid=no-candidates]').count()).toBe(1);
     await Promise.all([page.waitForURL(/notice=transferReturned/), page.click('[data-testid=return]')]);
     expect(await page.getAttribute('[data-testid=transfer-status]', 'data-status')).toBe('returned');
@@ -161,7 +153,7 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
       ['assigned', toAssign.id],
       ['returned', toReturn.id],
     ] as const) {
-      await page.goto(`${base}/dashboard/transfers?status=${status}`);
+      await page.goto(`${f.base}/dashboard/transfers?status=${status}`);
       expect(
         await page
           .locator('[data-testid=transfer]')
@@ -171,7 +163,7 @@ describe.each(['fr', 'ar', 'en'] as const)('transfers in the dashboard, in %s', 
         await page.getAttribute(`[data-testid=transfer-filters] a[data-status=${status}]`, 'aria-current'),
       ).toBe('page');
     }
-    await page.goto(`${base}/dashboard/transfers?status=unmatched`);
+    await page.goto(`${f.base}/dashboard/transfers?status=unmatched`);
     expect(await page.locator('[data-testid=no-results]').count()).toBe(1);
     await check(page, lang, 'transfers-unmatched-empty');
     await page.context().close();
