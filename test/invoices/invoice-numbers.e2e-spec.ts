@@ -7,7 +7,7 @@ import { catalog, DAY, invoicesOf, runBilling, seedDueSubscriptions, timeTravel 
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ DB_POOL_SIZE: '20' });
 });
 afterAll(() => t.close());
 
@@ -133,7 +133,14 @@ describe('invoice numbers', () => {
   });
 
   it('stay gapless and unique when two instances bill 10,000 invoices while the API creates subscriptions on both', async () => {
-    const other = await startTestApp({ BILLING_BATCH_SIZE: '250', BILLING_CONCURRENCY: '2' });
+    // Production's pool (DB_POOL_SIZE 20; test apps have 10): the billing run's 3 and 2 batch
+    // connections and 4 creations waiting on the counter's lock used 7 and 6 here, and a loaded CI
+    // machine once answered a creation 503 (a connection not had within 5 s).
+    const other = await startTestApp({
+      BILLING_BATCH_SIZE: '250',
+      BILLING_CONCURRENCY: '2',
+      DB_POOL_SIZE: '20',
+    });
     try {
       const org: CreatedOrganization = await newTenant(t, 'Gapless');
       const c = await catalog(t, org, { interval: 'weekly', amount: 100 });
@@ -151,7 +158,11 @@ describe('invoice numbers', () => {
           { customerId: c.customer.id, priceId: c.price.id },
           apps[i % 2],
         );
-        if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+        // A failure says why: the database's availability is logged once when it goes.
+        if (r.status !== 200)
+          throw new Error(
+            `${r.status} ${r.text}\n${apps[i % 2].logs.filter((l) => /PostgreSQL|error/i.test(l)).join('\n')}`,
+          );
         return r.body.data.id as string;
       };
       const creations = Array.from({ length: 8 }, async (_, chain) => {
