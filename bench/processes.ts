@@ -26,7 +26,11 @@ export async function startProcess(
   ready: string,
   cwd = ROOT,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], {
+  // BENCH_PROFILE_DIR: every process the bench starts writes a V8 CPU profile there when it exits
+  // (open it in Chrome's DevTools, or sum its self times by function).
+  const profile = process.env.BENCH_PROFILE_DIR;
+  const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, script] : [script];
+  const child = spawn(process.execPath, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

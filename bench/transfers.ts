@@ -117,7 +117,9 @@ export async function transfersScenario(
   const steadyLoad = notifications('steady', steady, steadySent);
   const steadyResult = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: 20,
+    // As many connections as the other loads: at 200/s, a connection waiting on a slow answer must
+    // not hold the rate back (autocannon sends one request at a time per connection).
+    connections: CONNECTIONS,
     overallRate: RATE,
     duration: SECONDS,
     requests: [steadyLoad.request],
@@ -133,6 +135,9 @@ export async function transfersScenario(
   const lags = rows.map((r) => r.at.getTime() - steadySent.get(r.id)!).sort((x, y) => x - y);
   const pct = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))] ?? NaN;
   const achieved = steadyResult.requests.total / SECONDS;
+  // Requests still in flight when the load stopped were set up but never answered: what must have
+  // completed is every notification answered 2xx.
+  const answered = steadyResult['2xx'];
 
   // Throughput: as fast as it goes, against Khoums's own create in the same run.
   const fast = await prepare('fast', 15_000);
@@ -152,9 +157,9 @@ export async function transfersScenario(
   process.stdout.write(
     `Incoming transfers: signed POST /bank-notifications/transfers, each matching a pending payment\n` +
       `  sustained ${achieved.toFixed(0)}/s for ${SECONDS} s (target ${RATE}/s), ${steadyResult.non2xx} non-2xx, ` +
-      `${steadyResult.errors + steadyResult.timeouts} errors, ${lags.length}/${ids.length} completed\n` +
+      `${steadyResult.errors + steadyResult.timeouts} errors, ${lags.length} completed of ${answered} answered\n` +
       `  notification -> payment-completed outbox row: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${lags.at(-1)} ms ` +
-      `(target p99 <= 1000 ms: ${pct(0.99) <= 1000 && lags.length === ids.length ? 'met' : 'NOT met'}); ` +
+      `(target p99 <= 1000 ms at ${RATE}/s: ${pct(0.99) <= 1000 && lags.length >= answered && achieved >= RATE * 0.98 ? 'met' : 'NOT met'}); ` +
       `answer p50 ${steadyResult.latency.p50} ms, p99 ${steadyResult.latency.p99} ms\n` +
       `  throughput (${CONNECTIONS} connections): ${fmt(m)}, ${matchRate.toFixed(0)} matched/s\n` +
       `  create payment request (Khoums, same run): ${fmt(create)}\n` +

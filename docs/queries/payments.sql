@@ -455,22 +455,14 @@ INSERT INTO gimtel_apps (code, name, position, updated_at)
           FROM jsonb_to_recordset($1::jsonb) AS a(code text, name text, position integer)
         ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position, updated_at = now();
 
--- PaymentsRepository.environmentsOfWallet
-SELECT pm.environment_id AS "environmentId",
-             (SELECT organization_id FROM environments WHERE id = pm.environment_id) AS "organizationId"
-        FROM payment_methods pm
-       WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = $1
-         AND pm.receiving_phone = $2
-         AND (SELECT kind FROM environments WHERE id = pm.environment_id) = 'production'
-       LIMIT 2;
-
 -- PaymentsRepository.transferCandidates
-SELECT * FROM payments
-       WHERE environment_id = $1 AND phone_number = $2
-         AND amount = $3 AND status = 'pending' AND claim_expires_at IS NOT NULL
-         AND receiving_bank = $4 AND receiving_phone = $5
-         AND claim_expires_at + make_interval(mins => $6) >= $7
-       ORDER BY created_at, id
+SELECT p.*, to_jsonb(pr) AS request
+        FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
+       WHERE p.environment_id = $1 AND p.phone_number = $2
+         AND p.amount = $3 AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
+         AND p.receiving_bank = $4 AND p.receiving_phone = $5
+         AND p.claim_expires_at + make_interval(mins => $6) >= $7
+       ORDER BY p.created_at, p.id
        LIMIT 2;
 
 -- PaymentsRepository.lockForRefund

@@ -62,6 +62,21 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
   };
 }
 
+/**
+ * A `payment_requests` row as `to_jsonb` gives it (another module's statement that returns its
+ * rows with their request): the times come as text.
+ */
+export function fromJsonRow(j: Record<string, unknown>): PaymentRequest {
+  const time = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return fromRow({
+    ...(j as unknown as PaymentRequestRow),
+    paid_at: time(j.paid_at),
+    voided_at: time(j.voided_at),
+    created_at: time(j.created_at)!,
+    updated_at: time(j.updated_at)!,
+  });
+}
+
 /** The payment request record, as the API and webhook events show it. */
 export class PaymentRequestJson {
   @ApiProperty({ format: 'uuid' }) id!: string;

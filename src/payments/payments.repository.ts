@@ -8,8 +8,12 @@ import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
-import type { PaymentRequest } from '../payment-requests/payment-request';
-import { requestIdByTransaction, transactionIdOf } from '../payment-requests/payment-requests.fragments';
+import { fromJsonRow, PaymentRequest } from '../payment-requests/payment-request';
+import {
+  paymentRequestRows,
+  requestIdByTransaction,
+  transactionIdOf,
+} from '../payment-requests/payment-requests.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
@@ -395,28 +399,10 @@ export class PaymentsRepository {
   }
 
   /**
-   * The Production environments whose enabled transfer method receives on this wallet, with their
-   * organization (at most two are read: more than one is as good as none, the caller keeps the
-   * transfer with no environment).
-   */
-  environmentsOfWallet(
-    receivingBank: string,
-    receivingPhone: string,
-  ): Promise<{ environmentId: string; organizationId: string }[]> {
-    return this.db.many(sql`
-      SELECT pm.environment_id AS "environmentId",
-             ${organizationOfEnvironment(raw('pm.environment_id'))} AS "organizationId"
-        FROM payment_methods pm
-       WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = ${receivingBank}
-         AND pm.receiving_phone = ${receivingPhone}
-         AND ${environmentKindOf(raw('pm.environment_id'))} = 'production'
-       LIMIT 2`);
-  }
-
-  /**
    * The pending transfer payments a transfer may complete (docs/transfers.md "How a transfer is matched"): of the
    * environment and receiving wallet, from the payer's phone, of the amount, whose claim (plus the
    * grace) had not expired when the transfer was received. At most two are read: two is "several".
+   * Each comes with its request, read in the same statement (matching needs both).
    */
   async transferCandidates(transfer: {
     environmentId: string;
@@ -425,16 +411,20 @@ export class PaymentsRepository {
     payerPhone: string;
     amount: number;
     receivedAt: Date;
-  }): Promise<Payment[]> {
-    const rows = await this.db.many(sql`
-      SELECT * FROM payments
-       WHERE environment_id = ${transfer.environmentId} AND phone_number = ${transfer.payerPhone}
-         AND amount = ${transfer.amount} AND status = 'pending' AND claim_expires_at IS NOT NULL
-         AND receiving_bank = ${transfer.receivingBank} AND receiving_phone = ${transfer.receivingPhone}
-         AND claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) >= ${transfer.receivedAt}
-       ORDER BY created_at, id
+  }): Promise<{ payment: Payment; request: PaymentRequest }[]> {
+    const rows = await this.db.many<Record<string, unknown> & { request: Record<string, unknown> }>(sql`
+      SELECT p.*, to_jsonb(pr) AS request
+        FROM payments p JOIN ${paymentRequestRows('pr')} ON pr.id = p.payment_request_id
+       WHERE p.environment_id = ${transfer.environmentId} AND p.phone_number = ${transfer.payerPhone}
+         AND p.amount = ${transfer.amount} AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
+         AND p.receiving_bank = ${transfer.receivingBank} AND p.receiving_phone = ${transfer.receivingPhone}
+         AND p.claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) >= ${transfer.receivedAt}
+       ORDER BY p.created_at, p.id
        LIMIT 2`);
-    return rows.map(paymentFromRow);
+    return rows.map(({ request, ...payment }) => ({
+      payment: paymentFromRow(payment),
+      request: fromJsonRow(request),
+    }));
   }
 
   /**

@@ -4,15 +4,15 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
 import { and, sql } from '../database/sql';
-import { insertEvent } from '../webhooks/outbox';
+import { environmentOfWallet } from '../payments/payments.fragments';
+import { insertEvent, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import { IncomingTransfer, toTransferJson, Transfer, TRANSFER_COLUMNS, TransferStatus } from './transfer';
 
-/** Where a new transfer belongs: its environment (none: no environment has its wallet) and whether it is live. */
-export interface TransferScope {
-  environmentId: string | null;
-  organizationId: string | null;
-  live: boolean;
-}
+/**
+ * Where a new transfer belongs: a live one to the environment whose wallet it reached (found by the
+ * insert itself), a Sandbox one to the environment that injected it.
+ */
+export type TransferScope = { live: true } | { live: false; environmentId: string; organizationId: string };
 
 /** Transfers: every read of the API filters by environment. */
 @Injectable()
@@ -21,21 +21,27 @@ export class TransfersRepository {
 
   /**
    * Stores a new transfer as `unmatched`, once per bank reference (live: per receiving bank;
-   * Sandbox: per environment and receiving bank). Undefined when it was already stored: a
-   * concurrent insert of the same reference waits for the other's commit, then does nothing.
+   * Sandbox: per environment and receiving bank). A live transfer takes the environment of its
+   * receiving wallet (`environmentOfWallet`: none when no environment, or several, have it).
+   * Undefined when it was already stored: a concurrent insert of the same reference waits for the
+   * other's commit, then does nothing.
    */
   insert(transfer: IncomingTransfer, scope: TransferScope, at: Date): Promise<Transfer | undefined> {
     const conflict = scope.live
       ? sql`(receiving_bank, bank_reference) WHERE live`
       : sql`(environment_id, receiving_bank, bank_reference) WHERE NOT live`;
+    const owner = scope.live
+      ? environmentOfWallet(transfer.receivingBank, transfer.receivingPhone)
+      : sql`(SELECT ${scope.environmentId}::uuid AS environment_id, ${scope.organizationId}::uuid AS organization_id)`;
     return this.db.one<Transfer>(sql`
       INSERT INTO transfers AS t (id, environment_id, organization_id, live, bank_reference, receiving_bank,
                                   receiving_phone, payer_phone, payer_app, amount, memo, received_at, status,
                                   created_at, updated_at)
-      VALUES (${randomUUID()}, ${scope.environmentId}, ${scope.organizationId}, ${scope.live},
-              ${transfer.bankReference}, ${transfer.receivingBank}, ${transfer.receivingPhone},
-              ${transfer.payerPhone}, ${transfer.payerApp}, ${transfer.amount}, ${transfer.memo ?? null},
-              ${transfer.receivedAt}, 'unmatched', ${at}, ${at})
+      SELECT ${randomUUID()}, w.environment_id, w.organization_id, ${scope.live},
+             ${transfer.bankReference}, ${transfer.receivingBank}, ${transfer.receivingPhone},
+             ${transfer.payerPhone}, ${transfer.payerApp}, ${transfer.amount}, ${transfer.memo ?? null},
+             ${transfer.receivedAt}::timestamptz, 'unmatched', ${at}::timestamptz, ${at}::timestamptz
+        FROM ${owner} w
       ON CONFLICT ${conflict} DO NOTHING
       RETURNING ${TRANSFER_COLUMNS}`);
   }
@@ -65,19 +71,36 @@ export class TransfersRepository {
       RETURNING ${TRANSFER_COLUMNS}`);
   }
 
-  /** Records `transfer-received` for a stored transfer of an environment, with its record. */
+  /**
+   * Records `transfer-received` for a transfer of an environment just stored by this transaction,
+   * with its record; when `matched` names the payment it completed, in the same statement the
+   * transfer becomes `matched` with it (no other transaction can see the row yet, so nothing can
+   * have moved it) and the event shows it so.
+   */
   async recordReceived(
-    transfer: Transfer & { environmentId: string; organizationId: string },
-  ): Promise<void> {
+    stored: Transfer & { environmentId: string; organizationId: string },
+    matched: { paymentId: string; paymentRequestId: string } | null,
+    at: Date,
+  ): Promise<Transfer> {
+    const transfer: Transfer = matched ? { ...stored, status: 'matched', ...matched, updatedAt: at } : stored;
+    const event: NewEvent = {
+      organizationId: stored.organizationId,
+      environmentId: stored.environmentId,
+      kind: 'transfer-received',
+      data: toTransferJson(transfer),
+      createdAt: stored.createdAt,
+    };
     await this.db.exec(
-      insertEvent({
-        organizationId: transfer.organizationId,
-        environmentId: transfer.environmentId,
-        kind: 'transfer-received',
-        data: toTransferJson(transfer),
-        createdAt: transfer.createdAt,
-      }),
+      matched
+        ? sql`WITH moved AS (
+                UPDATE transfers SET status = 'matched', payment_id = ${matched.paymentId},
+                       payment_request_id = ${matched.paymentRequestId}, updated_at = ${at}
+                 WHERE id = ${stored.id} AND status = 'unmatched'
+                RETURNING id)
+              ${insertEventWhen('moved', event)}`
+        : insertEvent(event),
     );
+    return transfer;
   }
 
   byId(environmentId: string, id: string): Promise<Transfer | undefined> {

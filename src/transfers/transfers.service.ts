@@ -90,25 +90,25 @@ export class TransfersService implements OnModuleInit {
     sandbox?: SandboxTarget,
   ): Promise<{ transfer: Transfer; created: boolean }> {
     const transfer: IncomingTransfer = { ...input, receivingBank: input.receivingBank.toUpperCase() };
+    const scope: TransferScope = sandbox ? { ...sandbox, live: false } : { live: true };
     return this.db.transaction(async () => {
-      const scope = await this.scopeOf(transfer, sandbox);
       const at = new Date();
       const stored = await this.repo.insert(transfer, scope, at);
       if (!stored) return { transfer: (await this.repo.byReference(transfer, scope))!, created: false };
-      if (scope.environmentId === null || scope.organizationId === null) {
+      const { environmentId, organizationId } = stored;
+      if (environmentId === null || organizationId === null) {
         this.logger.warn(
           { transferId: stored.id, receivingBank: transfer.receivingBank },
           'transfer to a wallet of no environment',
         );
         return { transfer: stored, created: true };
       }
-      const matched = await this.match(stored, scope.environmentId, scope.organizationId, at);
-      const received = matched ?? stored;
-      await this.repo.recordReceived({
-        ...received,
-        environmentId: scope.environmentId,
-        organizationId: scope.organizationId,
-      });
+      const matched = await this.match(stored, environmentId, organizationId);
+      const received = await this.repo.recordReceived(
+        { ...stored, environmentId, organizationId },
+        matched,
+        at,
+      );
       return { transfer: received, created: true };
     });
   }
@@ -196,16 +196,6 @@ export class TransfersService implements OnModuleInit {
     });
   }
 
-  private async scopeOf(transfer: IncomingTransfer, sandbox?: SandboxTarget): Promise<TransferScope> {
-    if (sandbox) return { ...sandbox, live: false };
-    const environments = await this.payments.environmentsOfWallet(
-      transfer.receivingBank,
-      transfer.receivingPhone,
-    );
-    if (environments.length === 1) return { ...environments[0], live: true };
-    return { environmentId: null, organizationId: null, live: true };
-  }
-
   /**
    * The matching rule: exactly one candidate, still pending when settled by this transaction, and
    * its request still payable. Settling locks the request first, as every path that pays one, and
@@ -216,13 +206,11 @@ export class TransfersService implements OnModuleInit {
     transfer: Transfer,
     environmentId: string,
     organizationId: string,
-    at: Date,
-  ): Promise<Transfer | undefined> {
+  ): Promise<{ paymentId: string; paymentRequestId: string } | null> {
     const candidates = await this.payments.transferCandidates({ ...transfer, environmentId });
-    if (candidates.length !== 1) return undefined;
-    const payment = candidates[0];
-    const request = await this.requests.byIdAnywhere(payment.paymentRequestId);
-    if (!request || request.status === 'paid' || request.voidedAt) return undefined;
+    if (candidates.length !== 1) return null;
+    const { payment, request } = candidates[0];
+    if (request.status === 'paid' || request.voidedAt) return null;
     const settled = await this.settlement.settleIfPending(
       payment,
       request,
@@ -230,13 +218,8 @@ export class TransfersService implements OnModuleInit {
       { status: 'completed', bankReference: transfer.bankReference },
       { method: 'gimtel', environment: transfer.live ? 'production' : 'sandbox' },
     );
-    if (settled?.status !== 'completed') return undefined;
-    return this.repo.settle(
-      transfer.id,
-      'matched',
-      { paymentId: payment.id, paymentRequestId: request.id },
-      at,
-    );
+    if (settled?.status !== 'completed') return null;
+    return { paymentId: payment.id, paymentRequestId: request.id };
   }
 
   /**
