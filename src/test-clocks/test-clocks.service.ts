@@ -59,6 +59,15 @@ export class TestClocksService {
   }
 
   /**
+   * The organization's clock of this id, whatever the environment (a customer's, shown on the
+   * customer's page in either environment), or undefined.
+   */
+  async findInOrganization(organizationId: string, id: string): Promise<TestClockJson | undefined> {
+    const clock = await this.repo.find(id);
+    return clock && clock.organizationId === organizationId ? toTestClockJson(clock) : undefined;
+  }
+
+  /**
    * Starts an advance to `dto.frozenTime` (forward, by at most two years): answered at once,
    * `advancing`; the work is the advance job's. A clock already advancing → 409.
    */
