@@ -139,9 +139,7 @@ export class DashboardCustomersController {
     );
     // Sandbox: the environment's test clocks to create the customer on (none by default).
     const clocks =
-      d.scope.environment === 'sandbox'
-        ? (await this.clocks.list(d.scope, { limit: CLOCK_CHOICES })).data
-        : undefined;
+      d.scope.environment === 'sandbox' ? await this.clocks.newest(d.scope, CLOCK_CHOICES) : undefined;
     this.renderer.render(d, 'customers', t.customersTitle, {
       filters: { q },
       filtered: q !== undefined,

@@ -46,6 +46,12 @@ export class TestClocksService {
     return envelope(rows.map(toTestClockJson), total, page);
   }
 
+  /** The environment's newest `limit` clocks, newest first: what a form offers to choose from. */
+  async newest(tenant: EnvironmentScope, limit: number): Promise<TestClockJson[]> {
+    assertSandbox(tenant);
+    return (await this.repo.newest(tenant.environmentId, limit)).map(toTestClockJson);
+  }
+
   async get(tenant: EnvironmentScope, id: string): Promise<TestClockJson> {
     return toTestClockJson(await this.clockOf(tenant, id));
   }
