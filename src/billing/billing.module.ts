@@ -55,6 +55,8 @@ import { TestClockDeletion } from './test-clock-deletion';
     SmsGateway,
     BillingRepository,
     BillingSettingsService,
+    TestClockDeletion,
+    AdvanceTestClocksJob,
   ],
 })
 export class BillingModule {}

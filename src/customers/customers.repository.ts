@@ -127,10 +127,11 @@ export class CustomersRepository {
    */
   async search(
     organizationId: string,
-    filter: { q?: string },
+    filter: { q?: string; testClockId?: string },
     page: KeysetQuery,
   ): Promise<KeysetPage<Customer>> {
     const where = [sql`c.organization_id = ${organizationId}`];
+    if (filter.testClockId !== undefined) where.push(sql`c.test_clock_id = ${filter.testClockId}`);
     if (filter.q !== undefined) {
       const any = [sql`c.external_user_id = ${filter.q}`];
       const phone = normalizePhone(filter.q);

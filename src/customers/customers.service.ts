@@ -67,8 +67,15 @@ export class CustomersService {
     return this.repo.byExternalUserId(organizationId, externalUserId);
   }
 
-  /** A keyset page of the organization's customers, newest first; `q` is an externalUserId or a phone. */
-  search(organizationId: string, filter: { q?: string }, page: KeysetQuery): Promise<KeysetPage<Customer>> {
+  /**
+   * A keyset page of the organization's customers, newest first; `q` is an externalUserId or a
+   * phone, `testClockId` keeps those on that clock.
+   */
+  search(
+    organizationId: string,
+    filter: { q?: string; testClockId?: string },
+    page: KeysetQuery,
+  ): Promise<KeysetPage<Customer>> {
     return this.repo.search(organizationId, filter, page);
   }
 

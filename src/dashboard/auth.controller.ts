@@ -15,6 +15,7 @@ import type { DashboardTexts } from '../common/i18n/dashboard-texts';
 import { fill, formatTime } from './format';
 import { parseChoice, safeReturn } from './forms';
 import { DashboardSessions, SESSION_COOKIE, SESSION_MAX_SECONDS } from './sessions.service';
+import { isSandboxOnly } from './dashboard-surface';
 
 export function passwordProblemText(t: DashboardTexts, problem: PasswordProblem): string {
   switch (problem) {
@@ -139,13 +140,15 @@ export class DashboardAuthController {
     await this.signIn(d, userId);
   }
 
-  /** The environment shown is chosen per session. */
+  /** The environment shown is chosen per session; back to the same section, if it has one there. */
   @Post('environment')
   @DashboardAccess('member')
   async switchEnvironment(@Dash() d: DashboardRequest): Promise<void> {
     const environment = parseChoice<EnvironmentKind>(d.field('environment'), ['sandbox', 'production']);
     if (environment) await this.sessions.switchEnvironment(d.signedIn.sessionId, environment);
-    d.page.redirect(safeReturn(d.field('return'), '/dashboard'));
+    const back = safeReturn(d.field('return'), '/dashboard');
+    // Test clocks have no Production page: Production's home instead.
+    d.page.redirect(environment === 'production' && isSandboxOnly(back) ? '/dashboard' : back);
   }
 
   @Get('account')

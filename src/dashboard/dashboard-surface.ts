@@ -18,6 +18,15 @@ export const DASHBOARD_LANGUAGES = ['fr', 'ar', 'en'] as const;
 export const roleLabel = (t: DashboardTexts, role: Role): string =>
   ({ owner: t.roleOwner, developer: t.roleDeveloper, viewer: t.roleViewer })[role];
 
+/** The section of Sandbox only (test clocks): out of Production's menu; its pages answer 404 there. */
+export const TEST_CLOCKS_PATH = '/dashboard/test-clocks';
+
+/** Whether a dashboard path is in a section of Sandbox only. */
+export const isSandboxOnly = (path: string): boolean =>
+  path === TEST_CLOCKS_PATH ||
+  path.startsWith(`${TEST_CLOCKS_PATH}/`) ||
+  path.startsWith(`${TEST_CLOCKS_PATH}?`);
+
 /** The menu: [path, text]; the longest matching path is the current entry. */
 const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard', 'navHome'],
@@ -35,6 +44,7 @@ const NAV: [string, keyof DashboardTexts][] = [
   ['/dashboard/customers', 'navCustomers'],
   ['/dashboard/subscriptions', 'navSubscriptions'],
   ['/dashboard/invoices', 'navInvoices'],
+  [TEST_CLOCKS_PATH, 'navTestClocks'],
   ['/dashboard/team', 'navTeam'],
   ['/dashboard/account', 'navAccount'],
 ];
@@ -123,7 +133,9 @@ export class DashboardSurface extends Surface<DashboardRequest, DashboardTexts> 
   layoutLocals(d: DashboardRequest): Record<string, unknown> {
     const { t, user } = d;
     const path = d.path;
-    const nav = user?.role === 'owner' ? [...NAV, ...OWNER_NAV] : NAV;
+    const nav = (user?.role === 'owner' ? [...NAV, ...OWNER_NAV] : NAV).filter(
+      ([href]) => user?.environment === 'sandbox' || !isSandboxOnly(href),
+    );
     const current = nav
       .filter(([href]) => path === href || path.startsWith(`${href}/`))
       .sort((a, b) => b[0].length - a[0].length)[0]?.[0];

@@ -38,6 +38,8 @@ import { DashboardSubscriptionsController } from './subscriptions.controller';
 import { DashboardBillingSettingsController } from './billing-settings.controller';
 import { TransfersModule } from '../transfers/transfers.module';
 import { DashboardTeamController } from './team.controller';
+import { DashboardTestClocksController } from './test-clocks.controller';
+import { TestClocksModule } from '../test-clocks/test-clocks.module';
 import { DashboardTransfersController } from './transfers.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
@@ -59,6 +61,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     PayoutsModule,
     PaymentLinksModule,
     TransfersModule,
+    TestClocksModule,
   ],
   controllers: [
     DashboardBillingSettingsController,
@@ -78,6 +81,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardCustomersController,
     DashboardSubscriptionsController,
     DashboardInvoicesController,
+    DashboardTestClocksController,
     DashboardGoLiveController,
     OnboardingController,
     DashboardAccountsController,

@@ -79,6 +79,11 @@ export function fill(text: string, values: Record<string, string | number>): str
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
+/** `YYYY-MM-DDTHH:MM` of a date: the value of a datetime-local field (Nouakchott time, which is UTC). */
+export function dateTimeInput(at: Date | null): string {
+  return at ? at.toISOString().slice(0, 16) : '';
+}
+
 /** `YYYY-MM-DD` of a date, in UTC. */
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);

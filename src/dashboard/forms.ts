@@ -11,6 +11,7 @@ import { PASSWORD_MIN } from '../organizations/users';
 import { LINK_LIMITS } from '../payment-links/dto/payment-link.dto';
 import { ORGANIZATION_NAME_MAX } from '../platforms/dto/account.dto';
 import { PRODUCT_LIMITS } from '../products/dto/product.dto';
+import { TEST_CLOCK_NAME_MAX } from '../test-clocks/dto/test-clock.dto';
 
 /*
  * Reading the dashboard's forms and filter links: what the browser sent is only ever a string, and
@@ -35,6 +36,7 @@ export const FORM_LIMITS = {
   passwordMin: PASSWORD_MIN,
   keyName: API_KEY_NAME_MAX,
   invoicePrefix: INVOICE_PREFIX_MAX,
+  testClockName: TEST_CLOCK_NAME_MAX,
 } as const;
 
 /** A path inside the dashboard to come back to, else `fallback` (never another site). */

@@ -15,7 +15,7 @@ import { DashboardError, dashboardError } from './dashboard.errors';
 import { DashboardRenderer } from './dashboard.renderer';
 import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardRequest } from './dashboard-request';
-import { fill, formatCount, formatTime } from './format';
+import { dateTimeInput, fill, formatCount, formatTime } from './format';
 import { parseAmount } from './forms';
 import { pager, requestRow, Viewer } from './presenters';
 
@@ -36,9 +36,6 @@ interface LinkForm {
   language: string;
   errors: Errors;
 }
-
-/** `YYYY-MM-DDTHH:MM` (a datetime-local field, Nouakchott time, which is UTC) of a date. */
-const localInput = (at: Date | null) => (at ? at.toISOString().slice(0, 16) : '');
 
 /** The link form, checked as the API checks it (the DTO's limits); the parsed values the API takes. */
 function readForm(d: DashboardRequest, editing: boolean) {
@@ -320,7 +317,7 @@ function formOf(link: PaymentLink): LinkForm {
     name: link.name,
     description: link.description ?? '',
     maxPayments: link.maxPayments === null ? '' : String(link.maxPayments),
-    expiresAt: localInput(link.expiresAt),
+    expiresAt: dateTimeInput(link.expiresAt),
     successMessage: link.successMessage ?? '',
   };
 }

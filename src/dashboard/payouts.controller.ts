@@ -5,7 +5,6 @@ import { CommonError } from '../common/errors/common-errors';
 import { Post } from '../common/http/routes';
 import { formatMru } from '../common/i18n/languages';
 import type { DashboardTexts } from '../common/i18n/dashboard-texts';
-import type { ListEnvelope } from '../common/pagination';
 import { LedgerService } from '../ledger/ledger.service';
 import { assertMayAskForMoney } from '../organizations/account';
 import { OrganizationError } from '../organizations/organizations.errors';
@@ -18,7 +17,7 @@ import { DashboardPages, idOr404 } from './dashboard-pages';
 import { Dash, DashboardAccess, DashboardRequest } from './dashboard-request';
 import { fill, formatTime } from './format';
 import { apiFormMessage, ApiRule, FormMessage, parseAmount, parseChoice } from './forms';
-import type { Viewer } from './presenters';
+import { numberedPager, pageNumber, type Viewer } from './presenters';
 
 const PAGE_SIZE = 25;
 
@@ -46,23 +45,6 @@ const PAYOUT_RULES = [
 ] satisfies ApiRule[];
 
 const AMOUNT_RULES = [CommonError.AmountNotPositive, CommonError.AmountTooLarge] satisfies ApiRule[];
-
-/** The `page` of a paged list: a whole number from 1, else the first page. */
-function pageNumber(d: DashboardRequest): number {
-  const text = d.query('page');
-  return text && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : 1;
-}
-
-/** The pager partial's links for a numbered page of `list`. */
-function numberedPager(v: Viewer, base: string, list: ListEnvelope<unknown>) {
-  const { page, totalPages } = list.pagination;
-  return {
-    previous: page > 1 ? (page === 2 ? base : `${base}?page=${page - 1}`) : undefined,
-    next: page < totalPages ? `${base}?page=${page + 1}` : undefined,
-    first: page > 1 ? base : undefined,
-    label: v.t.pagination,
-  };
-}
 
 export function payoutRow(v: Viewer, p: PayoutJson) {
   return {

@@ -1,6 +1,7 @@
 import type { CheckoutSession } from '../checkout/checkout-session';
 import type { DashboardTexts } from '../common/i18n/dashboard-texts';
 import { formatMru, Language } from '../common/i18n/languages';
+import type { ListEnvelope } from '../common/pagination';
 import type { Customer } from '../customers/customer';
 import { invoicePagePath } from '../invoices/invoice';
 import type { InvoiceListItem } from '../invoices/invoices.repository';
@@ -10,6 +11,7 @@ import type { Price, PriceInterval } from '../prices/price';
 import type { Product } from '../products/product';
 import { subscriptionStatus } from '../subscriptions/subscription';
 import type { SubscriptionListItem } from '../subscriptions/subscriptions.repository';
+import type { TestClockJson } from '../test-clocks/test-clock';
 import type { DeliveryLogItem } from '../webhooks/webhooks.repository';
 import { fill, formatDate, formatTime } from './format';
 
@@ -130,6 +132,26 @@ export function customerRow(v: Viewer, c: Customer) {
   };
 }
 
+/** The badge colour of each status (the dashboard's classes). */
+const CLOCK_BADGES = { ready: 'completed', advancing: 'pending' } as const;
+
+/** A clock as the list and its page show it. */
+export function testClockRow(v: Viewer, c: TestClockJson) {
+  return {
+    id: c.id,
+    href: `/dashboard/test-clocks/${c.id}`,
+    name: c.name ?? v.t.unnamed,
+    named: c.name !== null,
+    status: c.status,
+    statusText: v.t[`testClockStatus_${c.status}`],
+    badge: CLOCK_BADGES[c.status],
+    advancing: c.status === 'advancing',
+    frozenTime: formatTime(c.frozenTime, v.lang),
+    advancedTo: formatTime(c.advancedTo, v.lang),
+    created: formatTime(c.createdAt, v.lang),
+  };
+}
+
 /** A UTC day, as billing periods are counted: `23 novembre 2026`. */
 const day = (v: Viewer, at: Date | null) => (at ? formatDate(at, v.lang) : v.t.none);
 
@@ -216,6 +238,23 @@ export function pager(
     previous: page.previous ? link({ before: page.previous }) : undefined,
     next: page.next ? link({ after: page.next }) : undefined,
     first: page.previous ? link({}) : undefined,
+    label: v.t.pagination,
+  };
+}
+
+/** The `page` of a paged list: a whole number from 1, else the first page. */
+export function pageNumber(d: { query(name: string): string | undefined }): number {
+  const text = d.query('page');
+  return text && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : 1;
+}
+
+/** The pager partial's links for a numbered page of `list`. */
+export function numberedPager(v: Viewer, base: string, list: ListEnvelope<unknown>) {
+  const { page, totalPages } = list.pagination;
+  return {
+    previous: page > 1 ? (page === 2 ? base : `${base}?page=${page - 1}`) : undefined,
+    next: page < totalPages ? `${base}?page=${page + 1}` : undefined,
+    first: page > 1 ? base : undefined,
     label: v.t.pagination,
   };
 }

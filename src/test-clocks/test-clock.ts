@@ -65,10 +65,14 @@ export function toTestClockJson(c: TestClock): TestClockJson {
   };
 }
 
-/** Whether `to` is a move forward of `from` by at most two years. */
-export function isAllowedAdvance(from: Date, to: Date): boolean {
-  if (to.getTime() <= from.getTime()) return false;
+/** The furthest time one advance from `from` may ask for: two years later. */
+export function advanceLimit(from: Date): Date {
   const limit = new Date(from);
   limit.setUTCFullYear(limit.getUTCFullYear() + MAX_ADVANCE_YEARS);
-  return to.getTime() <= limit.getTime();
+  return limit;
+}
+
+/** Whether `to` is a move forward of `from` by at most two years. */
+export function isAllowedAdvance(from: Date, to: Date): boolean {
+  return to.getTime() > from.getTime() && to.getTime() <= advanceLimit(from).getTime();
 }

@@ -51,6 +51,13 @@ export class TestClocksRepository {
     );
   }
 
+  /** The environment's newest `limit` clocks, newest first (no count: a form's choices). */
+  newest(environmentId: string, limit: number): Promise<TestClock[]> {
+    return this.db.many<TestClock>(sql`
+      SELECT ${TEST_CLOCK_COLUMNS} FROM test_clocks t WHERE t.environment_id = ${environmentId}
+       ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`);
+  }
+
   /** Sets the clock (locked, ready) advancing to `to`. */
   async startAdvance(id: string, to: Date, at: Date): Promise<TestClock> {
     return (await this.db.one<TestClock>(sql`

@@ -46,6 +46,12 @@ export class TestClocksService {
     return envelope(rows.map(toTestClockJson), total, page);
   }
 
+  /** The environment's newest `limit` clocks, newest first: what a form offers to choose from. */
+  async newest(tenant: EnvironmentScope, limit: number): Promise<TestClockJson[]> {
+    assertSandbox(tenant);
+    return (await this.repo.newest(tenant.environmentId, limit)).map(toTestClockJson);
+  }
+
   async get(tenant: EnvironmentScope, id: string): Promise<TestClockJson> {
     return toTestClockJson(await this.clockOf(tenant, id));
   }
@@ -56,6 +62,15 @@ export class TestClocksService {
     const clock = await this.repo.byId(tenant.environmentId, id);
     if (!clock) throw testClockError(TestClockError.NotFound);
     return clock;
+  }
+
+  /**
+   * The organization's clock of this id, whatever the environment (a customer's, shown on the
+   * customer's page in either environment), or undefined.
+   */
+  async findInOrganization(organizationId: string, id: string): Promise<TestClockJson | undefined> {
+    const clock = await this.repo.find(id);
+    return clock && clock.organizationId === organizationId ? toTestClockJson(clock) : undefined;
   }
 
   /**

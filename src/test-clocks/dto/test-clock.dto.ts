@@ -1,11 +1,14 @@
 import { PaginationQuery } from '../../common/pagination';
 import { DateTimeField, StringField, UuidField } from '../../common/validation/fields';
 
+/** The longest name of a clock (the dashboard's field stops there too). */
+export const TEST_CLOCK_NAME_MAX = 200;
+
 export class CreateTestClockDto {
   @DateTimeField({ description: 'The time the clock starts at (its customers are created at it)' })
   frozenTime!: string;
 
-  @StringField({ optional: true, maxLength: 200, description: 'A name to tell clocks apart' })
+  @StringField({ optional: true, maxLength: TEST_CLOCK_NAME_MAX, description: 'A name to tell clocks apart' })
   name?: string;
 }
 

@@ -20,6 +20,7 @@ export const en: DashboardTexts = {
   navCustomers: 'Customers',
   navSubscriptions: 'Subscriptions',
   navInvoices: 'Invoices',
+  navTestClocks: 'Test clocks',
   navTransfers: 'Transfers received',
   navTeam: 'Team',
   navAccount: 'My account',
@@ -609,6 +610,42 @@ export const en: DashboardTexts = {
   invalidExpiresAt: 'Enter a date and time in the future, or leave it empty.',
   linkMinAboveMax: 'The minimum cannot be above the maximum.',
 
+  testClocksTitle: 'Test clocks',
+  testClocksIntro:
+    'Sandbox only. A test clock holds the time of the customers you put on it, and of all they own: advance it to bill their subscriptions, send reminders and handle unpaid invoices as the days in between would, in seconds.',
+  noTestClocks: 'No test clocks yet.',
+  createTestClock: 'Create a test clock',
+  testClockName: 'Name (optional)',
+  testClockStart: 'Start time',
+  testClockTimeHint: 'Nouakchott time (UTC).',
+  frozenTime: 'Clock time',
+  advancedTo: 'Advanced up to',
+  testClockStatus_ready: 'Ready',
+  testClockStatus_advancing: 'Advancing',
+  testClockTitle: 'Test clock {name}',
+  testClockCustomers: 'Customers on this clock',
+  noTestClockCustomers: 'No customers on this clock yet: add one on the Customers page, choosing this clock.',
+  advanceTestClock: 'Advance the clock',
+  advanceTo: 'New time',
+  advanceHint: 'Later than the clock’s time, by at most two years: until {limit}. Nouakchott time (UTC).',
+  advanceButton: 'Advance',
+  testClockAdvancingBody:
+    'The clock is advancing to {time}: its subscriptions are billed, reminded and dunned as of each moment up to then. Reload the page to see when it is ready.',
+  reload: 'Reload',
+  deleteTestClock: 'Delete the clock',
+  confirmDeleteTestClock:
+    'Delete this clock? Its customers, their subscriptions, invoices and payment requests are deleted with it.',
+  invalidTestClockTime: 'Enter a valid date and time.',
+  testClockNameTooLong: 'The name is at most 200 characters.',
+  testClocksSandboxOnlyTitle: 'Test clocks are in Sandbox only',
+  testClocksSandboxOnlyBody:
+    'Switch to Sandbox in the header to use test clocks: Production always runs on the real time.',
+  testClock: 'Test clock',
+  testClockNone: 'None (real time)',
+  testClockHint:
+    'Sandbox: the customer and everything they own live at the clock’s time. This cannot be changed later.',
+  chooseTestClock: 'Choose a test clock of this environment.',
+
   notices: {
     transferAssigned: 'Transfer assigned: the payment request is paid.',
     transferReturned: 'Transfer marked as returned.',
@@ -647,6 +684,9 @@ export const en: DashboardTexts = {
     refundCreated: 'Refund created.',
     payoutCreated: 'Payout created.',
     scheduleSaved: 'Payout schedule saved.',
+    testClockCreated: 'Test clock created.',
+    testClockAdvancing: 'The clock is advancing.',
+    testClockDeleted: 'Test clock deleted, with its customers.',
   },
 
   notFoundTitle: 'Page not found',
@@ -681,6 +721,10 @@ export const en: DashboardTexts = {
     invoice_not_pending: 'This invoice no longer waits for a payment.',
     amount_exceeds_due: 'The amount exceeds what is due.',
     payment_in_progress: 'A payment of this request is already in progress.',
+    test_clock_forward_only: 'Test clocks only move forward, by at most two years.',
+    test_clock_advancing: 'Test clock is advancing.',
+    test_clock_not_found: 'Test clock not found.',
+    test_clocks_sandbox_only: 'Test clocks are only available in sandbox.',
   },
   /** Before the API's own words, for a rule apiRules does not name. */
   actionRefused: 'This action is not possible:',

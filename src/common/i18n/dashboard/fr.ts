@@ -18,6 +18,7 @@ export const fr = {
   navCustomers: 'Clients',
   navSubscriptions: 'Abonnements',
   navInvoices: 'Factures',
+  navTestClocks: 'Horloges de test',
   navTransfers: 'Transferts reçus',
   navTeam: 'Équipe',
   navAccount: 'Mon compte',
@@ -614,6 +615,44 @@ export const fr = {
   invalidExpiresAt: 'Indiquez une date et une heure à venir, ou laissez vide.',
   linkMinAboveMax: 'Le minimum ne peut pas dépasser le maximum.',
 
+  testClocksTitle: 'Horloges de test',
+  testClocksIntro:
+    'Sandbox seulement. Une horloge de test porte l’heure des clients que vous y placez, et de tout ce qu’ils ont : avancez-la pour facturer leurs abonnements, envoyer les relances et traiter les impayés comme le feraient les jours entre les deux, en quelques secondes.',
+  noTestClocks: 'Aucune horloge de test pour l’instant.',
+  createTestClock: 'Créer une horloge de test',
+  testClockName: 'Nom (facultatif)',
+  testClockStart: 'Heure de départ',
+  testClockTimeHint: 'Heure de Nouakchott (UTC).',
+  frozenTime: 'Heure de l’horloge',
+  advancedTo: 'Avancée jusqu’à',
+  testClockStatus_ready: 'Prête',
+  testClockStatus_advancing: 'En avance',
+  testClockTitle: 'Horloge de test {name}',
+  testClockCustomers: 'Clients sur cette horloge',
+  noTestClockCustomers:
+    'Aucun client sur cette horloge pour l’instant : ajoutez-en un depuis Clients, en choisissant cette horloge.',
+  advanceTestClock: 'Avancer l’horloge',
+  advanceTo: 'Nouvelle heure',
+  advanceHint:
+    'Après l’heure de l’horloge, de deux ans au plus : jusqu’au {limit}. Heure de Nouakchott (UTC).',
+  advanceButton: 'Avancer',
+  testClockAdvancingBody:
+    'L’horloge avance jusqu’au {time} : ses abonnements sont facturés, relancés et traités à chaque moment jusque-là. Rechargez la page pour voir quand elle est prête.',
+  reload: 'Recharger',
+  deleteTestClock: 'Supprimer l’horloge',
+  confirmDeleteTestClock:
+    'Supprimer cette horloge ? Ses clients, leurs abonnements, factures et demandes de paiement sont supprimés avec elle.',
+  invalidTestClockTime: 'Indiquez une date et une heure valides.',
+  testClockNameTooLong: 'Le nom fait au plus 200 caractères.',
+  testClocksSandboxOnlyTitle: 'Les horloges de test sont en Sandbox seulement',
+  testClocksSandboxOnlyBody:
+    'Passez en Sandbox dans l’en-tête pour utiliser les horloges de test : la production suit toujours l’heure réelle.',
+  testClock: 'Horloge de test',
+  testClockNone: 'Aucune (heure réelle)',
+  testClockHint:
+    'Sandbox : le client et tout ce qu’il a vivent à l’heure de l’horloge. Ce choix ne se change plus ensuite.',
+  chooseTestClock: 'Choisissez une horloge de test de cet environnement.',
+
   notices: {
     transferAssigned: 'Virement attribué : la demande de paiement est payée.',
     transferReturned: 'Virement marqué comme renvoyé.',
@@ -652,6 +691,9 @@ export const fr = {
     refundCreated: 'Remboursement créé.',
     payoutCreated: 'Virement créé.',
     scheduleSaved: 'Calendrier des virements enregistré.',
+    testClockCreated: 'Horloge de test créée.',
+    testClockAdvancing: 'L’horloge avance.',
+    testClockDeleted: 'Horloge de test supprimée, avec ses clients.',
   },
 
   notFoundTitle: 'Page introuvable',
@@ -687,6 +729,10 @@ export const fr = {
     invoice_not_pending: "Cette facture n'attend plus de paiement.",
     amount_exceeds_due: 'Le montant dépasse le reste dû.',
     payment_in_progress: 'Un paiement de cette demande est déjà en cours.',
+    test_clock_forward_only: 'Les horloges de test n’avancent que vers l’avant, de deux ans au plus.',
+    test_clock_advancing: 'Cette horloge de test est en train d’avancer.',
+    test_clock_not_found: 'Horloge de test introuvable.',
+    test_clocks_sandbox_only: 'Les horloges de test ne sont disponibles qu’en Sandbox.',
   },
   /** Before the API's own words, for a rule apiRules does not name. */
   actionRefused: "Cette action n'est pas possible :",
