@@ -387,13 +387,15 @@ export class PaymentsRepository {
    * The first instant after `after` at which a pending transfer payment of the test clock is past
    * its claim and grace (the claim's end + grace + 1 ms: expiry is strictly after the grace, as a
    * transfer received at its very end still matches), or null: one moment of the clock's advance.
+   * The first row of a range of payments_test_clock_claims_idx.
    */
   async nextClaimExpiryOnClock(clockId: string, after: Date): Promise<Date | null> {
     const row = await this.db.one<{ at: Date | null }>(sql`
-      SELECT min(claim_expires_at) + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) + interval '1 millisecond' AS at
+      SELECT claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) + interval '1 millisecond' AS at
         FROM payments
        WHERE test_clock_id = ${clockId}::uuid AND status = 'pending' AND claim_expires_at IS NOT NULL
-         AND claim_expires_at >= ${after}::timestamptz - make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})`);
+         AND claim_expires_at >= ${after}::timestamptz - make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
+       ORDER BY claim_expires_at LIMIT 1`);
     return row?.at ?? null;
   }
 

@@ -138,9 +138,8 @@ it('two instances advancing one clock of 50 monthly subscriptions by 12 months g
   // takes the clock over and starts that moment, then the stalled one wakes and runs it too, at
   // once (until its next claim's check finds the clock no longer its own).
   const moments = [a, b].map((app) => {
-    const advance = app.app.get(TestClockAdvance) as unknown as {
-      moment: (...args: unknown[]) => Promise<void>;
-    };
+    // Its private moment(), the work of one moment of one clock.
+    const advance = app.app.get<unknown, { moment: (...args: unknown[]) => Promise<void> }>(TestClockAdvance);
     const original = advance.moment.bind(advance);
     let started = 0;
     return jest.spyOn(advance, 'moment').mockImplementation(async (...args) => {

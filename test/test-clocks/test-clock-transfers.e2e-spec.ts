@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { TestClockAdvance } from '../../src/billing/test-clock-advance';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { TransferClaims } from '../../src/payments/transfer-claims';
 import { TransfersService } from '../../src/transfers/transfers.service';
-import { newTenant, startTestApp, TestApp } from '../helpers/app';
+import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
 import { createPrice, createProduct, DAY, invoicesOf, uniqueId } from '../helpers/billing';
 import { txId } from '../helpers/checkout';
 
@@ -278,5 +280,52 @@ describe('a transfer arriving for it', () => {
     ]);
     const inTime = await receive(new Date(Date.now() + 365 * DAY));
     expect(inTime.transfer).toMatchObject({ status: 'matched', paymentId: paid.data.id });
+  });
+});
+
+describe('the expiry runs’ reads', () => {
+  /** The plans of the statements `run` sends that name `marker`, with sequential scans and whole sorts off (the test database is small). */
+  async function plansOf(marker: string, run: () => Promise<unknown>): Promise<string[]> {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    let sent: { text: string; values: unknown[] }[];
+    try {
+      await run();
+      sent = spy.mock.calls
+        .map(([q]) => q as unknown as { text?: string; values?: unknown[] })
+        .filter((q) => q.text?.includes(marker))
+        .map((q) => ({ text: q.text!, values: q.values ?? [] }));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    const client = new Client({ connectionString: testDatabaseUrl() });
+    await client.connect();
+    try {
+      // The oldest claims first, a batch at a time: read in the order of an index, not sorted whole.
+      await client.query('SET enable_seqscan = off; SET enable_sort = off');
+      const plans: string[] = [];
+      for (const q of sent) {
+        const plan = await client.query({ text: `EXPLAIN ${q.text}`, values: q.values });
+        plans.push((plan.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n'));
+      }
+      return plans;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('the real clock’s run reads its own partial index, a test clock’s its own (and its next moment): neither reads the other’s payments', async () => {
+    const claims = t.app.get(TransferClaims);
+    const clockId = randomUUID();
+    const [real] = await plansOf('claim_expires_at <', () => claims.expire({ asOf: new Date(0) }));
+    expect(real).toContain('payments_transfer_claims_idx');
+    const [onClock] = await plansOf('claim_expires_at <', () =>
+      claims.expire({ asOf: new Date(0), clock: clockId }),
+    );
+    expect(onClock).toContain('payments_test_clock_claims_idx');
+    const [next] = await plansOf('claim_expires_at >=', () =>
+      t.app.get(PaymentsRepository).nextClaimExpiryOnClock(clockId, new Date()),
+    );
+    expect(next).toContain('payments_test_clock_claims_idx');
   });
 });
