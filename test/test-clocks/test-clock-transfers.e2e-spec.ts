@@ -8,6 +8,7 @@ import { PaymentsRepository } from '../../src/payments/payments.repository';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
 import { createPrice, createProduct, DAY, invoicesOf, uniqueId } from '../helpers/billing';
 import { txId } from '../helpers/checkout';
+import { waitFor } from '../helpers/poll';
 
 /*
  * Transfer claims on test clocks (docs/transfers.md "Claims on a test clock", docs/billing.md
@@ -96,8 +97,12 @@ async function payByTransfer(
 async function advance(org: CreatedOrganization, clockId: string, frozenTime: string) {
   const res = await api('post', org.sandbox.secretKey, `/test-clocks/${clockId}/advance`, { frozenTime });
   expect(res.status).toBe(200);
-  await t.app.get(TestClockAdvance).run();
-  const after = (await api('get', org.sandbox.secretKey, `/test-clocks/${clockId}`)).body.data;
+  // The job's work; another spec's live instance on the run's database may have claimed the clock first.
+  const after = await waitFor(async () => {
+    await t.app.get(TestClockAdvance).run();
+    const clock = (await api('get', org.sandbox.secretKey, `/test-clocks/${clockId}`)).body.data;
+    return clock.status === 'ready' && clock;
+  }, 'the clock to be ready');
   expect(after).toMatchObject({ status: 'ready', advancedTo: new Date(frozenTime).toISOString() });
 }
 
