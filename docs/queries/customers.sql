@@ -50,4 +50,4 @@ SELECT count(*)::int AS total FROM customers c WHERE c.organization_id = $1 AND 
 -- CustomersRepository.search
 SELECT c.id, c.organization_id AS "organizationId", c.external_user_id AS "externalUserId", c.phone, c.language,
    c.credit_balance AS "creditBalance", c.test_clock_id AS "testClockId", c.created_at AS "createdAt", c.updated_at AS "updatedAt", to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || ',' || c.id AS cursor FROM customers c
-       WHERE c.organization_id = $1 AND c.external_user_id = $2 AND (c.created_at, c.id) < ($3::timestamptz, $4::uuid) ORDER BY c.created_at DESC, c.id DESC LIMIT $5;
+       WHERE c.organization_id = $1 AND c.test_clock_id = $2 AND c.external_user_id = $3 AND (c.created_at, c.id) < ($4::timestamptz, $5::uuid) ORDER BY c.created_at DESC, c.id DESC LIMIT $6;

@@ -28,20 +28,20 @@ WITH req AS (
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
-                               receiving_phone)
+                               receiving_phone, test_clock_id)
          SELECT $5, $6, req.id, $7, $8,
                 $9, 'pending', $10, $11, $12, $13::timestamptz,
-                $14::text, $15::text
-           FROM req WHERE (SELECT n FROM failures) < $16
+                $14::text, $15::text, $16::uuid
+           FROM req WHERE (SELECT n FROM failures) < $17
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $18 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $18, $19, $20, $21, $22, $23
+    SELECT $19, $20, $21, $22, $23, $24
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $25) - now())))::int END
+              (SELECT CASE WHEN n >= $25 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $26) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: openStatement with an Idempotency-Key (prepared)
@@ -54,21 +54,21 @@ WITH req AS (
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
-                               receiving_phone)
+                               receiving_phone, test_clock_id)
          SELECT $5, $6, req.id, $7, $8,
                 $9, 'pending', $10, $11, $12, $13::timestamptz,
-                $14::text, $15::text
-           FROM req WHERE (SELECT n FROM failures) < $16
+                $14::text, $15::text, $16::uuid
+           FROM req WHERE (SELECT n FROM failures) < $17
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $18 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $18, $19, $20, $21, $22, $23
+    SELECT $19, $20, $21, $22, $23, $24
       FROM created), keyed AS (INSERT INTO idempotency_keys (id, environment_id, checkout_session_id, request_hash, payment_id)
-    SELECT $24, $25, $26, $27, s.id FROM created s)
+    SELECT $25, $26, $27, $28, s.id FROM created s)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $28 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $29) - now())))::int END
+              (SELECT CASE WHEN n >= $29 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $30) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- pay: keyedStatement
@@ -215,20 +215,20 @@ WITH req AS (
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
-                               receiving_phone)
+                               receiving_phone, test_clock_id)
          SELECT $5, $6, req.id, $7, $8,
                 $9, 'pending', $10, $11, $12, $13::timestamptz,
-                $14::text, $15::text
-           FROM req WHERE (SELECT n FROM failures) < $16
+                $14::text, $15::text, $16::uuid
+           FROM req WHERE (SELECT n FROM failures) < $17
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id
-       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $17 AND EXISTS (SELECT 1 FROM created) RETURNING id
+       ), counted AS (UPDATE payment_requests SET payment_count = payment_count + 1 WHERE id = $18 AND EXISTS (SELECT 1 FROM created) RETURNING id
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $18, $19, $20, $21, $22, $23
+    SELECT $19, $20, $21, $22, $23, $24
       FROM created)
        SELECT (SELECT count(*) FROM req)::int AS payable, (SELECT count(*) FROM created)::int AS opened,
-              (SELECT CASE WHEN n >= $24 THEN greatest(1, ceil(extract(epoch FROM
-                        oldest + make_interval(mins => $25) - now())))::int END
+              (SELECT CASE WHEN n >= $25 THEN greatest(1, ceil(extract(epoch FROM
+                        oldest + make_interval(mins => $26) - now())))::int END
                  FROM failures) AS retry_after;
 
 -- PaymentsRepository.settle (prepared)
@@ -441,7 +441,17 @@ SELECT * FROM payments WHERE payment_request_id = $1 AND status = 'pending';
 
 -- PaymentsRepository.expiredTransferClaims
 SELECT *, (SELECT organization_id FROM environments WHERE id = environment_id) AS organization_id
-        FROM payments WHERE status = 'pending' AND claim_expires_at IS NOT NULL AND claim_expires_at + make_interval(mins => $1) < $2 ORDER BY claim_expires_at, id LIMIT $3;
+        FROM payments WHERE status = 'pending' AND claim_expires_at IS NOT NULL AND test_clock_id IS NULL AND claim_expires_at < $1::timestamptz - make_interval(mins => $2) ORDER BY claim_expires_at, id LIMIT $3;
+
+-- PaymentsRepository.nextClaimExpiryOnClock
+SELECT claim_expires_at + make_interval(mins => $1) + interval '1 millisecond' AS at
+        FROM payments
+       WHERE test_clock_id = $2::uuid AND status = 'pending' AND claim_expires_at IS NOT NULL
+         AND claim_expires_at >= $3::timestamptz - make_interval(mins => $4)
+       ORDER BY claim_expires_at LIMIT 1;
+
+-- PaymentsRepository.clockTime
+SELECT (SELECT tc.position FROM test_clocks tc WHERE tc.id = $1::uuid) AS at;
 
 -- PaymentsRepository.gimtelApps
 SELECT code, name FROM gimtel_apps ORDER BY position, code;
@@ -461,7 +471,9 @@ SELECT p.*, to_jsonb(pr) AS request
        WHERE p.environment_id = $1 AND p.phone_number = $2
          AND p.amount = $3 AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
          AND p.receiving_bank = $4 AND p.receiving_phone = $5
-         AND p.claim_expires_at + make_interval(mins => $6) >= $7
+         AND p.claim_expires_at + make_interval(mins => $6)
+             >= CASE WHEN p.test_clock_id IS NULL THEN $7::timestamptz
+                     ELSE (SELECT tc.position FROM test_clocks tc WHERE tc.id = p.test_clock_id) END
        ORDER BY p.created_at, p.id
        LIMIT 2;
 

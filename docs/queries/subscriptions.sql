@@ -188,10 +188,10 @@ WITH new_invoices AS (
         FROM invoices_created_new n JOIN invoices_created_counted k ON k.environment_id = n.environment_id
       RETURNING id, customer_id, credit_applied, number
     )
-      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
+      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.application_fee, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.test_clock_id, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (
@@ -295,10 +295,10 @@ WITH new_invoices AS (
         FROM invoices_created_new n JOIN invoices_created_counted k ON k.environment_id = n.environment_id
       RETURNING id, customer_id, credit_applied, number
     )
-      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM (
+      , requests_created AS (INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, created_at FROM (
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.application_fee, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.test_clock_id, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r
     RETURNING id
       ), new_events AS (

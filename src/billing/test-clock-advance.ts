@@ -2,6 +2,8 @@ import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/config';
 import { InvoicesRepository } from '../invoices/invoices.repository';
+import { PaymentsRepository } from '../payments/payments.repository';
+import { TransferClaims } from '../payments/transfer-claims';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import type { TestClock } from '../test-clocks/test-clock';
 import { TestClocksRepository } from '../test-clocks/test-clocks.repository';
@@ -17,6 +19,8 @@ export interface AdvanceCounts {
   invoicesCreated: number;
   reminders: number;
   dunned: number;
+  /** Transfer payments failed as `expired` (their claim ended on the clock). */
+  claimsExpired: number;
 }
 
 /**
@@ -26,16 +30,20 @@ export interface AdvanceCounts {
  *
  * The advance goes, in order, through each moment between the clock's time and the time asked for
  * at which something of its objects is due — a subscription's period, trial end or expiry
- * (`due_at`), an invoice's reminder time, a pending invoice's dunning time — and at each runs what
- * the real clock's runs do, as of that moment and on the clock's objects only: the billing run,
- * the reminder run (SMS logged, as Sandbox's are), dunning. Then it records the moment as done
- * (`position`). The runs' own claims (a subscription's due date, an invoice's reminder step, a
- * subscription's `dunned_through`) make a moment re-run after a crash, or run by two instances,
- * do nothing twice; the next moment is found from the objects' state, so a moment left half done
- * is where the advance resumes. At the time asked for the clock is `ready`, with `test-clock-ready`.
+ * (`due_at`), an invoice's reminder time, a pending invoice's dunning time, the end of a pending
+ * transfer payment's claim and grace — and at each runs what the real clock's runs do, as of that
+ * moment and on the clock's objects only: transfer claim expiry, the billing run, the reminder run
+ * (SMS logged, as Sandbox's are), dunning. Then it records the moment as done (`position`). The
+ * runs' own claims (a payment settled only from `pending`, a subscription's due date, an invoice's
+ * reminder step, a subscription's `dunned_through`) make a moment re-run after a crash, or run by
+ * two instances, do nothing twice; the next moment is found from the objects' state, so a moment
+ * left half done is where the advance resumes. At the time asked for the clock is `ready`, with
+ * `test-clock-ready`.
  *
- * Transfer claim expiry: when transfers land (wt-transfers), their expiry run takes a `clock` scope
- * like the three runs here and joins `moment()`, with its next time in `nextMoment()`.
+ * Transfer claims: a transfer payment of a clock's invoice has its claim on the clock's time
+ * (docs/transfers.md "Claims on a test clock"), so claim expiry runs first at a moment: a claim
+ * that ended by then is `expired` before the reminder and dunning runs look at its invoice, as the
+ * real expiry job (every 30 s) has long done by a reminder's or dunning's time.
  * Payouts do not depend on test clocks: they pay out the environment's balance on the real clock.
  */
 @Injectable()
@@ -52,6 +60,8 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     private readonly billing: BillingRun,
     private readonly reminders: ReminderRun,
     private readonly dunning: DunningRun,
+    private readonly payments: PaymentsRepository,
+    private readonly claims: TransferClaims,
     private readonly config: AppConfig,
   ) {}
 
@@ -61,7 +71,14 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
 
   /** Advances the clocks waiting, one after another, until none is left unclaimed. */
   async run(): Promise<AdvanceCounts> {
-    const counts: AdvanceCounts = { clocksReady: 0, moments: 0, invoicesCreated: 0, reminders: 0, dunned: 0 };
+    const counts: AdvanceCounts = {
+      clocksReady: 0,
+      moments: 0,
+      invoicesCreated: 0,
+      reminders: 0,
+      dunned: 0,
+      claimsExpired: 0,
+    };
     while (!this.stopping) {
       const clock = await this.clocks.claimAdvancing(this.worker, new Date(), this.leaseEnd());
       if (!clock) break;
@@ -93,6 +110,7 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
       clock.frozenTime,
       await this.subscriptions.nextDueOnClock(clock.id, position),
       await this.invoices.nextMomentOnClock(clock.id, position, dunningDays),
+      await this.payments.nextClaimExpiryOnClock(clock.id, position),
     ].filter((t): t is Date => t !== null);
     return new Date(Math.min(...times.map(Number)));
   }
@@ -101,6 +119,7 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
   private async moment(clock: TestClock, at: Date, counts: AdvanceCounts): Promise<void> {
     const scope = { environmentId: clock.environmentId, now: at, clock: clock.id };
     counts.moments++;
+    counts.claimsExpired += await this.claims.expire({ asOf: at, clock: clock.id });
     counts.invoicesCreated += (await this.billing.run(scope)).invoicesCreated;
     counts.reminders += await this.reminders.run(scope);
     counts.dunned += await this.dunning.run(scope);

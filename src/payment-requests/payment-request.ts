@@ -21,6 +21,11 @@ export interface PaymentRequest {
   applicationFee: number | null;
   /** The payment link it was made for (docs/payment-links.md); null otherwise. */
   paymentLinkId: string | null;
+  /**
+   * The Sandbox test clock of its invoice (docs/billing.md "Testing with test clocks"); null: the
+   * real clock. A transfer payment opened for it has its claim on the clock's time. Not in the API.
+   */
+  testClockId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -39,6 +44,7 @@ export interface PaymentRequestRow {
   payment_count: number;
   application_fee: number | null;
   payment_link_id: string | null;
+  test_clock_id?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -57,6 +63,7 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
     paymentCount: r.payment_count,
     applicationFee: r.application_fee ?? null,
     paymentLinkId: r.payment_link_id ?? null,
+    testClockId: r.test_clock_id ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

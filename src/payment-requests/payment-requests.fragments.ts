@@ -11,12 +11,13 @@ import { raw, Sql, sql, SqlRows, SqlValue } from '../database/sql';
 /**
  * Many payment requests at once, for set-based work (a billing batch), as a data-modifying CTE
  * body returning their ids: one request per row of `source` (SQL after FROM), whose columns are
- * id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee and
- * created_at. The caller records their `payment-request-created` events in the same statement.
+ * id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee,
+ * test_clock_id (its invoice's test clock, or null) and created_at. The caller records their
+ * `payment-request-created` events in the same statement.
  */
 export function insertRequestsFrom(source: Sql): SqlRows<{ id: string }> {
-  return sql`INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, updated_at)
-    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, created_at, created_at FROM ${source}
+  return sql`INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, updated_at)
+    SELECT id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, test_clock_id, created_at, created_at FROM ${source}
     RETURNING id`;
 }
 

@@ -153,6 +153,8 @@ function newPaymentRequest(tenant: Pick<Tenant, 'environmentId'>, input: NewPaym
     paymentCount: 0,
     applicationFee: input.applicationFee ?? null,
     paymentLinkId: input.paymentLinkId ?? null,
+    // The API's and the pages' requests live on the real clock; the billing run copies an invoice's clock onto its own.
+    testClockId: null,
     createdAt: now,
     updatedAt: now,
   };

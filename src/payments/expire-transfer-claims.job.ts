@@ -4,8 +4,9 @@ import { TransferClaims } from './transfer-claims';
 
 /**
  * Every TRANSFER_CLAIM_EXPIRY_INTERVAL_MS (0: off), fails the transfer payments still pending 2
- * minutes past `claimExpiresAt` (`expired`). Safe on every instance at once: a payment is settled
- * only from `pending` (TransferClaims).
+ * minutes past `claimExpiresAt` (`expired`): the real clock's, never one on a Sandbox test clock
+ * (its advance expires those, as of its own time). Safe on every instance at once: a payment is
+ * settled only from `pending` (TransferClaims).
  */
 @Injectable()
 export class ExpireTransferClaimsJob extends ScheduledJob {

@@ -85,12 +85,13 @@ export class PayService {
     );
     if (key && keyed) return this.replay(key, keyed);
     if (!method) throw paymentError(PaymentError.MethodNotFound);
-    const transfer = this.transferClaimOf(method);
+    const wallet = this.transferWalletOf(method);
     const passCode = method.requiresPassCode ? dto.passCode : undefined;
     if (method.requiresPassCode && !passCode) throw paymentError(PaymentError.PassCodeRequired);
     if (!request) throw paymentRequestError(PaymentRequestError.NotFound);
     if (request.status === 'paid') throw paymentRequestError(PaymentRequestError.AlreadyPaid);
     if (request.voidedAt) throw voidRequestError(request);
+    const transfer = wallet && { ...wallet, claimExpiresAt: await this.claimEnd(request) };
 
     let payment: Payment;
     try {
@@ -238,15 +239,25 @@ export class PayService {
     return { payment: toPaymentJson(keyed.payment, keyed.transactionId), instructions };
   }
 
-  /** A transfer method's claim for a payment opened now; undefined for a push method. */
-  private transferClaimOf(method: PayMethod): TransferClaim | undefined {
+  /** A transfer method's receiving wallet; undefined for a push method. */
+  private transferWalletOf(method: PayMethod): Omit<TransferClaim, 'claimExpiresAt'> | undefined {
     if (method.flow !== 'transfer') return undefined;
     if (!method.receivingBank || !method.receivingPhone) throw paymentError(PaymentError.MethodNotFound);
-    return {
-      claimExpiresAt: new Date(Date.now() + this.config.TRANSFER_CLAIM_MINUTES * 60_000),
-      receivingBank: method.receivingBank,
-      receivingPhone: method.receivingPhone,
-    };
+    return { receivingBank: method.receivingBank, receivingPhone: method.receivingPhone };
+  }
+
+  /**
+   * When the claim of a transfer payment opened now ends: TRANSFER_CLAIM_MINUTES from now, or, for
+   * a request of an invoice on a test clock, from the clock's time (docs/transfers.md "Claims on a
+   * test clock"): one read more, on that path only.
+   */
+  private async claimEnd(request: PaymentRequest): Promise<Date> {
+    const window = this.config.TRANSFER_CLAIM_MINUTES * 60_000;
+    if (request.testClockId === null) return new Date(Date.now() + window);
+    const clockTime = await this.repo.clockTime(request.testClockId);
+    // The clock was deleted since the read, and its invoices' requests with it.
+    if (!clockTime) throw paymentRequestError(PaymentRequestError.NotFound);
+    return new Date(clockTime.getTime() + window);
   }
 }
 

@@ -61,12 +61,16 @@ export interface Opening {
   phoneNumber: string;
   organizationId: string;
   key?: RequestKey;
-  /** A transfer method's payment: the wallet the payer is told to pay and until when (docs/transfers.md). */
+  /**
+   * A transfer method's payment: the wallet the payer is told to pay and until when (docs/transfers.md).
+   * The payment takes its request's test clock (`testClockId`), on whose time that claim runs.
+   */
   transfer?: TransferClaim;
 }
 
 /** What a transfer payment records beside a push payment's columns. */
 export interface TransferClaim {
+  /** On a test clock, a time of the clock's (its time at pay + the claim window). */
   claimExpiresAt: Date;
   receivingBank: string;
   receivingPhone: string;
@@ -194,10 +198,10 @@ export function openStatement(input: Opening): { statement: Sql; payment: Paymen
        ), created AS (
          INSERT INTO payments (id, environment_id, payment_request_id, payment_method_id, amount, phone_number,
                                status, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank,
-                               receiving_phone)
+                               receiving_phone, test_clock_id)
          SELECT ${payment.id}, ${payment.environmentId}, req.id, ${payment.paymentMethodId}, ${payment.amount},
                 ${payment.phoneNumber}, 'pending', ${now}, ${now}, ${now}, ${payment.claimExpiresAt}::timestamptz,
-                ${payment.receivingBank}::text, ${payment.receivingPhone}::text
+                ${payment.receivingBank}::text, ${payment.receivingPhone}::text, ${request.testClockId}::uuid
            FROM req WHERE (SELECT n FROM failures) < ${MAX_FAILED_PAYMENTS}
          ON CONFLICT (payment_request_id) WHERE status = 'pending' DO NOTHING
          RETURNING id

@@ -14,6 +14,7 @@ import {
   requestIdByTransaction,
   transactionIdOf,
 } from '../payment-requests/payment-requests.fragments';
+import { ClockScope, clockTimeOf, onClock } from '../test-clocks/test-clocks.fragments';
 import type { PaymentMethodType } from './banks/bank';
 import {
   keyedStatement,
@@ -360,17 +361,19 @@ export class PaymentsRepository {
   }
 
   /**
-   * Up to `limit` pending transfer payments whose claim and its grace ended before `asOf`, oldest
-   * claim first, optionally among some payments or environments (a test clock's objects).
+   * Up to `limit` pending transfer payments of `clock` (default: the real clock's, on no test
+   * clock) whose claim and its grace ended before `asOf`, oldest claim first, optionally among some
+   * payments or environments. The real clock's read is a range of payments_transfer_claims_idx, a
+   * test clock's of payments_test_clock_claims_idx: neither sees the other's payments.
    */
   async expiredTransferClaims(
     asOf: Date,
     limit: number,
-    among: { paymentIds?: readonly string[]; environmentIds?: readonly string[] } = {},
+    among: { paymentIds?: readonly string[]; environmentIds?: readonly string[]; clock?: ClockScope } = {},
   ): Promise<{ payment: Payment; organizationId: string }[]> {
     const where = [
-      sql`status = 'pending' AND claim_expires_at IS NOT NULL`,
-      sql`claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) < ${asOf}`,
+      sql`status = 'pending' AND claim_expires_at IS NOT NULL AND ${onClock(raw('test_clock_id'), among.clock ?? null)}`,
+      sql`claim_expires_at < ${asOf}::timestamptz - make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})`,
     ];
     if (among.paymentIds) where.push(sql`id = ANY(${among.paymentIds}::uuid[])`);
     if (among.environmentIds) where.push(sql`environment_id = ANY(${among.environmentIds}::uuid[])`);
@@ -378,6 +381,30 @@ export class PaymentsRepository {
       SELECT *, ${organizationOfEnvironment(raw('environment_id'))} AS organization_id
         FROM payments WHERE ${and(where)} ORDER BY claim_expires_at, id LIMIT ${limit}`);
     return rows.map((r) => ({ payment: paymentFromRow(r), organizationId: r.organization_id as string }));
+  }
+
+  /**
+   * The first instant after `after` at which a pending transfer payment of the test clock is past
+   * its claim and grace (the claim's end + grace + 1 ms: expiry is strictly after the grace, as a
+   * transfer received at its very end still matches), or null: one moment of the clock's advance.
+   * The first row of a range of payments_test_clock_claims_idx.
+   */
+  async nextClaimExpiryOnClock(clockId: string, after: Date): Promise<Date | null> {
+    const row = await this.db.one<{ at: Date | null }>(sql`
+      SELECT claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) + interval '1 millisecond' AS at
+        FROM payments
+       WHERE test_clock_id = ${clockId}::uuid AND status = 'pending' AND claim_expires_at IS NOT NULL
+         AND claim_expires_at >= ${after}::timestamptz - make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
+       ORDER BY claim_expires_at LIMIT 1`);
+    return row?.at ?? null;
+  }
+
+  /** The time now of a test clock (a transfer claim on it starts there); null: no such clock. */
+  async clockTime(clockId: string): Promise<Date | null> {
+    const row = await this.db.one<{ at: Date | null }>(
+      sql`SELECT ${clockTimeOf(sql`${clockId}::uuid`)} AS at`,
+    );
+    return row?.at ?? null;
   }
 
   /** The member apps a customer may pay a transfer from, in display order. */
@@ -401,8 +428,10 @@ export class PaymentsRepository {
   /**
    * The pending transfer payments a transfer may complete (docs/transfers.md "How a transfer is matched"): of the
    * environment and receiving wallet, from the payer's phone, of the amount, whose claim (plus the
-   * grace) had not expired when the transfer was received. At most two are read: two is "several".
-   * Each comes with its request, read in the same statement (matching needs both).
+   * grace) had not expired when the transfer was received; a payment on a test clock, whose claim
+   * runs on the clock's time, when the clock's time now is within it (docs/transfers.md "Claims on
+   * a test clock"). At most two are read: two is "several". Each comes with its request, read in
+   * the same statement (matching needs both).
    */
   async transferCandidates(transfer: {
     environmentId: string;
@@ -418,7 +447,9 @@ export class PaymentsRepository {
        WHERE p.environment_id = ${transfer.environmentId} AND p.phone_number = ${transfer.payerPhone}
          AND p.amount = ${transfer.amount} AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
          AND p.receiving_bank = ${transfer.receivingBank} AND p.receiving_phone = ${transfer.receivingPhone}
-         AND p.claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) >= ${transfer.receivedAt}
+         AND p.claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
+             >= CASE WHEN p.test_clock_id IS NULL THEN ${transfer.receivedAt}::timestamptz
+                     ELSE ${clockTimeOf(raw('p.test_clock_id'))} END
        ORDER BY p.created_at, p.id
        LIMIT 2`);
     return rows.map(({ request, ...payment }) => ({

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PaymentRequestsRepository } from '../payment-requests/payment-requests.repository';
+import type { ClockScope } from '../test-clocks/test-clocks.fragments';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentSettlement } from './settlement';
 
@@ -9,6 +10,8 @@ export interface ClaimExpiryRun {
   asOf?: Date;
   paymentIds?: readonly string[];
   environmentIds?: readonly string[];
+  /** Whose payments: the real clock's (default, null), or one test clock's, as of its moment `asOf`. */
+  clock?: ClockScope;
   batch?: number;
 }
 
@@ -19,6 +22,10 @@ export interface ClaimExpiryRun {
  * same moment, or another instance expiring it, settles it once: whichever locks its request
  * first wins, and the other finds it settled. No row is locked while the list is read (the
  * settlement locks the request before the payment, the order every path takes).
+ *
+ * A payment on a test clock (its request's invoice is on one) is expired only by that clock's
+ * advance (`clock`, as of each of its moments): the real clock's run never touches it, however far
+ * past its claim the real time is (docs/transfers.md "Claims on a test clock").
  */
 @Injectable()
 export class TransferClaims {

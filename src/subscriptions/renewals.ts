@@ -221,6 +221,7 @@ export class SubscriptionsWriteBuilder {
       invoiceId: invoice.id,
       voidedAt: null,
       paymentLinkId: null,
+      testClockId: s.testClockId,
       paymentCount: 0,
       applicationFee,
       createdAt: now,

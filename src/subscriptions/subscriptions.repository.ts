@@ -469,7 +469,7 @@ export class SubscriptionsRepository {
       ), ${insertInvoicesCtes('invoices_created', sql`new_invoices`, this.reminders)}
       , requests_created AS (${insertRequestsFrom(sql`(
           SELECT n.payment_request_id AS id, n.environment_id, n.id::text AS transaction_id, n.amount, n.phone_number,
-                 n.id AS invoice_id, n.application_fee, n.created_at
+                 n.id AS invoice_id, n.application_fee, n.test_clock_id, n.created_at
             FROM new_invoices n JOIN invoices_created USING (id) WHERE n.payment_request_id IS NOT NULL) r`)}
       ), new_events AS (
         SELECT * FROM ${rowsFrom('e', w.events, NEW_EVENT_COLUMNS)}

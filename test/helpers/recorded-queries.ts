@@ -234,6 +234,7 @@ function paySamples() {
     invoiceId: null,
     voidedAt: null,
     paymentLinkId: null,
+    testClockId: null,
     paymentCount: 0,
     applicationFee: null,
     createdAt: at,

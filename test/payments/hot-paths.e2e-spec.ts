@@ -118,6 +118,49 @@ it('pays in three statements, the key cached: one read (method and request), ope
   expect(r).toEqual({ status: 200, statements: 3 });
 });
 
+it("pays by transfer in two statements, the key cached (the read, opening the payment); a test clock's invoice in three (its clock's time read between)", async () => {
+  const fresh = await newTenant(t);
+  const gimtel = await t.http
+    .put('/api/v1/configuration/gimtel')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ enabled: true });
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ transactionId: 'hot-transfer', amount: 10 });
+  const pay = (transactionId: string) => () =>
+    t.http
+      .post('/api/v1/payment')
+      .set('Authorization', fresh.sandbox.publishableKey)
+      .send({ transactionId, phoneNumber: '22222222', configurationId: gimtel.body.data.id });
+  expect(await statementsFor(pay('hot-transfer'), fresh.sandbox.publishableKey)).toEqual({
+    status: 200,
+    statements: 2,
+  });
+
+  const clock = await t.http
+    .post('/api/v1/test-clocks')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ frozenTime: '2025-01-01T00:00:00Z' });
+  const c = await catalog(t, fresh);
+  const customer = await t.http
+    .post('/api/v1/customers')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ externalUserId: 'hot-clock', testClockId: clock.body.data.id });
+  const sub = await createSubscription(t, fresh.sandbox.secretKey, {
+    customerId: customer.body.data.id,
+    priceId: c.price.id,
+  });
+  const [{ id: invoiceId }] = await t.query<{ id: string }>(
+    'SELECT id FROM invoices WHERE subscription_id = $1',
+    [sub.id],
+  );
+  expect(await statementsFor(pay(invoiceId), fresh.sandbox.publishableKey)).toEqual({
+    status: 200,
+    statements: 3,
+  });
+});
+
 it("counts the pay-attempt limit's failures (per request and payer phone) from an index, in pay's opening statement", async () => {
   await t.http
     .post('/api/v1/payment-request')

@@ -46,6 +46,7 @@ import { ProrationSeq1796860000000 } from './1796860000000-ProrationSeq';
 import { TestClocks1797200000000 } from './1797200000000-TestClocks';
 import { Transfers1797100000000 } from './1797100000000-Transfers';
 import { TransferPollCursors1797150000000 } from './1797150000000-TransferPollCursors';
+import { TransferClaimsOnTestClocks1797400000000 } from './1797400000000-TransferClaimsOnTestClocks';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI, the tests and the TypeORM CLI run the same set. */
 export const migrations = [
@@ -96,4 +97,5 @@ export const migrations = [
   TestClocks1797200000000,
   Transfers1797100000000,
   TransferPollCursors1797150000000,
+  TransferClaimsOnTestClocks1797400000000,
 ];
