@@ -337,23 +337,30 @@ describe('a crash between the bank and the commit', () => {
         BANK_TIMEOUT_MS: '60000',
         BANK_MASRIVI_URL: sim.url,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    // Both streams kept: the service logs (a failed start's error too) on stdout.
+    let output = '';
+    const keep = (c: Buffer) => (output = (output + c.toString()).slice(-4000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const started = child;
     const base = `http://127.0.0.1:${port}`;
-    // Up to 120 s: on a loaded machine behind PgBouncer a start once took over 60 s; what the
-    // service wrote to stderr comes with the time-out.
+    // Up to 120 s: on a loaded machine behind PgBouncer a start once took over 60 s (this wait also
+    // ends, with the service's last output, as soon as the process exits: a failed start).
     await waitFor(
-      () =>
-        fetch(`${base}/health`).then(
+      () => {
+        if (started.exitCode !== null || started.signalCode !== null)
+          throw new Error(`the service exited (${started.exitCode ?? started.signalCode}) while starting`);
+        return fetch(`${base}/health`).then(
           (r) => r.ok,
           () => false,
-        ),
+        );
+      },
       'the service to start',
       120_000,
     ).catch((e: Error) => {
-      throw new Error(`${e.message}; its stderr: ${stderr.slice(-2000)}`);
+      throw new Error(`${e.message}; its output: ${output}`);
     });
 
     // The bank charges at once but answers late: the service is killed while it waits.
