@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import request from 'supertest';
 import { TestClockAdvance } from '../../src/billing/test-clock-advance';
-import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
+import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
 import { catalog, DAY } from '../helpers/billing';
 import { waitFor } from '../helpers/poll';
 import { serviceProcess } from '../helpers/service-process';
@@ -13,14 +13,21 @@ import { serviceProcess } from '../helpers/service-process';
  */
 jest.setTimeout(300_000);
 let t: TestApp;
+// A database of its own: the instances here run the advance job, which claims every advancing
+// clock of the database it works on, another suite's too.
+let db: { url: string; drop(): Promise<void> };
 const cleanup: Array<() => Promise<unknown>> = [];
 beforeAll(async () => {
-  t = await startTestApp();
+  db = await privateDatabase();
+  t = await startTestApp({}, db.url);
 });
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 
 const WEEK = 7 * DAY;
 
@@ -53,7 +60,7 @@ it('a clock whose instance is killed mid-advance is finished by another, each pe
     [org.organizationId, org.sandbox.environmentId, customer.id, c.price.id, anchor, clock.id, subscriptions],
   );
 
-  const instance = await serviceProcess(testDatabaseUrl(), {
+  const instance = await serviceProcess(db.url, {
     WEBHOOK_WORKER: 'false',
     TEST_CLOCK_INTERVAL_MS: '100',
     TEST_CLOCK_LEASE_MS: '1500',
