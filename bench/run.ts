@@ -25,6 +25,7 @@ import { comparePayThroughput, payScenario } from './pay';
 import { createOrganization, khoumsEnv, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { remindersScenario } from './reminders';
+import { testClocksScenario } from './test-clocks';
 import { BENCH_NOTIFICATIONS_SECRET, transfersScenario } from './transfers';
 import { webhookScenario } from './webhooks';
 
@@ -35,7 +36,7 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,reminders,metrics,balance,export,payouts,transfers
+ * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,test-clocks,reminders,metrics,balance,export,payouts,transfers
  * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders,
  * the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
  * payment link's page against the hosted page, and its weight (bench/payment-link.ts). `balance`, `export` and `payouts` are the
@@ -160,6 +161,7 @@ async function main(): Promise<void> {
         [
           'billing',
           'billing-growth',
+          'test-clocks',
           'reminders',
           'balance',
           'export',
@@ -213,6 +215,7 @@ async function main(): Promise<void> {
     if (wanted('link')) await paymentLinkScenario(khoumsPort, khoums.pid!, key, pool);
     if (wanted('billing')) await billingScenario(pg.url, children);
     if (wanted('billing-growth')) await billingGrowthScenario(pg.url, children);
+    if (wanted('test-clocks')) await testClocksScenario(pg.url, children);
     if (wanted('reminders')) await remindersScenario(pg.url, children);
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
