@@ -136,10 +136,14 @@ export class BillingRepository {
 
   /**
    * One statement: the claimed invoices' next reminder times and steps, the reminders' events and
-   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction.
+   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction. `repeated`: run
+   * as a prepared statement (a test clock's batches: few rows, at each moment of its advance).
    */
-  async writeReminders(w: RemindersWrite): Promise<number> {
-    const row = await this.db.one<{ events: number }>(sql`
+  async writeReminders(
+    w: RemindersWrite,
+    { repeated = false }: { repeated?: boolean } = {},
+  ): Promise<number> {
+    const statement = sql`
       WITH recorded AS (${recordRemindersCte(w.decisions)}
       ), new_events AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
@@ -154,7 +158,8 @@ export class BillingRepository {
             id uuid, organization_id uuid, environment_id uuid, invoice_id uuid, phone text, language text, body text,
             status text, next_attempt_at timestamptz, created_at timestamptz)
       )
-      SELECT (SELECT count(*) FROM events_created)::int AS events`);
+      SELECT (SELECT count(*) FROM events_created)::int AS events`;
+    const row = await this.db.one<{ events: number }>(repeated ? prepared(statement) : statement);
     return row!.events;
   }
 

@@ -104,7 +104,7 @@ export class ReminderRun implements BeforeApplicationShutdown {
     const { claimed, write } = await this.db.transaction(async () => {
       const rows = await this.repo.claimReminders(now, limit, environmentId, clock);
       const w = this.decide(rows, now);
-      if (rows.length > 0) await this.repo.writeReminders(w);
+      if (rows.length > 0) await this.repo.writeReminders(w, { repeated: clock !== null });
       return { claimed: rows.length, write: w };
     });
     // After the commit: what was logged instead of sent is known to have happened.

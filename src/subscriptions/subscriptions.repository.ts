@@ -381,11 +381,16 @@ export class SubscriptionsRepository {
     return n === 1;
   }
 
-  /** The next time after `after` a subscription of the test clock is due (a period, a trial end, an expiry); null: none. */
+  /**
+   * The next time after `after` a subscription of the test clock is due (a period, a trial end, an
+   * expiry); null: none. At each moment of an advance: planned once per connection.
+   */
   async nextDueOnClock(clockId: string, after: Date): Promise<Date | null> {
-    const row = await this.db.one<{ at: Date | null }>(sql`
+    const row = await this.db.one<{ at: Date | null }>(
+      prepared(sql`
       SELECT min(due_at) AS at FROM subscriptions
-       WHERE test_clock_id = ${clockId}::uuid AND due_at IS NOT NULL AND due_at > ${after}`);
+       WHERE test_clock_id = ${clockId}::uuid AND due_at IS NOT NULL AND due_at > ${after}`),
+    );
     return row?.at ?? null;
   }
 
