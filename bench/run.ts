@@ -25,6 +25,7 @@ import { comparePayThroughput, payScenario } from './pay';
 import { createOrganization, khoumsEnv, startProcess, stop } from './processes';
 import { rateLimitsScenario } from './rate-limits';
 import { remindersScenario } from './reminders';
+import { testClocksScenario } from './test-clocks';
 import { BENCH_NOTIFICATIONS_SECRET, transfersScenario } from './transfers';
 import { webhookScenario } from './webhooks';
 
@@ -35,15 +36,17 @@ process.env.DOCUMENTS_ENCRYPTION_KEY ??= randomBytes(32).toString('hex');
  * `npm run bench`: Khoums's hot paths against a bare node:http + pg server doing the same work,
  * on one fresh embedded PostgreSQL, one after the other on this machine. Prints req/s, p50/p99
  * and the ratio to the ceiling. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), and
- * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,reminders,metrics,balance,export,payouts,transfers
- * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, reminders,
- * the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
+ * BENCH_ONLY=lookup,pay,webhooks,page,link,dashboard,key,limiter,billing,billing-growth,test-clocks,reminders,metrics,balance,export,payouts,transfers
+ * to run some scenarios only (create always runs, as pay's ceiling, unless only billing, test clocks,
+ * reminders, the payment link's page or the ledger's balance, export and payouts are asked for). `link` is the
  * payment link's page against the hosted page, and its weight (bench/payment-link.ts). `balance`, `export` and `payouts` are the
  * ledger at scale (bench/money.ts): GET /balance over 1,000,000 balance transactions, their CSV export
  * with the service's memory watched, one payout run over 10,000 due environments. `transfers` is incoming
  * transfers (bench/transfers.ts): 200 signed notifications a second, each matching a payment, and the matching throughput. `dashboard` is
  * the dashboard's search over 1,000,000 payment requests (bench/dashboard.ts); `billing` the billing
  * runs over BENCH_BILLING_SIZES (default 10000,100000) due subscriptions and the billing lists;
+ * `test-clocks` one Sandbox test clock's 1,000 monthly subscriptions advanced 12 months against a
+ * billing run of as many invoices (bench/test-clocks.ts);
  * `reminders` the reminder run over BENCH_REMINDER_SIZES (default 10000,100000) invoices due the same day.
  * BENCH_WEBHOOK_BASELINE=<a checkout of another version, built>: the webhook scenario compares this
  * version's delivery throughput with that one's, in alternating rounds (BENCH_WEBHOOK_ROUNDS each,
@@ -160,6 +163,7 @@ async function main(): Promise<void> {
         [
           'billing',
           'billing-growth',
+          'test-clocks',
           'reminders',
           'balance',
           'export',
@@ -213,6 +217,7 @@ async function main(): Promise<void> {
     if (wanted('link')) await paymentLinkScenario(khoumsPort, khoums.pid!, key, pool);
     if (wanted('billing')) await billingScenario(pg.url, children);
     if (wanted('billing-growth')) await billingGrowthScenario(pg.url, children);
+    if (wanted('test-clocks')) await testClocksScenario(pg.url, children);
     if (wanted('reminders')) await remindersScenario(pg.url, children);
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);

@@ -84,6 +84,25 @@ describe('BillingRun', () => {
     expect(batches.calls).toBe(6);
   });
 
+  it("bills a test clock's moment with one batch, and the other sequences only after a full one", async () => {
+    const { run, batches } = billingRun(3);
+    const moment = run.run({ environmentId: 'env', now: new Date(), clock: 'clock' });
+    await batches.inFlight(1);
+    await batches.flush(); // every chance for a second batch to start: none does
+    expect(batches.pending).toHaveLength(1);
+    batches.next().settle(partial(4));
+    expect(await moment).toEqual({ invoicesCreated: 4, subscriptionsUpdated: 4 });
+    expect(batches.calls).toBe(1);
+
+    const busy = run.run({ environmentId: 'env', now: new Date(), clock: 'clock' });
+    await batches.inFlight(1);
+    batches.next().settle(full(10)); // more is due: the sequences start
+    await batches.inFlight(3);
+    for (let i = 0; i < 3; i++) batches.next().settle(partial(i));
+    expect(await busy).toEqual({ invoicesCreated: 13, subscriptionsUpdated: 13 });
+    expect(batches.calls).toBe(5);
+  });
+
   it('counts a subscription updated by several batches, of one sequence or of two, once', async () => {
     const { run, batches } = billingRun(2, 3);
     const result = run.run();

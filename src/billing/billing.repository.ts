@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
-import { empty, raw, sql } from '../database/sql';
+import { empty, prepared, raw, sql } from '../database/sql';
 import { ReminderInvoiceRow } from '../invoices/invoices.repository';
 import {
   claimReminderInvoices,
@@ -126,18 +126,24 @@ export class BillingRepository {
     environmentId?: string,
     clock: ClockScope = null,
   ): Promise<ReminderRow[]> {
-    return this.db.many<ReminderRow>(sql`
+    const statement = sql`
       SELECT r.*, s."beforeDueDays", s."afterDueDays", s."smsEnabled"
         FROM (${claimReminderInvoices(now, limit, environmentId, clock)}) r,
-             LATERAL ${settingsOf(raw('r."environmentId"'))} s`);
+             LATERAL ${settingsOf(raw('r."environmentId"'))} s`;
+    // At each moment of a test clock's advance, for a few invoices: planned once per connection.
+    return this.db.many<ReminderRow>(clock === null ? statement : prepared(statement));
   }
 
   /**
    * One statement: the claimed invoices' next reminder times and steps, the reminders' events and
-   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction.
+   * the SMS to send (or, in Sandbox, only logged). Run in the claim's transaction. `repeated`: run
+   * as a prepared statement (a test clock's batches: few rows, at each moment of its advance).
    */
-  async writeReminders(w: RemindersWrite): Promise<number> {
-    const row = await this.db.one<{ events: number }>(sql`
+  async writeReminders(
+    w: RemindersWrite,
+    { repeated = false }: { repeated?: boolean } = {},
+  ): Promise<number> {
+    const statement = sql`
       WITH recorded AS (${recordRemindersCte(w.decisions)}
       ), new_events AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(w.events)}::jsonb) AS e(
@@ -152,7 +158,8 @@ export class BillingRepository {
             id uuid, organization_id uuid, environment_id uuid, invoice_id uuid, phone text, language text, body text,
             status text, next_attempt_at timestamptz, created_at timestamptz)
       )
-      SELECT (SELECT count(*) FROM events_created)::int AS events`);
+      SELECT (SELECT count(*) FROM events_created)::int AS events`;
+    const row = await this.db.one<{ events: number }>(repeated ? prepared(statement) : statement);
     return row!.events;
   }
 

@@ -55,6 +55,14 @@ export class ReminderRun implements BeforeApplicationShutdown {
    * sequence: a second would claim, on the same connection, the rows the first has locked.
    */
   private async batches(now: Date, environmentId: string | undefined, clock: ClockScope): Promise<number> {
+    let sent = 0;
+    // A test clock's run is one moment of its advance, as the billing run's (BillingRun): its first
+    // batch alone, the other sequences only once that one came back full.
+    if (clock !== null) {
+      const first = await this.batch(now, this.config.BILLING_BATCH_SIZE, environmentId, clock);
+      sent += first.sent;
+      if (first.claimed < this.config.BILLING_BATCH_SIZE || this.stopping) return sent;
+    }
     const concurrency = this.db.inTransaction ? 1 : this.config.BILLING_CONCURRENCY;
     const run = { failed: false };
     const sequences = Array.from({ length: concurrency }, () =>
@@ -63,7 +71,6 @@ export class ReminderRun implements BeforeApplicationShutdown {
         throw err;
       }),
     );
-    let sent = 0;
     for (const s of await Promise.allSettled(sequences)) {
       if (s.status === 'rejected') throw s.reason;
       sent += s.value;
@@ -97,7 +104,7 @@ export class ReminderRun implements BeforeApplicationShutdown {
     const { claimed, write } = await this.db.transaction(async () => {
       const rows = await this.repo.claimReminders(now, limit, environmentId, clock);
       const w = this.decide(rows, now);
-      if (rows.length > 0) await this.repo.writeReminders(w);
+      if (rows.length > 0) await this.repo.writeReminders(w, { repeated: clock !== null });
       return { claimed: rows.length, write: w };
     });
     // After the commit: what was logged instead of sent is known to have happened.

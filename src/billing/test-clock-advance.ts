@@ -92,11 +92,13 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     let position = clock.position;
     // What is due by the clock's time itself first (written behind the API's back, or left by an
     // advance that died): a moment the runs' claims make safe to run again.
-    await this.moment(clock, position, counts);
+    await this.moment(clock, position, await this.dunningDays(clock), counts);
     while (position < clock.frozenTime) {
       if (this.stopping) return false;
-      const next = await this.nextMoment(clock, position);
-      await this.moment(clock, next, counts);
+      // The settings once per moment, for finding the next one and for its dunning.
+      const dunningDays = await this.dunningDays(clock);
+      const next = await this.nextMoment(clock, position, dunningDays);
+      await this.moment(clock, next, dunningDays, counts);
       if (!(await this.clocks.moveTo(clock.id, this.worker, next, this.leaseEnd()))) return false;
       position = next;
     }
@@ -104,8 +106,7 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
   }
 
   /** The next moment after `position`, up to the frozen time, at which something of the clock's objects is due. */
-  private async nextMoment(clock: TestClock, position: Date): Promise<Date> {
-    const dunningDays = (await this.settings.settings(clock.environmentId)).dunning.afterDaysOverdue;
+  private async nextMoment(clock: TestClock, position: Date, dunningDays: number | null): Promise<Date> {
     const times = [
       clock.frozenTime,
       await this.subscriptions.nextDueOnClock(clock.id, position),
@@ -115,14 +116,28 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     return new Date(Math.min(...times.map(Number)));
   }
 
-  /** What the real clock's runs would do at `at`, on the clock's objects only. */
-  private async moment(clock: TestClock, at: Date, counts: AdvanceCounts): Promise<void> {
+  /** The environment's `dunning.afterDaysOverdue` (null: no dunning). */
+  private async dunningDays(clock: TestClock): Promise<number | null> {
+    return (await this.settings.settings(clock.environmentId)).dunning.afterDaysOverdue;
+  }
+
+  /**
+   * What the real clock's runs would do at `at`, on the clock's objects only. Dunning only when
+   * the environment's settings, read for this moment, have it: the dunning run would find no
+   * environment to dunn in, at each of the advance's hundreds of moments.
+   */
+  private async moment(
+    clock: TestClock,
+    at: Date,
+    dunningDays: number | null,
+    counts: AdvanceCounts,
+  ): Promise<void> {
     const scope = { environmentId: clock.environmentId, now: at, clock: clock.id };
     counts.moments++;
     counts.claimsExpired += await this.claims.expire({ asOf: at, clock: clock.id });
     counts.invoicesCreated += (await this.billing.run(scope)).invoicesCreated;
     counts.reminders += await this.reminders.run(scope);
-    counts.dunned += await this.dunning.run(scope);
+    if (dunningDays !== null) counts.dunned += await this.dunning.run(scope);
   }
 
   private leaseEnd(): Date {

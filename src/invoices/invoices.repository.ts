@@ -12,7 +12,7 @@ import {
   keysetPage,
   KeysetQuery,
 } from '../database/keyset';
-import { and, raw, Sql, sql } from '../database/sql';
+import { and, prepared, raw, Sql, sql } from '../database/sql';
 import type { VerificationStatus } from '../organizations/verification';
 import { ENVIRONMENTS_WITH_ORGANIZATIONS } from '../organizations/organizations.fragments';
 import type { EnvironmentKind } from '../organizations/tenant';
@@ -99,8 +99,9 @@ export class InvoicesRepository {
    * nothing). Null: none.
    */
   async nextMomentOnClock(clockId: string, after: Date, dunningDays: number | null): Promise<Date | null> {
+    // At each moment of a test clock's advance: planned once per connection.
     const row = await this.db.one<{ at: Date | null }>(
-      sql`SELECT ${nextInvoiceMomentOnClock(clockId, after, dunningDays)} AS at`,
+      prepared(sql`SELECT ${nextInvoiceMomentOnClock(clockId, after, dunningDays)} AS at`),
     );
     return row?.at ?? null;
   }

@@ -6,7 +6,7 @@ import { couponRows } from '../coupons/coupons.fragments';
 import { adjustCreditsCte, customerIdByExternalUser, customerRows } from '../customers/customers.fragments';
 import { Db } from '../database/db';
 import { cursorColumn, KeysetPage, keysetClauses, keysetPage, KeysetQuery } from '../database/keyset';
-import { and, ColumnType, empty, raw, rowsFrom, Sql, sql } from '../database/sql';
+import { and, ColumnType, empty, prepared, raw, rowsFrom, Sql, sql } from '../database/sql';
 import {
   insertInvoicesCtes,
   lockPendingRequestsOf,
@@ -381,11 +381,16 @@ export class SubscriptionsRepository {
     return n === 1;
   }
 
-  /** The next time after `after` a subscription of the test clock is due (a period, a trial end, an expiry); null: none. */
+  /**
+   * The next time after `after` a subscription of the test clock is due (a period, a trial end, an
+   * expiry); null: none. At each moment of an advance: planned once per connection.
+   */
   async nextDueOnClock(clockId: string, after: Date): Promise<Date | null> {
-    const row = await this.db.one<{ at: Date | null }>(sql`
+    const row = await this.db.one<{ at: Date | null }>(
+      prepared(sql`
       SELECT min(due_at) AS at FROM subscriptions
-       WHERE test_clock_id = ${clockId}::uuid AND due_at IS NOT NULL AND due_at > ${after}`);
+       WHERE test_clock_id = ${clockId}::uuid AND due_at IS NOT NULL AND due_at > ${after}`),
+    );
     return row?.at ?? null;
   }
 
@@ -408,7 +413,10 @@ export class SubscriptionsRepository {
     clock: ClockScope = null,
   ): Promise<ClaimedRow[]> {
     const inEnvironment = environmentId === undefined ? empty : sql`AND environment_id = ${environmentId}`;
-    return this.db.many<ClaimedRow>(sql`
+    // The claimed rows are read back by their ids (subscriptions_pkey) whatever the planner expects
+    // of the claim: it takes `limit` rows for granted, and, against a small table, read all of it to
+    // join them (a Sandbox's claim of a few rows, at each moment of a test clock's advance).
+    const statement = sql`
       WITH claimed AS (
         SELECT id, xmin FROM subscriptions
          WHERE due_at <= ${now} AND ${onClock(raw('test_clock_id'), clock)} ${inEnvironment}
@@ -417,7 +425,11 @@ export class SubscriptionsRepository {
          FOR UPDATE SKIP LOCKED
       )
       SELECT ${RENEWAL_COLUMNS}, s.xmin = claimed.xmin AS current
-        FROM claimed JOIN subscriptions s ON s.id = claimed.id ${RENEWAL_JOINS}`);
+        FROM claimed JOIN subscriptions s ON s.id = claimed.id ${RENEWAL_JOINS}
+       WHERE s.id = ANY(ARRAY(SELECT id FROM claimed))`;
+    // A test clock's claim runs at each moment of its advance, hundreds of times for a few rows
+    // each: planned once per connection, not each time (the real clock's claims 500 rows at a time).
+    return this.db.many<ClaimedRow>(clock === null ? statement : prepared(statement));
   }
 
   /**
@@ -425,8 +437,12 @@ export class SubscriptionsRepository {
    * already invoiced is skipped, with its request and events), their payment requests, the
    * events, the subscriptions' new state, and the voiding of pending invoices with their events.
    * Invoices this statement creates are not seen by its voiding: void in a later statement.
+   * `repeated`: run as a prepared statement (a test clock's batches: few rows, hundreds of times).
    */
-  async write(w: SubscriptionsWrite): Promise<{ invoices: number; subscriptions: number }> {
+  async write(
+    w: SubscriptionsWrite,
+    { repeated = false }: { repeated?: boolean } = {},
+  ): Promise<{ invoices: number; subscriptions: number }> {
     const updates = w.updates.map((s): SubscriptionChange => ({
       id: s.id,
       price_id: s.priceId,
@@ -454,7 +470,7 @@ export class SubscriptionsRepository {
         : sql`, ${voidPendingCtes('voided', sql`SELECT unnest(${w.voidPendingOf}::uuid[])`, w.at, this.publicUrl)}`;
     return this.db.transaction(async () => {
       if (w.voidPendingOf.length > 0) await this.db.exec(lockPendingRequestsOf(w.voidPendingOf));
-      return this.writeStatement(w, updates, voiding);
+      return this.writeStatement(w, updates, voiding, repeated);
     });
   }
 
@@ -462,8 +478,9 @@ export class SubscriptionsRepository {
     w: SubscriptionsWrite,
     updates: SubscriptionChange[],
     voiding: Sql,
+    repeated: boolean,
   ): Promise<{ invoices: number; subscriptions: number }> {
-    const row = await this.db.one<{ invoices: number; subscriptions: number }>(sql`
+    const statement = sql`
       WITH new_invoices AS (
         SELECT * FROM ${rowsFrom('x', w.invoices, NEW_INVOICE_COLUMNS)}
       ), ${insertInvoicesCtes('invoices_created', sql`new_invoices`, this.reminders)}
@@ -494,7 +511,10 @@ export class SubscriptionsRepository {
           FROM changes u WHERE s.id = u.id AND s.id = ANY(${w.updates.map((u) => u.id)}::uuid[])
         RETURNING s.id
       )${voiding}${this.creditAdjustment(w)}
-      SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`);
+      SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions`;
+    const row = await this.db.one<{ invoices: number; subscriptions: number }>(
+      repeated ? prepared(statement) : statement,
+    );
     return row!;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { sql } from '../database/sql';
+import { prepared, sql } from '../database/sql';
 import { insertEventWhen } from '../webhooks/outbox';
 import { TEST_CLOCK_COLUMNS, TestClock, toTestClockJson } from './test-clock';
 
@@ -86,9 +86,12 @@ export class TestClocksRepository {
    * took the clock over, or the clock was deleted), and the worker stops.
    */
   async moveTo(id: string, worker: string, position: Date, until: Date): Promise<boolean> {
-    const n = await this.db.exec(sql`
+    // After each moment of an advance: planned once per connection.
+    const n = await this.db.exec(
+      prepared(sql`
       UPDATE test_clocks SET position = ${position}, claimed_until = ${until}
-       WHERE id = ${id} AND claimed_by = ${worker} AND status = 'advancing' AND position <= ${position}`);
+       WHERE id = ${id} AND claimed_by = ${worker} AND status = 'advancing' AND position <= ${position}`),
+    );
     return n === 1;
   }
 
