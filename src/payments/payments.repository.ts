@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, raw, Sql, sql } from '../database/sql';
+import { and, prepared, raw, Sql, sql } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
@@ -390,12 +390,15 @@ export class PaymentsRepository {
    * The first row of a range of payments_test_clock_claims_idx.
    */
   async nextClaimExpiryOnClock(clockId: string, after: Date): Promise<Date | null> {
-    const row = await this.db.one<{ at: Date | null }>(sql`
+    // At each moment of a test clock's advance: planned once per connection.
+    const row = await this.db.one<{ at: Date | null }>(
+      prepared(sql`
       SELECT claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES}) + interval '1 millisecond' AS at
         FROM payments
        WHERE test_clock_id = ${clockId}::uuid AND status = 'pending' AND claim_expires_at IS NOT NULL
          AND claim_expires_at >= ${after}::timestamptz - make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
-       ORDER BY claim_expires_at LIMIT 1`);
+       ORDER BY claim_expires_at LIMIT 1`),
+    );
     return row?.at ?? null;
   }
 

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { displayWidth } from '../../src/banner';
 import { freePort } from '../../src/common/net';
-import { privateDatabase } from '../helpers/app';
+import { databaseEnv, privateDatabase } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
 import { buildDist } from '../helpers/build';
 
@@ -227,7 +227,7 @@ it('keeps Nest’s route table out of the info log: JSON lines and the boxed ban
     const serverPort = await freePort();
     const server = await startServer({
       ...env,
-      DATABASE_URL: db.url,
+      ...databaseEnv(db.url),
       PORT: String(serverPort),
       WEBHOOK_WORKER: 'false',
       RECONCILE_INTERVAL_MS: '0',

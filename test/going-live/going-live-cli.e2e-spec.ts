@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { testDatabaseUrl } from '../helpers/app';
+import { databaseEnv, testDatabaseUrl } from '../helpers/app';
 import { buildDist } from '../helpers/build';
 
 /*
@@ -23,7 +23,7 @@ function cli(...args: string[]): { stdout: string; stderr: string; status: numbe
   try {
     const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...databaseEnv(testDatabaseUrl()), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return { stdout: stdout.toString(), stderr: '', status: 0 };

@@ -62,6 +62,18 @@ export function directUrlFor(url: string): string | undefined {
 }
 
 /**
+ * The environment of a service or CLI process on `url`: DATABASE_URL, and behind the run's
+ * PgBouncer the server itself as DATABASE_DIRECT_URL. Without it the process would take the
+ * migrations' session lock through the pooler, which leaves it held by a pooled server connection:
+ * every later start on that database then waits for it (a CLI spec once hung for 800 s so, and a
+ * service start beside it).
+ */
+export function databaseEnv(url: string): { DATABASE_URL: string; DATABASE_DIRECT_URL?: string } {
+  const direct = directUrlFor(url);
+  return { DATABASE_URL: url, ...(direct ? { DATABASE_DIRECT_URL: direct } : {}) };
+}
+
+/**
  * The real application on the run's database, listening on an ephemeral port; every answer of
  * its API is checked against its OpenAPI document (see `undeclaredAnswers`). Its webhook
  * worker is off unless asked for (WEBHOOK_WORKER: 'true'): suites that deliver webhooks run

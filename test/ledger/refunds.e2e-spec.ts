@@ -3,7 +3,7 @@ import { Metrics } from '../../src/common/metrics/metrics';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
+import { databaseEnv, newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
 import { catalog, createSubscription, invoicesOf } from '../helpers/billing';
 import { expect422, expectText } from '../helpers/http';
 import { paidPayment, payRequest } from '../helpers/ledger';
@@ -280,7 +280,7 @@ function ledgerCheck(): {
   try {
     stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', 'ledger:check', '--json'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...databaseEnv(db.url), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     }).toString();
   } catch (e) {

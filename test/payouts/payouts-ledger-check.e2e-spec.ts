@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { privateDatabase, startTestApp, TestApp } from '../helpers/app';
+import { databaseEnv, privateDatabase, startTestApp, TestApp } from '../helpers/app';
 import { buildDist } from '../helpers/build';
 import { approvedAccount, earn, FAILING_IBAN, payableTenant, postPayout } from '../helpers/payouts';
 
@@ -39,7 +39,7 @@ function ledgerCheck(): {
   try {
     stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', 'ledger:check', '--json'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...databaseEnv(db.url), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     }).toString();
   } catch (e) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { webhookBody, webhookHeaders } from '../../src/webhooks/signing';
-import { privateDatabase } from '../helpers/app';
+import { databaseEnv, privateDatabase } from '../helpers/app';
 import { withBuildLock } from '../helpers/build';
 
 /**
@@ -38,7 +38,7 @@ describe('Operator commands', () => {
       const stdout = withBuildLock(() =>
         execSync(command, {
           cwd: ROOT,
-          env: shellEnv({ DATABASE_URL: db.url, LOG_LEVEL: 'info' }),
+          env: shellEnv({ ...databaseEnv(db.url), LOG_LEVEL: 'info' }),
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
       ).toString();
