@@ -1,6 +1,6 @@
 -- The SQL of src/invoices/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
--- InvoicesRepository.nextMomentOnClock
+-- InvoicesRepository.nextMomentOnClock (prepared)
 SELECT least((SELECT min(i.reminder_at) FROM invoices i
                      WHERE i.test_clock_id = $1::uuid AND i.status = 'pending'
                        AND i.reminder_at IS NOT NULL AND i.reminder_at > $2), (SELECT min(i.due_date) + make_interval(days => $3::int) FROM invoices i

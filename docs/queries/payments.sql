@@ -443,7 +443,7 @@ SELECT * FROM payments WHERE payment_request_id = $1 AND status = 'pending';
 SELECT *, (SELECT organization_id FROM environments WHERE id = environment_id) AS organization_id
         FROM payments WHERE status = 'pending' AND claim_expires_at IS NOT NULL AND test_clock_id IS NULL AND claim_expires_at < $1::timestamptz - make_interval(mins => $2) ORDER BY claim_expires_at, id LIMIT $3;
 
--- PaymentsRepository.nextClaimExpiryOnClock
+-- PaymentsRepository.nextClaimExpiryOnClock (prepared)
 SELECT claim_expires_at + make_interval(mins => $1) + interval '1 millisecond' AS at
         FROM payments
        WHERE test_clock_id = $2::uuid AND status = 'pending' AND claim_expires_at IS NOT NULL

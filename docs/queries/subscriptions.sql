@@ -107,7 +107,7 @@ UPDATE subscriptions SET dunned_through = $1
        WHERE id = $2 AND environment_id = $3 AND status = ANY($4::text[])
          AND (dunned_through IS NULL OR dunned_through < $5);
 
--- SubscriptionsRepository.nextDueOnClock
+-- SubscriptionsRepository.nextDueOnClock (prepared)
 SELECT min(due_at) AS at FROM subscriptions
        WHERE test_clock_id = $1::uuid AND due_at IS NOT NULL AND due_at > $2;
 
@@ -136,7 +136,8 @@ WITH claimed AS (
         FROM claimed JOIN subscriptions s ON s.id = claimed.id JOIN prices p ON p.id = s.price_id JOIN products pd ON pd.id = p.product_id
   JOIN customers c ON c.id = s.customer_id
   LEFT JOIN coupons cp ON cp.id = s.coupon_id
-  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id;
+  LEFT JOIN prices pp ON pp.id = s.pending_price_id LEFT JOIN products ppd ON ppd.id = pp.product_id
+       WHERE s.id = ANY(ARRAY(SELECT id FROM claimed));
 
 -- SubscriptionsRepository.write
 SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i
@@ -249,7 +250,7 @@ WITH new_invoices AS (
     RETURNING c.id)
       SELECT (SELECT count(*) FROM invoices_created)::int AS invoices, (SELECT count(*) FROM updated)::int AS subscriptions;
 
--- SubscriptionsRepository.writeStatement
+-- SubscriptionsRepository.writeStatement (prepared)
 WITH new_invoices AS (
         SELECT * FROM (SELECT x.id, x.organization_id, x.environment_id, x.customer_id, x.subscription_id, x.amount, x.subtotal, x.discount, x.credit_applied, x.lines::jsonb AS lines, x.proration, x.status, x.period_start, x.period_end, x.due_date, x.payment_request_id, x.phone_number, x.application_fee, x.test_clock_id, x.created_at FROM ROWS FROM (unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]), unnest($5::uuid[]), unnest($6::integer[]), unnest($7::integer[]), unnest($8::integer[]), unnest($9::integer[]), json_array_elements($10::json), unnest($11::boolean[]), unnest($12::text[]), unnest($13::timestamptz[]), unnest($14::timestamptz[]), unnest($15::timestamptz[]), unnest($16::uuid[]), unnest($17::text[]), unnest($18::integer[]), unnest($19::uuid[]), unnest($20::timestamptz[])) AS x(id, organization_id, environment_id, customer_id, subscription_id, amount, subtotal, discount, credit_applied, lines, proration, status, period_start, period_end, due_date, payment_request_id, phone_number, application_fee, test_clock_id, created_at)) x
       ), invoices_created_new AS (

@@ -19,6 +19,14 @@ interface DueAtMoment {
   claims: boolean;
 }
 
+/** What a moment needs of the environment's billing settings. */
+interface MomentSettings {
+  /** `dunning.afterDaysOverdue`; null: no dunning. */
+  dunningDays: number | null;
+  /** Whether any reminder day is set. */
+  reminders: boolean;
+}
+
 /** What one pass of the advance job did. */
 export interface AdvanceCounts {
   clocksReady: number;
@@ -99,15 +107,15 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     let position = clock.position;
     // What is due by the clock's time itself first (written behind the API's back, or left by an
     // advance that died): a moment the runs' claims make safe to run again.
-    await this.moment(clock, position, await this.dunningDays(clock), counts);
+    await this.moment(clock, position, await this.momentSettings(clock), counts);
     while (position < clock.frozenTime) {
       if (this.stopping) return false;
       // The settings once per moment, for finding the next one and for its dunning.
-      const dunningDays = await this.dunningDays(clock);
-      const { at: next, due } = await this.nextMoment(clock, position, dunningDays);
+      const settings = await this.momentSettings(clock);
+      const { at: next, due } = await this.nextMoment(clock, position, settings.dunningDays);
       // At the time asked for, every run, as at the first moment: whatever the look-ups could not
       // foresee (a subscription made due behind them) is caught by then.
-      await this.moment(clock, next, dunningDays, counts, next < clock.frozenTime ? due : undefined);
+      await this.moment(clock, next, settings, counts, next < clock.frozenTime ? due : undefined);
       if (!(await this.clocks.moveTo(clock.id, this.worker, next, this.leaseEnd()))) return false;
       position = next;
     }
@@ -134,22 +142,26 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     return { at, due: { billing: by(billing), invoices: by(invoices), claims: by(claims) } };
   }
 
-  /** The environment's `dunning.afterDaysOverdue` (null: no dunning). */
-  private async dunningDays(clock: TestClock): Promise<number | null> {
-    return (await this.settings.settings(clock.environmentId)).dunning.afterDaysOverdue;
+  /** What a moment needs of the environment's billing settings, read once per moment. */
+  private async momentSettings(clock: TestClock): Promise<MomentSettings> {
+    const { dunning, reminders } = await this.settings.settings(clock.environmentId);
+    return {
+      dunningDays: dunning.afterDaysOverdue,
+      reminders: reminders.beforeDueDays.length + reminders.afterDueDays.length > 0,
+    };
   }
 
   /**
    * What the real clock's runs would do at `at`, on the clock's objects only: those of `due` (all
    * when not given), so the hundreds of moments of a year do not each run four claims that find
-   * nothing. Reminders and dunning also run after the billing run made invoices at `at` (a new
-   * invoice may be due a reminder at once). Dunning only when the environment's settings, read for
-   * this moment, have it.
+   * nothing. The reminder run also runs after the billing run made invoices at `at` when the
+   * environment has reminder days (a new invoice may be due its first reminder at once); dunning
+   * only when the environment has it (a new invoice is not yet overdue).
    */
   private async moment(
     clock: TestClock,
     at: Date,
-    dunningDays: number | null,
+    settings: MomentSettings,
     counts: AdvanceCounts,
     due: DueAtMoment = { billing: true, invoices: true, claims: true },
   ): Promise<void> {
@@ -158,9 +170,9 @@ export class TestClockAdvance implements BeforeApplicationShutdown {
     if (due.claims) counts.claimsExpired += await this.claims.expire({ asOf: at, clock: clock.id });
     const invoiced = due.billing ? (await this.billing.run(scope)).invoicesCreated : 0;
     counts.invoicesCreated += invoiced;
-    if (!due.invoices && invoiced === 0) return;
-    counts.reminders += await this.reminders.run(scope);
-    if (dunningDays !== null) counts.dunned += await this.dunning.run(scope);
+    if (due.invoices || (invoiced > 0 && settings.reminders))
+      counts.reminders += await this.reminders.run(scope);
+    if (due.invoices && settings.dunningDays !== null) counts.dunned += await this.dunning.run(scope);
   }
 
   private leaseEnd(): Date {
