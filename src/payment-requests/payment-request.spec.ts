@@ -15,6 +15,7 @@ describe('fromJsonRow', () => {
       payment_count: 1,
       application_fee: null,
       payment_link_id: null,
+      test_clock_id: 'c5e1f0c6-2c1b-4c5e-9b61-0d1f0c2b3a4d',
       created_at: '2026-11-29T00:30:00.5+00:00',
       updated_at: '2026-11-29T00:31:00+00:00',
     });
@@ -31,6 +32,7 @@ describe('fromJsonRow', () => {
       paymentCount: 1,
       applicationFee: null,
       paymentLinkId: null,
+      testClockId: 'c5e1f0c6-2c1b-4c5e-9b61-0d1f0c2b3a4d',
       createdAt: new Date('2026-11-29T00:30:00.500Z'),
       updatedAt: new Date('2026-11-29T00:31:00Z'),
     });
