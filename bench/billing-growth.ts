@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
 import { monthlyPrice, postLong } from './billing';
-import { cpuMs } from './measure';
+import { cpuMs, postgresCpuFrom } from './measure';
 import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
@@ -70,21 +70,18 @@ export async function billingGrowthScenario(url: string, children: ChildProcess[
     'Khoums is listening',
   );
   children.push(khoums);
-  const pgPids = async () =>
-    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   const results: Record<'today' | 'grown', number[]> = { today: [], grown: [] };
   for (let round = 0; round < rounds; round++) {
     for (const kind of round % 2 === 0 ? (['today', 'grown'] as const) : (['grown', 'today'] as const)) {
       await seed(`g${round}${kind}`, kind === 'grown');
-      const before = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+      const postgresSince = await postgresCpuFrom(ds);
       const khoumsBefore = cpuMs(khoums.pid!);
       const res = await postLong(port, '/api/v1/sandbox/billing/run', org.sandbox.secretKey);
       if (res.status !== 200) throw new Error(`billing run: ${res.status} ${res.body}`);
       const created = (JSON.parse(res.body) as { data: { invoicesCreated: number } }).data.invoicesCreated;
       if (created !== n) throw new Error(`billing run over ${n}: ${created} invoices`);
-      let ms = cpuMs(khoums.pid!) - khoumsBefore;
-      for (const p of await pgPids()) ms += cpuMs(p) - (before.get(p) ?? 0);
+      const ms = cpuMs(khoums.pid!) - khoumsBefore + (await postgresSince());
       results[kind].push((ms * 1000) / n);
     }
   }

@@ -18,7 +18,7 @@ import { SubscriptionsOfInvoices } from '../src/subscriptions/subscriptions-of-i
 import { SubscriptionsRepository } from '../src/subscriptions/subscriptions.repository';
 import { PruneEventsJob } from '../src/webhooks/prune-events.job';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
-import { cpuMs, fmt, load, peakRss } from './measure';
+import { cpuMs, fmt, load, peakRss, postgresCpuFrom } from './measure';
 import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
@@ -49,6 +49,31 @@ export async function monthlyPrice(ds: Pool, organizationId: string, environment
   return priceId as string;
 }
 
+/**
+ * `n` customers labelled `label` (external ids `<label>-<i>`), each with a monthly subscription of
+ * `priceId` whose first period started an hour ago, unbilled: `n` invoices for the next billing run.
+ */
+export async function seedDueMonthly(
+  ds: Pool,
+  scope: { organizationId: string; environmentId: string; priceId: string },
+  label: string,
+  n: number,
+): Promise<void> {
+  await ds.query(
+    `INSERT INTO customers (id, organization_id, external_user_id, phone)
+     SELECT gen_random_uuid(), $1, $2 || '-' || i, '2' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
+    [scope.organizationId, label, n],
+  );
+  await ds.query(
+    `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
+                                billing_anchor, billing_interval, next_period, next_billing_date)
+     SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
+            now() - interval '1 hour'
+       FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
+    [scope.organizationId, scope.environmentId, scope.priceId, label],
+  );
+}
+
 export async function billingScenario(url: string, children: ChildProcess[]): Promise<void> {
   const sizes = (process.env.BENCH_BILLING_SIZES ?? '10000,100000').split(',').map(Number);
   const org = createOrganization(url, 'Bench Billing', 'billing-bench@khoums.local');
@@ -56,21 +81,8 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   const key = org.sandbox.secretKey;
   const ds = createPool(url, 2);
   const priceId = await monthlyPrice(ds, org.organizationId, env);
-  /** `n` customers, each with a monthly subscription whose first period started an hour ago, unbilled. */
   const seed = async (n: number, label: string) => {
-    await ds.query(
-      `INSERT INTO customers (id, organization_id, external_user_id, phone)
-       SELECT gen_random_uuid(), $1, $2 || '-' || i, '2' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
-      [org.organizationId, label, n],
-    );
-    await ds.query(
-      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
-                                  billing_anchor, billing_interval, next_period, next_billing_date)
-       SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
-              now() - interval '1 hour'
-         FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
-      [org.organizationId, env, priceId, label],
-    );
+    await seedDueMonthly(ds, { organizationId: org.organizationId, environmentId: env, priceId }, label, n);
     await ds.query('VACUUM ANALYZE customers, subscriptions');
   };
 
@@ -98,8 +110,6 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
   }
   const port = instances.get(concurrencies[0])!.port;
   /** CPU (ms) used so far by PostgreSQL: every process pg_stat_activity lists (backends, checkpointer, WAL writer). */
-  const pgPids = async () =>
-    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   const config = loadConfig({});
   // What invoices show of their subscription, registered as the application registers it.
@@ -137,8 +147,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
           new SubscriptionsRepository(db, config, new InvoiceReminders()).claimDue(new Date(), 500, env),
         );
       const instance = instances.get(concurrency)!;
-      const pids = await pgPids();
-      const postgresBefore = new Map(pids.map((p) => [p, cpuMs(p)]));
+      const postgresSince = await postgresCpuFrom(ds);
       const khoumsBefore = cpuMs(instance.pid);
       const t0 = process.hrtime.bigint();
       const { result, peakMb, tenthsMb } = await peakRss(instance.pid, async () => {
@@ -149,10 +158,7 @@ export async function billingScenario(url: string, children: ChildProcess[]): Pr
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       const per = (ms: number) => (ms * 1000) / Math.max(1, result.invoicesCreated);
       const khoumsUs = per(cpuMs(instance.pid) - khoumsBefore);
-      // A backend that ended meanwhile is not counted (the pools keep theirs open).
-      let postgresMs = 0;
-      for (const p of await pgPids()) postgresMs += cpuMs(p) - (postgresBefore.get(p) ?? 0);
-      const postgresUs = per(postgresMs);
+      const postgresUs = per(await postgresSince());
       if (result.invoicesCreated !== n)
         throw new Error(`billing run over ${n}: ${result.invoicesCreated} invoices`);
       runs.push({

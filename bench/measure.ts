@@ -45,6 +45,22 @@ export function cpuMs(pid: number): number {
 }
 const CLOCK_TICKS = 100;
 
+/**
+ * PostgreSQL's CPU from now on: the returned function gives the ms every backend `pool`'s server
+ * lists in pg_stat_activity has used since this call (a backend started since counts from 0; one
+ * that ended meanwhile is not counted: the pools keep theirs open).
+ */
+export async function postgresCpuFrom(pool: Pool): Promise<() => Promise<number>> {
+  const pids = async () =>
+    (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
+  const before = new Map((await pids()).map((p) => [p, cpuMs(p)]));
+  return async () => {
+    let ms = 0;
+    for (const p of await pids()) ms += cpuMs(p) - (before.get(p) ?? 0);
+    return ms;
+  };
+}
+
 /** A measure with the CPU each request cost the service's process and PostgreSQL (all its processes). */
 export interface Costed extends Measure {
   khoumsUs: number;
@@ -63,15 +79,11 @@ export async function costed(
   request: autocannon.Request,
   seconds: number,
 ): Promise<Costed> {
-  const pgPids = async () =>
-    (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
-  const before = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+  const postgresSince = await postgresCpuFrom(pool);
   const khoumsBefore = cpuMs(pid);
   const m = await load(port, request, seconds);
   const khoumsMs = cpuMs(pid) - khoumsBefore;
-  let postgresMs = 0;
-  // A backend that ended meanwhile (an idle pool connection closed) is not counted.
-  for (const p of await pgPids()) postgresMs += cpuMs(p) - (before.get(p) ?? 0);
+  const postgresMs = await postgresSince();
   const per = (ms: number) => (ms * 1000) / Math.max(1, m.requests);
   return { ...m, khoumsUs: per(khoumsMs), postgresUs: per(postgresMs) };
 }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import { freePort } from '../src/common/net';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
-import { cpuMs, peakRss } from './measure';
+import { cpuMs, peakRss, postgresCpuFrom } from './measure';
 import { createOrganization, khoumsEnv, ROOT, startProcess, stop } from './processes';
 
 /**
@@ -134,9 +134,7 @@ export async function balanceScenario(port: number, pid: number, url: string, po
   const times: number[] = [];
   // The CPU each request costs the service and PostgreSQL: on a loaded machine, the waits for a
   // core are in the latency but not in these.
-  const pgPids = async () =>
-    (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
-  const pgBefore = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+  const postgresSince = await postgresCpuFrom(pool);
   const serviceBefore = cpuMs(pid);
   for (let i = 0; i < BALANCE_REQUESTS; i++) {
     const t0 = performance.now();
@@ -144,8 +142,7 @@ export async function balanceScenario(port: number, pid: number, url: string, po
     times.push(performance.now() - t0);
   }
   const serviceUs = ((cpuMs(pid) - serviceBefore) * 1000) / BALANCE_REQUESTS;
-  let pgMs = 0;
-  for (const p of await pgPids()) pgMs += cpuMs(p) - (pgBefore.get(p) ?? 0);
+  const pgMs = await postgresSince();
   times.sort((a, b) => a - b);
   const p99 = percentile(times, 99);
   process.stdout.write(

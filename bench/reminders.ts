@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
-import { monthlyPrice, postLong } from './billing';
-import { cpuMs } from './measure';
+import { monthlyPrice, postLong, seedDueMonthly } from './billing';
+import { cpuMs, postgresCpuFrom } from './measure';
 import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 /**
@@ -46,24 +46,10 @@ export async function remindersScenario(url: string, children: ChildProcess[]): 
         [env],
       )
     ).rows[0].n;
-  const pgPids = async () =>
-    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   /** `n` customers with a phone, each with a monthly subscription billed now: `n` pending invoices due the same day. */
   const seed = async (n: number, label: string) => {
-    await ds.query(
-      `INSERT INTO customers (id, organization_id, external_user_id, phone)
-       SELECT gen_random_uuid(), $1, $2 || '-' || i, '2' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
-      [org.organizationId, label, n],
-    );
-    await ds.query(
-      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
-                                  billing_anchor, billing_interval, next_period, next_billing_date)
-       SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
-              now() - interval '1 hour'
-         FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
-      [org.organizationId, env, priceId, label],
-    );
+    await seedDueMonthly(ds, { organizationId: org.organizationId, environmentId: env, priceId }, label, n);
     await run(); // bills them: invoices due in a month, nothing to remind yet
     const { rowCount } = await ds.query(
       `UPDATE invoices SET due_date = date_trunc('day', now()) + interval '2 days 12 hours', reminder_at = now() - interval '1 minute'
@@ -78,15 +64,14 @@ export async function remindersScenario(url: string, children: ChildProcess[]): 
   for (const n of sizes) {
     await seed(n, `rem${n}`);
     const before = await reminded();
-    const pgBefore = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+    const postgresSince = await postgresCpuFrom(ds);
     const khoumsBefore = cpuMs(khoums.pid!);
     const t0 = process.hrtime.bigint();
     await run();
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const sent = (await reminded()) - before;
     if (sent !== n) throw new Error(`reminder run over ${n}: ${sent} reminders`);
-    let postgresMs = 0;
-    for (const p of await pgPids()) postgresMs += cpuMs(p) - (pgBefore.get(p) ?? 0);
+    const postgresMs = await postgresSince();
     runs.push({
       n,
       seconds,

@@ -9,10 +9,10 @@ import {
   lookUpStatement,
   OpenFlags,
   openStatement,
-  requestOfLookUp,
   SettledRow,
   settleStatement,
 } from '../src/payments/pay.statements';
+import { fromJsonRow } from '../src/payment-requests/payment-request';
 import { paymentFromRow, toPaymentJson } from '../src/payments/payment';
 import type { Sql } from '../src/database/sql';
 import type { SettlementContext } from '../src/payments/settlement-types';
@@ -131,7 +131,7 @@ async function pay(
   );
   if (!row.method || !row.request) return send(res, 404, 'Not found');
   if (row.request.status === 'paid') return send(res, 409, 'Payment request is already paid');
-  const request = requestOfLookUp(row.request);
+  const request = fromJsonRow(row.request);
   const opened = openStatement({
     request,
     methodId: row.method.id,

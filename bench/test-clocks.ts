@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { freePort } from '../src/common/net';
 import { createPool } from '../src/database/database.module';
-import { monthlyPrice, postLong } from './billing';
-import { cpuMs } from './measure';
+import { monthlyPrice, postLong, seedDueMonthly } from './billing';
+import { cpuMs, postgresCpuFrom } from './measure';
 import { createOrganization, khoumsEnv, startProcess } from './processes';
 
 const DAY_MS = 86_400_000;
@@ -69,23 +69,14 @@ export async function testClocksScenario(url: string, children: ChildProcess[]):
     if (res.status !== 200) throw new Error(`billing settings: ${res.status} ${res.body}`);
   };
   await setReminders([], []);
-  const pgPids = async () =>
-    (await ds.query<{ pid: number }>('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid);
 
   /** `count` customers labelled `label`, each with an unbilled monthly subscription due an hour ago. */
   const seedDue = async (label: string, count: number) => {
-    await ds.query(
-      `INSERT INTO customers (id, organization_id, external_user_id, phone)
-       SELECT gen_random_uuid(), $1, $2 || '-' || i, '4' || lpad((i % 10000000)::text, 7, '0') FROM generate_series(1, $3) i`,
-      [org.organizationId, label, count],
-    );
-    await ds.query(
-      `INSERT INTO subscriptions (id, organization_id, environment_id, customer_id, price_id, status, started_at,
-                                  billing_anchor, billing_interval, next_period, next_billing_date)
-       SELECT gen_random_uuid(), $1, $2, c.id, $3, 'active', now() - interval '1 hour', now() - interval '1 hour', 'monthly', 0,
-              now() - interval '1 hour'
-         FROM customers c WHERE c.organization_id = $1 AND c.external_user_id LIKE $4 || '-%'`,
-      [org.organizationId, env, priceId, label],
+    await seedDueMonthly(
+      ds,
+      { organizationId: org.organizationId, environmentId: env, priceId },
+      label,
+      count,
     );
     await ds.query('VACUUM ANALYZE customers, subscriptions');
   };
@@ -151,14 +142,13 @@ export async function testClocksScenario(url: string, children: ChildProcess[]):
 
   /** CPU (ms) of the service and of PostgreSQL (every process pg_stat_activity lists) spent by `work`. */
   const measured = async <T>(work: () => Promise<T>) => {
-    const before = new Map((await pgPids()).map((p) => [p, cpuMs(p)]));
+    const postgresSince = await postgresCpuFrom(ds);
     const khoumsBefore = cpuMs(khoums.pid!);
     const t0 = process.hrtime.bigint();
     const result = await work();
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const khoumsMs = cpuMs(khoums.pid!) - khoumsBefore;
-    let postgresMs = 0;
-    for (const p of await pgPids()) postgresMs += cpuMs(p) - (before.get(p) ?? 0);
+    const postgresMs = await postgresSince();
     return {
       result,
       seconds,

@@ -70,8 +70,8 @@ export function fromRow(r: PaymentRequestRow): PaymentRequest {
 }
 
 /**
- * A `payment_requests` row as `to_jsonb` gives it (another module's statement that returns its
- * rows with their request): the times come as text.
+ * A `payment_requests` row as `row_to_json` or `to_jsonb` gives it (a statement that returns a
+ * request beside other rows: pay's look-up, a transfer's candidates): the times come as text.
  */
 export function fromJsonRow(j: Record<string, unknown>): PaymentRequest {
   const time = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));

@@ -6,12 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { empty, join, prepared, raw, Sql, sql } from '../database/sql';
 import { KeyRecord, recordOf, recordPaymentWhen } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
-import {
-  fromRow,
-  PaymentRequest,
-  PaymentRequestRow,
-  toPaymentRequestJson,
-} from '../payment-requests/payment-request';
+import { PaymentRequest, PaymentRequestRow, toPaymentRequestJson } from '../payment-requests/payment-request';
 import {
   countPaymentWhen,
   lockPayableRequest,
@@ -133,17 +128,6 @@ export function keyedPayment(record: KeyRecord): { payment: Payment; transaction
     updated_at: date(r.updated_at),
   };
   return { payment: paymentFromRow(row), transactionId: r.transaction_id as string };
-}
-
-/** The request of a look-up row (row_to_json gave its timestamps as text). */
-export function requestOfLookUp(r: NonNullable<LookUpRow['request']>): PaymentRequest {
-  return fromRow({
-    ...r,
-    paid_at: r.paid_at === null ? null : new Date(r.paid_at),
-    voided_at: r.voided_at === null ? null : new Date(r.voided_at),
-    created_at: new Date(r.created_at),
-    updated_at: new Date(r.updated_at),
-  });
 }
 
 /**

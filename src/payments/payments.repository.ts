@@ -23,7 +23,6 @@ import {
   Opening,
   OpenFlags,
   openStatement,
-  requestOfLookUp,
   SettledRow,
   settleStatement,
 } from './pay.statements';
@@ -100,7 +99,7 @@ export class PaymentsRepository {
     const row = await this.db.one<LookUpRow>(lookUpStatement(environmentId, methodId, transactionId, key));
     return {
       method: row!.method,
-      request: row!.request ? requestOfLookUp(row!.request) : null,
+      request: row!.request ? fromJsonRow(row!.request) : null,
       keyed: row!.keyed ?? null,
     };
   }

@@ -224,9 +224,10 @@ export async function recordEvent(t: TestApp, event: Omit<NewEvent, 'id'>): Prom
 }
 
 /**
- * The app with its webhook worker, on a database of its own: a worker claims every due delivery
- * of its database, so on the run's shared one it would deliver (and change) other suites'
- * deliveries while they check them. `close()` also drops the database.
+ * The app with a worker of its own on (the webhook worker, the test clocks' advance job…), on a
+ * database of its own: a worker claims every due delivery or advancing clock of its database, so on
+ * the run's shared one it would work on (and change) other suites' while they check them.
+ * `close()` also drops the database.
  */
 export async function startWorkerApp(env: Record<string, string>): Promise<TestApp> {
   const db = await privateDatabase();

@@ -3,7 +3,7 @@ import { DunningRun } from '../../src/billing/dunning-run';
 import { ReminderRun } from '../../src/billing/reminder-run';
 import { TestClockAdvance } from '../../src/billing/test-clock-advance';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
-import { newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
+import { newTenant, startTestApp, startWorkerApp, TestApp } from '../helpers/app';
 import { createPrice, createProduct, DAY, invoicesOf, uniqueId } from '../helpers/billing';
 import { waitFor } from '../helpers/poll';
 
@@ -418,10 +418,9 @@ describe('isolation', () => {
 
 describe('the advance job', () => {
   it('answers at once and turns ready by itself, with test-clock-ready', async () => {
-    // On a database of its own: the job claims every advancing clock of its database, and another
-    // suite's clock taken over here would leave that suite's own checks racing this job.
-    const db = await privateDatabase();
-    const worker = await startTestApp({ TEST_CLOCK_INTERVAL_MS: '200' }, db.url);
+    // On a database of its own (startWorkerApp): the job claims every advancing clock of its
+    // database, and another suite's clock taken over here would leave that suite's checks racing it.
+    const worker = await startWorkerApp({ TEST_CLOCK_INTERVAL_MS: '200' });
     try {
       const org = await newTenant(worker);
       const key = org.sandbox.secretKey;
@@ -448,7 +447,6 @@ describe('the advance job', () => {
       expect(ready).toHaveLength(1);
     } finally {
       await worker.close();
-      await db.drop();
     }
   });
 });
