@@ -70,11 +70,20 @@ export async function timeTravel(t: TestApp, subscriptionId: string, ms: number)
       WHERE id = $1`,
     [subscriptionId, shift],
   );
+  // period_start by way of the far past: a subscription's periods are unique (invoices_period_key,
+  // checked row by row), and shifting them in place collides whenever the shift equals the gap
+  // between two periods (31 days back from a period that follows a 31-day month) and the later row
+  // happens to be updated first.
   await t.query(
-    `UPDATE invoices SET period_start = period_start - $2::interval, period_end = period_end - $2::interval,
-            due_date = due_date - $2::interval, reminder_at = reminder_at - $2::interval
+    `UPDATE invoices SET period_start = period_start - $2::interval - interval '1000 years',
+            period_end = period_end - $2::interval, due_date = due_date - $2::interval,
+            reminder_at = reminder_at - $2::interval
       WHERE subscription_id = $1`,
     [subscriptionId, shift],
+  );
+  await t.query(
+    `UPDATE invoices SET period_start = period_start + interval '1000 years' WHERE subscription_id = $1`,
+    [subscriptionId],
   );
 }
 
