@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     if (wanted('balance')) await balanceScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('payouts')) await payoutRunScenario(pg.url, pool, env, children);
-    if (wanted('transfers')) await transfersScenario(khoumsPort, org, pool, undefined);
+    if (wanted('transfers')) await transfersScenario(khoumsPort, khoums.pid!, org, pool, undefined);
   } finally {
     await pool?.end();
     await ceilingPool?.end();

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { CreatedOrganization } from '../src/organizations/organizations.service';
 import { SIGNATURE_HEADER, signNotification } from '../src/payments/banks/notification-signature';
 import { createRequest } from './api-requests';
-import { CONNECTIONS, fmt, load, Measure, SECONDS } from './measure';
+import { CONNECTIONS, costed, fmtCost, load, Measure, SECONDS } from './measure';
 
 /** The secret the bench's Khoums and its "gateway" (this scenario) share. */
 export const BENCH_NOTIFICATIONS_SECRET = 'bench-bank-notifications-secret';
@@ -26,12 +26,14 @@ interface Pending {
  *   notification's sending to its payment-completed event's outbox row (`events.created_at`),
  *   p50/p99 (target p99 <= 1 s), and to the 200 answer;
  * - throughput: notifications as fast as CONNECTIONS connections send them, matched per second,
- *   against the create-payment-request throughput of Khoums measured just before in the same run,
+ *   against the create-payment-request throughput of Khoums measured just before in the same run
+ *   (each with its CPU per request, Khoums's process and PostgreSQL's, where a match's cost lies),
  *   and the bare server's create ceiling (target >= 0.5× of each: a match is one insert and one
  *   update, like a create).
  */
 export async function transfersScenario(
   port: number,
+  pid: number,
   org: CreatedOrganization,
   pool: Pool,
   createCeiling: Measure | undefined,
@@ -142,11 +144,11 @@ export async function transfersScenario(
   // Throughput: as fast as it goes, against Khoums's own create in the same run.
   const fast = await prepare('fast', 15_000);
   await load(port, createRequest(key, 'bench-transfers-create'), 2);
-  const create = await load(port, createRequest(key, 'bench-transfers-create'));
+  const create = await costed(port, pid, pool, createRequest(key, 'bench-transfers-create'), SECONDS);
   const before = await matchedCount(pool);
   const fastLoad = notifications('fast', fast, new Map());
   const started = Date.now();
-  const m = await load(port, fastLoad.request);
+  const m = await costed(port, pid, pool, fastLoad.request, SECONDS);
   const seconds = (Date.now() - started) / 1000;
   if (fastLoad.used() > fast.length)
     throw new Error('bench: the throughput part ran out of payments: raise its total');
@@ -161,8 +163,8 @@ export async function transfersScenario(
       `  notification -> payment-completed outbox row: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${lags.at(-1)} ms ` +
       `(target p99 <= 1000 ms at ${RATE}/s: ${pct(0.99) <= 1000 && lags.length >= answered && achieved >= RATE * 0.98 ? 'met' : 'NOT met'}); ` +
       `answer p50 ${steadyResult.latency.p50} ms, p99 ${steadyResult.latency.p99} ms\n` +
-      `  throughput (${CONNECTIONS} connections): ${fmt(m)}, ${matchRate.toFixed(0)} matched/s\n` +
-      `  create payment request (Khoums, same run): ${fmt(create)}\n` +
+      `  throughput (${CONNECTIONS} connections): ${fmtCost(m)}, ${matchRate.toFixed(0)} matched/s\n` +
+      `  create payment request (Khoums, same run): ${fmtCost(create)}\n` +
       `  ratio   ${vsCreate.toFixed(2)}× Khoums's create` +
       (vsCeiling === undefined ? '' : `, ${vsCeiling.toFixed(2)}× the create ceiling`) +
       ` (target >= 0.50: ${vsCreate >= 0.5 && (vsCeiling === undefined || vsCeiling >= 0.5) ? 'met' : 'NOT met'})\n\n`,

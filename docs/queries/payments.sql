@@ -345,6 +345,138 @@ WITH req AS (
     )
        SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank, receiving_phone, (SELECT count(*) FROM paid)::int AS paid FROM settled;
 
+-- PaymentsRepository.settleGated (prepared)
+WITH req AS (
+         SELECT id FROM payment_requests WHERE id = $1 AND status = 'pending' AND voided_at IS NULL FOR UPDATE
+       ), payable AS (
+         SELECT id FROM payments WHERE id = $2 AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+            FOR UPDATE
+       ), transfer_stored AS (INSERT INTO transfers AS t (id, environment_id, organization_id, live, bank_reference, receiving_bank,
+                                  receiving_phone, payer_phone, payer_app, amount, memo, received_at, status,
+                                  payment_id, payment_request_id, created_at, updated_at)
+      VALUES ($3, $4::uuid, $5::uuid, $6, $7, $8,
+              $9, $10, $11, $12, $13, $14::timestamptz,
+              COALESCE(CASE WHEN EXISTS (SELECT 1 FROM payable) THEN 'matched' END, 'unmatched'), CASE WHEN EXISTS (SELECT 1 FROM payable) THEN $15::uuid END, CASE WHEN EXISTS (SELECT 1 FROM payable) THEN $16::uuid END, $17::timestamptz, $18::timestamptz)
+      ON CONFLICT (receiving_bank, bank_reference) WHERE live DO NOTHING
+      RETURNING t.status), transfer_matched AS (SELECT 1 FROM transfer_stored WHERE status = 'matched'),
+      transfer_unmatched AS (SELECT 1 FROM transfer_stored WHERE status = 'unmatched'),
+      transfer_matched_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $19, $20, $21, $22, $23, $24
+      FROM transfer_matched),
+      transfer_unmatched_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $25, $26, $27, $28, $29, $30
+      FROM transfer_unmatched), settled AS (
+         UPDATE payments
+            SET status = $31, reference_id = COALESCE($32, reference_id),
+                failure_reason = $33, completed_at = $34, updated_at = $35
+          WHERE id = $36 AND status = 'pending' AND EXISTS (SELECT 1 FROM req) AND EXISTS (SELECT 1 FROM transfer_matched)
+         RETURNING *
+       ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $37, $38, $39, $40, $41, $42
+      FROM settled),
+       paid AS (
+         UPDATE payment_requests SET status = 'paid', paid_at = $43, updated_at = $44
+          WHERE id = $45 AND status = 'pending' AND $46::boolean AND EXISTS (SELECT 1 FROM settled)
+         RETURNING id
+       ), paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT $47, $48, $49, $50, $51, $52
+      FROM paid), checkout_completed AS (
+      UPDATE checkout_sessions s
+         SET status = 'completed', completed_at = $53, updated_at = $54,
+             selected_configuration_id = COALESCE($55::uuid, s.selected_configuration_id)
+       WHERE s.payment_request_id IN (SELECT id FROM paid) AND s.status = 'open'
+      RETURNING s.*
+    ), checkout_completed_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $56, jsonb_build_object(
+  'id', s.id, 'paymentRequestId', s.payment_request_id, 'status', s.status,
+  'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
+  'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $57
+      FROM checkout_completed s), billing_invoice_paid AS (
+      UPDATE invoices i SET status = 'paid', paid_at = $58, updated_at = $59
+       WHERE i.payment_request_id IN (SELECT id FROM paid) AND i.status = 'pending'
+      RETURNING i.*
+    ), billing_invoice_paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $60, jsonb_build_object(
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $61::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $62
+      FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), s.organization_id, s.environment_id, $63, jsonb_build_object(
+    'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
+    'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
+      'quantity', s.pending_quantity, 'effectiveAt', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'discount', CASE WHEN s.coupon_id IS NOT NULL THEN jsonb_build_object('couponId', s.coupon_id,
+      'endsAfterPeriods', s.discount_ends_after, 'periodsApplied', s.discount_periods_applied) END,
+    'status', 'active',
+    'trialEnd', to_char(s.trial_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'startedAt', to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'currentPeriodStart', to_char(s.current_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'currentPeriodEnd', to_char(s.current_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'applicationFeeBps', s.application_fee_bps,
+    'environmentId', s.environment_id,
+    'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $64
+      FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
+       WHERE s.status = 'active' AND paid.due_date <= $65
+         AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
+                        AND o.status = 'pending' AND o.due_date <= $66 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
+      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
+        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
+    ), billing_voided_after_failure AS (
+      UPDATE invoices i SET status = 'void', voided_at = $67, updated_at = $68
+       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
+      RETURNING i.*
+    ), billing_voided_after_failure_requests AS (
+      UPDATE payment_requests pr SET voided_at = $69, updated_at = $70
+       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
+    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $71, jsonb_build_object(
+    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
+    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
+    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
+    'checkoutUrl', $72::text || i.id,
+    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
+    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
+    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
+             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
+    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $73
+      FROM billing_voided_after_failure i), ledger_payment AS (
+      INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
+                                        environment_id, organization_id, created_at)
+      SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
+             s.completed_at + make_interval(days => $74::int), x.environment_id,
+             x.organization_id, s.completed_at
+        FROM settled s
+       CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
+      JOIN organizations o ON o.id = e.organization_id WHERE e.id = s.environment_id) o
+       CROSS JOIN LATERAL (SELECT (SELECT application_fee FROM payment_requests WHERE id = s.payment_request_id)::bigint AS fee) a
+        LEFT JOIN LATERAL (SELECT * FROM (SELECT pe.id AS environment_id, pe.organization_id FROM environments ae
+      JOIN organizations ao ON ao.id = ae.organization_id
+      JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
+     WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
+       CROSS JOIN LATERAL (VALUES
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $75::int) + 5000) / 10000,
+                s.environment_id, o.organization_id),
+               ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
+               ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
+             AS x(type, amount, fee, environment_id, organization_id)
+       WHERE s.status = 'completed' AND (x.type = 'payment' OR p.environment_id IS NOT NULL)
+      RETURNING id
+    )
+       SELECT (SELECT status FROM transfer_stored) AS gate, s.* FROM (VALUES (1)) AS one (x)
+                   LEFT JOIN (SELECT id, environment_id, payment_request_id, payment_method_id, amount, phone_number, status, reference_id, failure_reason, completed_at, refunded_amount, next_check_at, created_at, updated_at, claim_expires_at, receiving_bank, receiving_phone, (SELECT count(*) FROM paid)::int AS paid FROM settled) s ON true;
+
 -- PaymentsRepository.setReference
 UPDATE payments SET reference_id = $1 WHERE id = $2 AND status = 'pending';
 
@@ -466,16 +598,19 @@ INSERT INTO gimtel_apps (code, name, position, updated_at)
         ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position, updated_at = now();
 
 -- PaymentsRepository.transferCandidates
-SELECT p.*, to_jsonb(pr) AS request
-        FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
-       WHERE p.environment_id = $1 AND p.phone_number = $2
-         AND p.amount = $3 AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
-         AND p.receiving_bank = $4 AND p.receiving_phone = $5
-         AND p.claim_expires_at + make_interval(mins => $6)
-             >= CASE WHEN p.test_clock_id IS NULL THEN $7::timestamptz
-                     ELSE (SELECT tc.position FROM test_clocks tc WHERE tc.id = p.test_clock_id) END
-       ORDER BY p.created_at, p.id
-       LIMIT 2;
+SELECT w.environment_id AS owner_environment_id, w.organization_id AS owner_organization_id, c.*
+        FROM (SELECT $1::uuid AS environment_id, $2::uuid AS organization_id) w
+        LEFT JOIN LATERAL (
+          SELECT p.*, to_jsonb(pr) AS request
+            FROM payments p JOIN payment_requests pr ON pr.id = p.payment_request_id
+           WHERE p.environment_id = w.environment_id AND p.phone_number = $3
+             AND p.amount = $4 AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
+             AND p.receiving_bank = $5 AND p.receiving_phone = $6
+             AND p.claim_expires_at + make_interval(mins => $7)
+                 >= CASE WHEN p.test_clock_id IS NULL THEN $8::timestamptz
+                         ELSE (SELECT tc.position FROM test_clocks tc WHERE tc.id = p.test_clock_id) END
+           ORDER BY p.created_at, p.id
+           LIMIT 2) c ON true;
 
 -- PaymentsRepository.lockForRefund
 SELECT p.*, (SELECT transaction_id FROM payment_requests WHERE id = p.payment_request_id) AS transaction_id, pm.type AS method_type, (SELECT kind FROM environments WHERE id = p.environment_id) AS environment,

@@ -17,7 +17,7 @@ import {
 } from '../payment-requests/payment-requests.fragments';
 import { insertEventWhen } from '../webhooks/outbox';
 import { Payment, PaymentJson, PaymentMethod, paymentFromRow, toPaymentJson } from './payment';
-import type { Settlement, SettlementExtension } from './settlement-types';
+import type { Settlement, SettlementExtension, SettlementGate } from './settlement-types';
 
 /** What pay needs of the chosen payment method. */
 export type PayMethod = Pick<
@@ -212,6 +212,7 @@ export function settleStatement(
   organizationId: string,
   outcome: Settlement,
   extensions: readonly SettlementExtension[],
+  gate?: SettlementGate,
 ): Sql {
   const at = new Date();
   const completed = outcome.status === 'completed';
@@ -242,19 +243,34 @@ export function settleStatement(
     extensions.map((e) => sql`, ${e.ctes(context)}`),
     empty,
   );
-  const statement = sql`WITH req AS (
+  // With a gate: the request locked only while payable, then the payment while pending (`payable`),
+  // the gate's own change reading that, and the settlement only when the gate says so.
+  const locks = gate
+    ? sql`req AS (
+         ${lockPayableRequest(request.id)}
+       ), payable AS (
+         SELECT id FROM payments WHERE id = ${expected.id} AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+            FOR UPDATE
+       )${gate.ctes}`
+    : sql`req AS (
          ${lockRequest(request.id)}
-       ), settled AS (
+       )`;
+  const statement = sql`WITH ${locks}, settled AS (
          UPDATE payments
             SET status = ${expected.status}, reference_id = COALESCE(${expected.referenceId}, reference_id),
                 failure_reason = ${expected.failureReason}, completed_at = ${expected.completedAt}, updated_at = ${at}
-          WHERE id = ${expected.id} AND status = 'pending' AND EXISTS (SELECT 1 FROM req)
+          WHERE id = ${expected.id} AND status = 'pending' AND EXISTS (SELECT 1 FROM req)${gate ? sql` AND ${gate.when}` : empty}
          RETURNING *
        ), event AS (${paymentEvent}),
        paid AS (
          ${markPaidWhen(request.id, at, sql`${completed}::boolean AND EXISTS (SELECT 1 FROM settled)`)}
        ), paid_event AS (${requestEvent})${more}
-       SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled`;
+       ${
+         gate
+           ? sql`SELECT ${gate.select} AS gate, s.* FROM (VALUES (1)) AS one (x)
+                   LEFT JOIN (SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled) s ON true`
+           : sql`SELECT ${SETTLED_COLUMNS}, (SELECT count(*) FROM paid)::int AS paid FROM settled`
+       }`;
   // Prepared: with the extensions' CTEs, planning this statement costs more than running it.
   return prepared(statement);
 }

@@ -1,7 +1,6 @@
 import type { PaymentMethodType } from './banks/bank';
 import type { PaymentStatus } from './payment';
 import { raw, Sql, sql, SqlRows, SqlValue } from '../database/sql';
-import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
 
 /*
  * The payments side of other modules' statements (checkout sessions, invoices, the ledger's report
@@ -44,24 +43,3 @@ export const COMPLETED_PAYMENTS: SqlRows<{
   payment_request_id: string;
 }> = raw(`(SELECT id, environment_id, amount, refunded_amount, payment_request_id FROM payments
   WHERE status = 'completed')`);
-
-/**
- * SQL after FROM (in parentheses): one row, the Production environment whose enabled transfer
- * method receives at the wallet (`receivingBank`, `receivingPhone`), columns `environment_id` and
- * `organization_id`; both null when no environment has the wallet or several have it (the
- * transfer is then kept for an operator: docs/transfers.md). For the transfers' insert, so a
- * notification finds its environment in the statement that stores it.
- */
-export function environmentOfWallet(
-  receivingBank: string,
-  receivingPhone: string,
-): SqlRows<{ environment_id: string | null; organization_id: string | null }> {
-  return sql`(SELECT w.environment_id, w.organization_id FROM (VALUES (1)) AS one (x)
-      LEFT JOIN (SELECT pm.environment_id, ${organizationOfEnvironment(raw('pm.environment_id'))} AS organization_id,
-                        count(*) OVER () AS wallets
-                   FROM payment_methods pm
-                  WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = ${receivingBank}
-                    AND pm.receiving_phone = ${receivingPhone}
-                    AND ${environmentKindOf(raw('pm.environment_id'))} = 'production'
-                  LIMIT 2) w ON w.wallets = 1)`;
-}

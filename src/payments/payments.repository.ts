@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, prepared, raw, Sql, sql } from '../database/sql';
+import { and, prepared, raw, Sql, sql, SqlRows } from '../database/sql';
 import type { KeyRecord } from '../idempotency/idempotency.fragments';
 import type { RequestKey } from '../idempotency/request-key';
 import { environmentKindOf, organizationOfEnvironment } from '../organizations/organizations.fragments';
@@ -45,7 +45,7 @@ import {
   PaymentStatus,
   toPaymentJson,
 } from './payment';
-import type { Settlement, SettlementExtension } from './settlement-types';
+import type { Settlement, SettlementExtension, SettlementGate } from './settlement-types';
 
 /** Payments of one day, one bank app and one status. */
 export interface PaymentDayRow {
@@ -133,6 +133,24 @@ export class PaymentsRepository {
     extensions: readonly SettlementExtension[],
   ): Promise<SettledRow | undefined> {
     return this.db.one<SettledRow>(settleStatement(payment, request, organizationId, outcome, extensions));
+  }
+
+  /**
+   * The same settlement with a caller's change in its statement deciding it (`SettlementGate`):
+   * the gate's value, and the settled row or undefined when it did not settle.
+   */
+  async settleGated(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+    extensions: readonly SettlementExtension[],
+    gate: SettlementGate,
+  ): Promise<{ gate: unknown; settled: SettledRow | undefined }> {
+    const { gate: value, ...row } = (await this.db.one<SettledRow & { gate: unknown }>(
+      settleStatement(payment, request, organizationId, outcome, extensions, gate),
+    ))!;
+    return { gate: value, settled: row.id === null ? undefined : row };
   }
 
   /** The bank's reference of a payment it holds as pending. */
@@ -428,36 +446,67 @@ export class PaymentsRepository {
   }
 
   /**
-   * The pending transfer payments a transfer may complete (docs/transfers.md "How a transfer is matched"): of the
-   * environment and receiving wallet, from the payer's phone, of the amount, whose claim (plus the
-   * grace) had not expired when the transfer was received; a payment on a test clock, whose claim
-   * runs on the clock's time, when the clock's time now is within it (docs/transfers.md "Claims on
-   * a test clock"). At most two are read: two is "several". Each comes with its request, read in
-   * the same statement (matching needs both).
+   * Where a transfer belongs and the pending transfer payments it may complete (docs/transfers.md
+   * "How a transfer is matched"), in one statement. The environment: a live transfer's is the
+   * Production environment whose enabled transfer method receives at its wallet
+   * (`environmentOfWallet`: none when no environment, or several, have it); a Sandbox one's is
+   * named. The candidates: of that environment and receiving wallet, from the payer's phone, of
+   * the amount, whose claim (plus the grace) had not expired when the transfer was received; a
+   * payment on a test clock, whose claim runs on the clock's time, when the clock's time now is
+   * within it (docs/transfers.md "Claims on a test clock"). At most two are read: two is
+   * "several". Each comes with its request (matching needs both).
    */
-  async transferCandidates(transfer: {
-    environmentId: string;
-    receivingBank: string;
-    receivingPhone: string;
-    payerPhone: string;
-    amount: number;
-    receivedAt: Date;
-  }): Promise<{ payment: Payment; request: PaymentRequest }[]> {
-    const rows = await this.db.many<Record<string, unknown> & { request: Record<string, unknown> }>(sql`
-      SELECT p.*, to_jsonb(pr) AS request
-        FROM payments p JOIN ${paymentRequestRows('pr')} ON pr.id = p.payment_request_id
-       WHERE p.environment_id = ${transfer.environmentId} AND p.phone_number = ${transfer.payerPhone}
-         AND p.amount = ${transfer.amount} AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
-         AND p.receiving_bank = ${transfer.receivingBank} AND p.receiving_phone = ${transfer.receivingPhone}
-         AND p.claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
-             >= CASE WHEN p.test_clock_id IS NULL THEN ${transfer.receivedAt}::timestamptz
-                     ELSE ${clockTimeOf(raw('p.test_clock_id'))} END
-       ORDER BY p.created_at, p.id
-       LIMIT 2`);
-    return rows.map(({ request, ...payment }) => ({
-      payment: paymentFromRow(payment),
-      request: fromJsonRow(request),
-    }));
+  async transferCandidates(
+    transfer: {
+      receivingBank: string;
+      receivingPhone: string;
+      payerPhone: string;
+      amount: number;
+      receivedAt: Date;
+    },
+    environment: { environmentId: string; organizationId: string } | 'of-wallet',
+  ): Promise<{
+    environmentId: string | null;
+    organizationId: string | null;
+    candidates: { payment: Payment; request: PaymentRequest }[];
+  }> {
+    const owner =
+      environment === 'of-wallet'
+        ? environmentOfWallet(transfer.receivingBank, transfer.receivingPhone)
+        : sql`(SELECT ${environment.environmentId}::uuid AS environment_id, ${environment.organizationId}::uuid AS organization_id)`;
+    const rows = await this.db.many<
+      Record<string, unknown> & {
+        owner_environment_id: string | null;
+        owner_organization_id: string | null;
+        request: Record<string, unknown> | null;
+      }
+    >(
+      sql`
+      SELECT w.environment_id AS owner_environment_id, w.organization_id AS owner_organization_id, c.*
+        FROM ${owner} w
+        LEFT JOIN LATERAL (
+          SELECT p.*, to_jsonb(pr) AS request
+            FROM payments p JOIN ${paymentRequestRows('pr')} ON pr.id = p.payment_request_id
+           WHERE p.environment_id = w.environment_id AND p.phone_number = ${transfer.payerPhone}
+             AND p.amount = ${transfer.amount} AND p.status = 'pending' AND p.claim_expires_at IS NOT NULL
+             AND p.receiving_bank = ${transfer.receivingBank} AND p.receiving_phone = ${transfer.receivingPhone}
+             AND p.claim_expires_at + make_interval(mins => ${TRANSFER_CLAIM_GRACE_MINUTES})
+                 >= CASE WHEN p.test_clock_id IS NULL THEN ${transfer.receivedAt}::timestamptz
+                         ELSE ${clockTimeOf(raw('p.test_clock_id'))} END
+           ORDER BY p.created_at, p.id
+           LIMIT 2) c ON true`,
+    );
+    const { owner_environment_id: environmentId, owner_organization_id: organizationId } = rows[0];
+    return {
+      environmentId,
+      organizationId,
+      candidates: rows
+        .filter((r) => r.request !== null)
+        .map(({ request, owner_environment_id: _e, owner_organization_id: _o, ...payment }) => ({
+          payment: paymentFromRow(payment),
+          request: fromJsonRow(request!),
+        })),
+    };
   }
 
   /**
@@ -506,4 +555,24 @@ export class PaymentsRepository {
            AND p.created_at < COALESCE(${to}::timestamptz, 'infinity') AND p.status <> 'pending'
          GROUP BY 1, 2, 3) days`);
   }
+}
+
+/**
+ * SQL after FROM (in parentheses): one row, the Production environment whose enabled transfer
+ * method receives at the wallet (`receivingBank`, `receivingPhone`), columns `environment_id` and
+ * `organization_id`; both null when no environment has the wallet or several have it (the
+ * transfer is then kept for an operator: docs/transfers.md).
+ */
+function environmentOfWallet(
+  receivingBank: string,
+  receivingPhone: string,
+): SqlRows<{ environment_id: string | null; organization_id: string | null }> {
+  return sql`(SELECT w.environment_id, w.organization_id FROM (VALUES (1)) AS one (x)
+      LEFT JOIN (SELECT pm.environment_id, ${organizationOfEnvironment(raw('pm.environment_id'))} AS organization_id,
+                        count(*) OVER () AS wallets
+                   FROM payment_methods pm
+                  WHERE pm.flow = 'transfer' AND pm.enabled AND pm.receiving_bank = ${receivingBank}
+                    AND pm.receiving_phone = ${receivingPhone}
+                    AND ${environmentKindOf(raw('pm.environment_id'))} = 'production'
+                  LIMIT 2) w ON w.wallets = 1)`;
 }

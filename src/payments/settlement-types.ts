@@ -41,3 +41,20 @@ export interface SettlementExtension {
   /** `name_x AS (...), name_y AS (...)`, reading `ctx.paid`. */
   ctes(ctx: SettlementContext): Sql;
 }
+
+/**
+ * A caller's own change made by the settling statement itself, deciding whether the payment is
+ * settled (a transfer's match: the transfer is stored as `matched` only when its payment can be
+ * settled, and the payment is settled only when that transfer was stored, not already there). The
+ * statement locks the request (when still payable) and the payment (when still pending), the order
+ * every settlement takes, in a CTE named `payable` that `ctes` may read (the payment's id, or no
+ * row); the payment is settled only when `when` holds too.
+ */
+export interface SettlementGate {
+  /** `, name_x AS (...)…`, each name starting with the caller's module; may read `payable`. */
+  ctes: Sql;
+  /** SQL condition the settlement also needs. */
+  when: Sql;
+  /** One value (a scalar subquery on the gate's CTEs) returned beside the settled row, as `gate`. */
+  select: Sql;
+}

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Metrics } from '../common/metrics/metrics';
 import type { PaymentRequest } from '../payment-requests/payment-request';
+import type { SettledRow } from './pay.statements';
 import { Payment, paymentFromRow, PaymentJson, toPaymentJson } from './payment';
 import { PaymentsRepository } from './payments.repository';
-import type { PaymentLabels, Settlement, SettlementExtension } from './settlement-types';
+import type { PaymentLabels, Settlement, SettlementExtension, SettlementGate } from './settlement-types';
 
 /** Where modules above payments register their settlement extension when they start. */
 @Injectable()
@@ -65,7 +66,41 @@ export class PaymentSettlement {
     labels?: PaymentLabels,
   ): Promise<PaymentJson | undefined> {
     const row = await this.repo.settle(payment, request, organizationId, outcome, this.extensions.all);
-    if (!row) return undefined;
+    return row && this.settled(row, payment, request, outcome, labels);
+  }
+
+  /**
+   * The settlement with a caller's change in the same statement deciding it (`SettlementGate`: a
+   * transfer stored as matched with the payment it completes): the gate's value, and the payment
+   * settled, or undefined when it was not (no longer pending, its request no longer payable, or
+   * the gate said no).
+   */
+  async settleWhen(
+    payment: Payment,
+    request: PaymentRequest,
+    organizationId: string,
+    outcome: Settlement,
+    gate: SettlementGate,
+    labels?: PaymentLabels,
+  ): Promise<{ gate: unknown; settled: PaymentJson | undefined }> {
+    const { gate: value, settled } = await this.repo.settleGated(
+      payment,
+      request,
+      organizationId,
+      outcome,
+      this.extensions.all,
+      gate,
+    );
+    return { gate: value, settled: settled && this.settled(settled, payment, request, outcome, labels) };
+  }
+
+  private settled(
+    row: SettledRow,
+    payment: Payment,
+    request: PaymentRequest,
+    outcome: Settlement,
+    labels: PaymentLabels | undefined,
+  ): PaymentJson {
     if (labels) this.metrics.payments.inc({ ...labels, status: outcome.status });
     if (outcome.status === 'completed' && row.paid !== 1) {
       // Cannot happen while pending payments are unique per request and only this statement pays one.

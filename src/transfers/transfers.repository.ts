@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { and, sql } from '../database/sql';
-import { environmentOfWallet } from '../payments/payments.fragments';
-import { insertEvent, insertEventWhen, NewEvent } from '../webhooks/outbox';
-import { IncomingTransfer, toTransferJson, Transfer, TRANSFER_COLUMNS, TransferStatus } from './transfer';
+import { and, empty, prepared, Sql, sql } from '../database/sql';
+import type { SettlementGate } from '../payments/settlement-types';
+import { insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { toTransferJson, Transfer, TRANSFER_COLUMNS, TransferStatus } from './transfer';
 
-/**
- * Where a new transfer belongs: a live one to the environment whose wallet it reached (found by the
- * insert itself), a Sandbox one to the environment that injected it.
- */
-export type TransferScope = { live: true } | { live: false; environmentId: string; organizationId: string };
+/** A new transfer as it is stored, its environment found (null: a live transfer to a wallet of no environment). */
+export type NewTransfer = Transfer & { status: 'unmatched'; paymentId: null; paymentRequestId: null };
 
 /** Transfers: every read of the API filters by environment. */
 @Injectable()
@@ -20,38 +16,56 @@ export class TransfersRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Stores a new transfer as `unmatched`, once per bank reference (live: per receiving bank;
-   * Sandbox: per environment and receiving bank). A live transfer takes the environment of its
-   * receiving wallet (`environmentOfWallet`: none when no environment, or several, have it).
-   * Undefined when it was already stored: a concurrent insert of the same reference waits for the
-   * other's commit, then does nothing.
+   * Stores a new transfer as `unmatched` with its `transfer-received` event (none for a transfer of
+   * no environment), in one statement: false when it was already stored (once per bank reference;
+   * live: per receiving bank, Sandbox: per environment and receiving bank; a concurrent insert of
+   * the same reference waits for the other's commit, then does nothing).
    */
-  insert(transfer: IncomingTransfer, scope: TransferScope, at: Date): Promise<Transfer | undefined> {
-    const conflict = scope.live
-      ? sql`(receiving_bank, bank_reference) WHERE live`
-      : sql`(environment_id, receiving_bank, bank_reference) WHERE NOT live`;
-    const owner = scope.live
-      ? environmentOfWallet(transfer.receivingBank, transfer.receivingPhone)
-      : sql`(SELECT ${scope.environmentId}::uuid AS environment_id, ${scope.organizationId}::uuid AS organization_id)`;
-    return this.db.one<Transfer>(sql`
-      INSERT INTO transfers AS t (id, environment_id, organization_id, live, bank_reference, receiving_bank,
-                                  receiving_phone, payer_phone, payer_app, amount, memo, received_at, status,
-                                  created_at, updated_at)
-      SELECT ${randomUUID()}, w.environment_id, w.organization_id, ${scope.live},
-             ${transfer.bankReference}, ${transfer.receivingBank}, ${transfer.receivingPhone},
-             ${transfer.payerPhone}, ${transfer.payerApp}, ${transfer.amount}, ${transfer.memo ?? null},
-             ${transfer.receivedAt}::timestamptz, 'unmatched', ${at}::timestamptz, ${at}::timestamptz
-        FROM ${owner} w
-      ON CONFLICT ${conflict} DO NOTHING
-      RETURNING ${TRANSFER_COLUMNS}`);
+  async storeUnmatched(transfer: NewTransfer): Promise<boolean> {
+    const received = receivedEvent(transfer);
+    const row = await this.db.one<{ stored: number }>(
+      prepared(sql`WITH transfer_stored AS (${insertTransfer(transfer, sql`'unmatched'`, sql`NULL::uuid`, sql`NULL::uuid`)})
+        ${received ? sql`, transfer_received AS (${insertEventWhen('transfer_stored', received)})` : empty}
+        SELECT count(*)::int AS stored FROM transfer_stored`),
+    );
+    return row!.stored === 1;
   }
 
-  /** The transfer stored under this bank reference (see `insert`). */
-  byReference(transfer: IncomingTransfer, scope: TransferScope): Promise<Transfer | undefined> {
-    const where = scope.live ? sql`t.live` : sql`NOT t.live AND t.environment_id = ${scope.environmentId}`;
+  /**
+   * The settlement gate (SettlementGate) of a new transfer of an environment with one candidate
+   * payment: stored as `matched` with that payment when it can be settled (the payment still
+   * pending, its request payable, both locked), else as `unmatched`; its `transfer-received` event
+   * as stored; the payment settled only when the transfer was matched (not when it was already
+   * stored). The gate's value: the status stored, or null when it was already stored.
+   */
+  matchGate(
+    transfer: NewTransfer,
+    candidate: { paymentId: string; paymentRequestId: string },
+  ): SettlementGate {
+    const matched: Transfer = { ...transfer, status: 'matched', ...candidate };
+    const when = (cte: string, t: Transfer) => insertEventWhen(cte, receivedEvent(t)!);
+    const ifPayable = (value: Sql) => sql`CASE WHEN EXISTS (SELECT 1 FROM payable) THEN ${value} END`;
+    return {
+      ctes: sql`, transfer_stored AS (${insertTransfer(
+        transfer,
+        sql`COALESCE(${ifPayable(sql`'matched'`)}, 'unmatched')`,
+        ifPayable(sql`${candidate.paymentId}::uuid`),
+        ifPayable(sql`${candidate.paymentRequestId}::uuid`),
+      )}), transfer_matched AS (SELECT 1 FROM transfer_stored WHERE status = 'matched'),
+      transfer_unmatched AS (SELECT 1 FROM transfer_stored WHERE status = 'unmatched'),
+      transfer_matched_event AS (${when('transfer_matched', matched)}),
+      transfer_unmatched_event AS (${when('transfer_unmatched', transfer)})`,
+      when: sql`EXISTS (SELECT 1 FROM transfer_matched)`,
+      select: sql`(SELECT status FROM transfer_stored)`,
+    };
+  }
+
+  /** The transfer stored under this new one's bank reference (see `storeUnmatched`). */
+  byReference(t: NewTransfer): Promise<Transfer | undefined> {
+    const where = t.live ? sql`t.live` : sql`NOT t.live AND t.environment_id = ${t.environmentId}`;
     return this.db.one<Transfer>(sql`
       SELECT ${TRANSFER_COLUMNS} FROM transfers t
-       WHERE t.receiving_bank = ${transfer.receivingBank} AND t.bank_reference = ${transfer.bankReference} AND ${where}`);
+       WHERE t.receiving_bank = ${t.receivingBank} AND t.bank_reference = ${t.bankReference} AND ${where}`);
   }
 
   /**
@@ -69,38 +83,6 @@ export class TransfersRepository {
              payment_request_id = ${payment?.paymentRequestId ?? null}, updated_at = ${at}
        WHERE t.id = ${id} AND t.status = 'unmatched'
       RETURNING ${TRANSFER_COLUMNS}`);
-  }
-
-  /**
-   * Records `transfer-received` for a transfer of an environment just stored by this transaction,
-   * with its record; when `matched` names the payment it completed, in the same statement the
-   * transfer becomes `matched` with it (no other transaction can see the row yet, so nothing can
-   * have moved it) and the event shows it so.
-   */
-  async recordReceived(
-    stored: Transfer & { environmentId: string; organizationId: string },
-    matched: { paymentId: string; paymentRequestId: string } | null,
-    at: Date,
-  ): Promise<Transfer> {
-    const transfer: Transfer = matched ? { ...stored, status: 'matched', ...matched, updatedAt: at } : stored;
-    const event: NewEvent = {
-      organizationId: stored.organizationId,
-      environmentId: stored.environmentId,
-      kind: 'transfer-received',
-      data: toTransferJson(transfer),
-      createdAt: stored.createdAt,
-    };
-    await this.db.exec(
-      matched
-        ? sql`WITH moved AS (
-                UPDATE transfers SET status = 'matched', payment_id = ${matched.paymentId},
-                       payment_request_id = ${matched.paymentRequestId}, updated_at = ${at}
-                 WHERE id = ${stored.id} AND status = 'unmatched'
-                RETURNING id)
-              ${insertEventWhen('moved', event)}`
-        : insertEvent(event),
-    );
-    return transfer;
   }
 
   byId(environmentId: string, id: string): Promise<Transfer | undefined> {
@@ -130,4 +112,31 @@ export class TransfersRepository {
       page,
     );
   }
+}
+
+/** The insert of a new transfer (a data-modifying CTE body returning its status), nothing when its bank reference is stored. */
+function insertTransfer(t: NewTransfer, status: Sql, paymentId: Sql, paymentRequestId: Sql): Sql {
+  const conflict = t.live
+    ? sql`(receiving_bank, bank_reference) WHERE live`
+    : sql`(environment_id, receiving_bank, bank_reference) WHERE NOT live`;
+  return sql`INSERT INTO transfers AS t (id, environment_id, organization_id, live, bank_reference, receiving_bank,
+                                  receiving_phone, payer_phone, payer_app, amount, memo, received_at, status,
+                                  payment_id, payment_request_id, created_at, updated_at)
+      VALUES (${t.id}, ${t.environmentId}::uuid, ${t.organizationId}::uuid, ${t.live}, ${t.bankReference}, ${t.receivingBank},
+              ${t.receivingPhone}, ${t.payerPhone}, ${t.payerApp}, ${t.amount}, ${t.memo}, ${t.receivedAt}::timestamptz,
+              ${status}, ${paymentId}, ${paymentRequestId}, ${t.createdAt}::timestamptz, ${t.updatedAt}::timestamptz)
+      ON CONFLICT ${conflict} DO NOTHING
+      RETURNING t.status`;
+}
+
+/** `transfer-received` with the transfer as stored; none for a transfer of no environment. */
+function receivedEvent(t: Transfer): NewEvent | undefined {
+  if (t.environmentId === null || t.organizationId === null) return undefined;
+  return {
+    organizationId: t.organizationId,
+    environmentId: t.environmentId,
+    kind: 'transfer-received',
+    data: toTransferJson(t),
+    createdAt: t.createdAt,
+  };
 }

@@ -17,7 +17,7 @@ import { PaymentSettlement } from '../payments/settlement';
 import { TransferSimulation } from '../payments/transfer-simulation';
 import { IncomingTransfer, Transfer, TransferJson, TransferStatus, toTransferJson } from './transfer';
 import { TransferError, transferError } from './transfers.errors';
-import { TransferScope, TransfersRepository } from './transfers.repository';
+import { NewTransfer, TransfersRepository } from './transfers.repository';
 
 /** A Sandbox environment a simulated transfer is injected into (it names its environment itself). */
 export interface SandboxTarget {
@@ -72,13 +72,19 @@ export class TransfersService implements OnModuleInit {
   }
 
   /**
-   * Stores a transfer once and matches it, in one transaction: `created` false when it was
-   * already stored (the same bank reference again, however many times and from however many
-   * instances), and then nothing else happens. A new transfer completes the one pending transfer
-   * payment it can pay (the request paid, its open checkout session completed, the ledger entry,
-   * the events: the settlement of any payment) and is `matched`; with none or several candidates,
-   * or when its candidate was settled by someone else first, it is `unmatched`. `transfer-received`
-   * is recorded for every new transfer of an environment.
+   * Stores a transfer once and matches it: `created` false when it was already stored (the same
+   * bank reference again, however many times and from however many instances), and then nothing
+   * else happens. A new transfer completes the one pending transfer payment it can pay (the
+   * request paid, its open checkout session completed, the ledger entry, the events: the
+   * settlement of any payment) and is `matched`; with none or several candidates, or when its
+   * candidate was settled by someone else first, it is `unmatched`. `transfer-received` is recorded
+   * for every new transfer of an environment, as it was stored.
+   *
+   * Two statements: a read finds the transfer's environment and its candidates, then one statement
+   * stores it with its event and, with one candidate, settles that payment (PaymentSettlement's
+   * `settleWhen`, the transfer's insert its gate): the transfer is matched only when the payment
+   * could still be settled, and the payment settled only when this statement stored the transfer,
+   * so a transfer is never matched twice nor a payment completed twice, whatever races it.
    *
    * Live transfers find their environment by the receiving wallet: the Production environment
    * whose enabled transfer method receives there. When none has (or several have), the transfer
@@ -89,28 +95,63 @@ export class TransfersService implements OnModuleInit {
     input: IncomingTransfer,
     sandbox?: SandboxTarget,
   ): Promise<{ transfer: Transfer; created: boolean }> {
-    const transfer: IncomingTransfer = { ...input, receivingBank: input.receivingBank.toUpperCase() };
-    const scope: TransferScope = sandbox ? { ...sandbox, live: false } : { live: true };
-    return this.db.transaction(async () => {
-      const at = new Date();
-      const stored = await this.repo.insert(transfer, scope, at);
-      if (!stored) return { transfer: (await this.repo.byReference(transfer, scope))!, created: false };
-      const { environmentId, organizationId } = stored;
-      if (environmentId === null || organizationId === null) {
-        this.logger.warn(
-          { transferId: stored.id, receivingBank: transfer.receivingBank },
-          'transfer to a wallet of no environment',
-        );
-        return { transfer: stored, created: true };
-      }
-      const matched = await this.match(stored, environmentId, organizationId);
-      const received = await this.repo.recordReceived(
-        { ...stored, environmentId, organizationId },
-        matched,
-        at,
+    const incoming: IncomingTransfer = { ...input, receivingBank: input.receivingBank.toUpperCase() };
+    const { environmentId, organizationId, candidates } = await this.payments.transferCandidates(
+      incoming,
+      sandbox ?? 'of-wallet',
+    );
+    const at = new Date();
+    const transfer: NewTransfer = {
+      ...incoming,
+      id: randomUUID(),
+      environmentId,
+      organizationId,
+      live: !sandbox,
+      memo: incoming.memo ?? null,
+      status: 'unmatched',
+      paymentId: null,
+      paymentRequestId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const stored = await this.store(transfer, candidates.length === 1 ? candidates[0] : undefined);
+    if (stored === null) return { transfer: (await this.repo.byReference(transfer))!, created: false };
+    if (environmentId === null)
+      this.logger.warn(
+        { transferId: transfer.id, receivingBank: transfer.receivingBank },
+        'transfer to a wallet of no environment',
       );
-      return { transfer: received, created: true };
-    });
+    return { transfer: stored, created: true };
+  }
+
+  /**
+   * Stores a new transfer, matched to `candidate` when it can pay it (see `receive`): the transfer
+   * as stored, or null when its bank reference was already stored.
+   */
+  private async store(
+    transfer: NewTransfer,
+    candidate: { payment: Payment; request: PaymentRequest } | undefined,
+  ): Promise<Transfer | null> {
+    const { organizationId } = transfer;
+    if (
+      !candidate ||
+      organizationId === null ||
+      candidate.request.status === 'paid' ||
+      candidate.request.voidedAt
+    )
+      return (await this.repo.storeUnmatched(transfer)) ? transfer : null;
+    const { payment, request } = candidate;
+    const matched = { paymentId: payment.id, paymentRequestId: request.id };
+    const { gate } = await this.settlement.settleWhen(
+      payment,
+      request,
+      organizationId,
+      { status: 'completed', bankReference: transfer.bankReference },
+      this.repo.matchGate(transfer, matched),
+      { method: 'gimtel', environment: transfer.live ? 'production' : 'sandbox' },
+    );
+    if (gate === null) return null;
+    return gate === 'matched' ? { ...transfer, status: 'matched', ...matched } : transfer;
   }
 
   /** Sandbox: a transfer to the environment's receiving wallet, received and matched as any. */
@@ -194,32 +235,6 @@ export class TransfersService implements OnModuleInit {
       if (transfer.status !== 'unmatched') throw transferError(TransferError.NotUnmatched);
       return toTransferJson((await this.repo.settle(transfer.id, 'returned', null, new Date()))!);
     });
-  }
-
-  /**
-   * The matching rule: exactly one candidate, still pending when settled by this transaction, and
-   * its request still payable. Settling locks the request first, as every path that pays one, and
-   * moves the payment only from `pending`: a transfer racing another for the same payment, or the
-   * claim's expiry, or a manual assignment, finds it settled and stays unmatched.
-   */
-  private async match(
-    transfer: Transfer,
-    environmentId: string,
-    organizationId: string,
-  ): Promise<{ paymentId: string; paymentRequestId: string } | null> {
-    const candidates = await this.payments.transferCandidates({ ...transfer, environmentId });
-    if (candidates.length !== 1) return null;
-    const { payment, request } = candidates[0];
-    if (request.status === 'paid' || request.voidedAt) return null;
-    const settled = await this.settlement.settleIfPending(
-      payment,
-      request,
-      organizationId,
-      { status: 'completed', bankReference: transfer.bankReference },
-      { method: 'gimtel', environment: transfer.live ? 'production' : 'sandbox' },
-    );
-    if (settled?.status !== 'completed') return null;
-    return { paymentId: payment.id, paymentRequestId: request.id };
   }
 
   /**

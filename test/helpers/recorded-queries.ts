@@ -47,6 +47,7 @@ import { ProductsOfPrices } from '../../src/products/products-of-prices';
 import { ProductsRepository } from '../../src/products/products.repository';
 import { SubscriptionsOfInvoices } from '../../src/subscriptions/subscriptions-of-invoices';
 import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
+import { TransfersRepository } from '../../src/transfers/transfers.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 
 /**
@@ -217,6 +218,34 @@ const ARGUMENTS: Record<string, () => unknown[]> = {
   'PaymentsRepository.settle': () => {
     const { payment, request, extensions } = paySamples();
     return [payment, request, 'o', { status: 'completed', bankReference: null }, extensions];
+  },
+  // A transfer's match: the settlement gated on the transfer's insert (TransfersService.receive).
+  'PaymentsRepository.settleGated': () => {
+    const { payment, request, extensions } = paySamples();
+    const at = new Date('2026-01-01T00:00:00Z');
+    const gate = new TransfersRepository(undefined as never).matchGate(
+      {
+        id: 't',
+        environmentId: 'e',
+        organizationId: 'o',
+        live: true,
+        bankReference: 'b',
+        receivingBank: 'BANKILY',
+        receivingPhone: '22000000',
+        payerPhone: '22000001',
+        payerApp: 'click',
+        amount: 1,
+        memo: null,
+        receivedAt: at,
+        status: 'unmatched',
+        paymentId: null,
+        paymentRequestId: null,
+        createdAt: at,
+        updatedAt: at,
+      },
+      { paymentId: 'p', paymentRequestId: 'r' },
+    );
+    return [payment, request, 'o', { status: 'completed', bankReference: 'b' }, extensions, gate];
   },
 };
 

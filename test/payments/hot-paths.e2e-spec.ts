@@ -4,6 +4,8 @@ import { ApiKeysService } from '../../src/organizations/api-keys.service';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { hashApiKey } from '../../src/organizations/secrets';
 import { Renewals } from '../../src/subscriptions/renewals';
+import type { Transfer } from '../../src/transfers/transfer';
+import { TransfersService } from '../../src/transfers/transfers.service';
 import { newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
 import { catalog, createSubscription, DAY, timeTravel } from '../helpers/billing';
 import { waitFor } from '../helpers/poll';
@@ -159,6 +161,47 @@ it("pays by transfer in two statements, the key cached (the read, opening the pa
     status: 200,
     statements: 3,
   });
+});
+
+it('matches a transfer in two statements (its environment and candidates read, then stored and settled in one); a duplicate in three (the stored one read)', async () => {
+  const fresh = await newTenant(t);
+  const gimtel = await t.http
+    .put('/api/v1/configuration/gimtel')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ enabled: true });
+  await t.http
+    .post('/api/v1/payment-request')
+    .set('Authorization', fresh.sandbox.secretKey)
+    .send({ transactionId: 'hot-match', amount: 10 });
+  await t.http
+    .post('/api/v1/payment')
+    .set('Authorization', fresh.sandbox.publishableKey)
+    .send({ transactionId: 'hot-match', phoneNumber: '22222222', configurationId: gimtel.body.data.id })
+    .expect(200);
+  const incoming = {
+    bankReference: 'hot-match-1',
+    receivingBank: 'BANKILY',
+    receivingPhone: gimtel.body.data.receivingPhone as string,
+    payerPhone: '22222222',
+    payerApp: 'click',
+    amount: 10,
+    receivedAt: new Date(),
+  };
+  const scope = { environmentId: fresh.sandbox.environmentId, organizationId: fresh.organizationId };
+  const receive = async () => {
+    const { transfer, created } = await t.app.get(TransfersService).receive(incoming, scope);
+    return { status: created ? 201 : 200, transfer };
+  };
+  let matched: Transfer | undefined;
+  expect(
+    await statementsFor(async () => {
+      const r = await receive();
+      matched = r.transfer;
+      return r;
+    }),
+  ).toEqual({ status: 201, statements: 2 });
+  expect(matched!.status).toBe('matched');
+  expect(await statementsFor(receive)).toEqual({ status: 200, statements: 3 });
 });
 
 it("counts the pay-attempt limit's failures (per request and payer phone) from an index, in pay's opening statement", async () => {

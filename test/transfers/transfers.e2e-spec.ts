@@ -3,7 +3,10 @@ import { Messages } from '../../src/common/errors/messages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { TransferClaims } from '../../src/payments/transfer-claims';
 import { PaymentMethodsService } from '../../src/payments/payment-methods.service';
+import { PaymentsRepository } from '../../src/payments/payments.repository';
+import { PaymentSettlement } from '../../src/payments/settlement';
 import type { IncomingTransfer } from '../../src/transfers/transfer';
+import { TransfersRepository } from '../../src/transfers/transfers.repository';
 import { TransfersService } from '../../src/transfers/transfers.service';
 import { newTenant, startTestApp, TestApp } from '../helpers/app';
 import { txId } from '../helpers/checkout';
@@ -289,6 +292,76 @@ describe('matching', () => {
       incoming.bankReference,
     ]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('a transfer stored before its payment was opened, received again once the payment is pending, completes nothing', async () => {
+    // The bank repeats a notification: the first copy found no candidate and stored the transfer
+    // unmatched; the later copy finds the payment opened since, but only a transfer this statement
+    // stores may settle one (the insert is the settlement's gate).
+    const request = await newRequest(org.sandbox.secretKey, 1750);
+    const phone = payerPhone();
+    const incoming = sandboxTransfer({ payerPhone: phone, amount: 1750 });
+    const first = await receive(incoming);
+    expect(first.transfer.status).toBe('unmatched');
+    const paid = await payByTransfer(org.sandbox.publishableKey, request, phone).expect(200);
+    const again = await receive(incoming);
+    expect(again).toEqual({ transfer: first.transfer, created: false });
+    expect(await statusOf(paid.body.data.id)).toBe('pending');
+    const events = await t.query(
+      `SELECT kind FROM events WHERE (kind = 'transfer-received' AND data->>'id' = $1) OR data->>'id' = $2`,
+      [first.transfer.id, paid.body.data.id],
+    );
+    expect(events.map((e) => e.kind).sort()).toEqual(['payment-created', 'transfer-received']);
+  });
+
+  it('a candidate settled by someone else between the read and the write: the transfer is stored unmatched, the payment untouched', async () => {
+    const request = await newRequest(org.sandbox.secretKey, 1760);
+    const phone = payerPhone();
+    const paid = await payByTransfer(org.sandbox.publishableKey, request, phone).expect(200);
+    const incoming = sandboxTransfer({ payerPhone: phone, amount: 1760 });
+    const scope = { environmentId: org.sandbox.environmentId, organizationId: org.organizationId };
+    const { candidates } = await t.app.get(PaymentsRepository).transferCandidates(incoming, scope);
+    expect(candidates).toHaveLength(1);
+    // Someone else fails it first (the claim's expiry, say) after the read.
+    await t.query(`UPDATE payments SET status = 'failed', failure_reason = 'expired' WHERE id = $1`, [
+      paid.body.data.id,
+    ]);
+    const at = new Date();
+    const transfer = {
+      ...incoming,
+      id: randomUUID(),
+      ...scope,
+      live: false,
+      memo: null,
+      status: 'unmatched' as const,
+      paymentId: null,
+      paymentRequestId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const { payment, request: read } = candidates[0];
+    const { gate, settled } = await t.app
+      .get(PaymentSettlement)
+      .settleWhen(
+        payment,
+        read,
+        org.organizationId,
+        { status: 'completed', bankReference: incoming.bankReference },
+        t.app
+          .get(TransfersRepository)
+          .matchGate(transfer, { paymentId: payment.id, paymentRequestId: read.id }),
+      );
+    expect({ gate, settled }).toEqual({ gate: 'unmatched', settled: undefined });
+    expect(await statusOf(paid.body.data.id)).toBe('failed');
+    const [stored] = await t.query('SELECT status, payment_id FROM transfers WHERE id = $1', [transfer.id]);
+    expect(stored).toEqual({ status: 'unmatched', payment_id: null });
+    const received = await t.query(
+      `SELECT data FROM events WHERE kind = 'transfer-received' AND data->>'id' = $1`,
+      [transfer.id],
+    );
+    expect(received.map((r) => r.data.status)).toEqual(['unmatched']);
+    const pr = await t.query('SELECT status FROM payment_requests WHERE id = $1', [request.id]);
+    expect(pr[0].status).toBe('pending');
   });
 
   it('no candidate (another amount, another phone): unmatched, and the payment stays pending', async () => {
