@@ -223,12 +223,46 @@ async function main(): Promise<void> {
     if (wanted('export')) await exportScenario(khoumsPort, khoums.pid!, pg.url, pool);
     if (wanted('payouts')) await payoutRunScenario(pg.url, pool, env, children);
     if (wanted('transfers')) await transfersScenario(khoumsPort, khoums.pid!, org, pool, undefined);
+    if (process.env.BENCH_STATEMENTS) await printStatements(pool, Number(process.env.BENCH_STATEMENTS));
   } finally {
     await pool?.end();
     await ceilingPool?.end();
     for (const c of children) await stop(c);
     await pg.stop();
   }
+}
+
+/**
+ * BENCH_STATEMENTS=n, with `BENCH_PG_SETTINGS=shared_preload_libraries=pg_stat_statements`: the n
+ * statements PostgreSQL spent the most execution time on over the run (pg_stat_statements; the
+ * commits' WAL flushes are not in it), with their calls, mean time and share of all statements' time,
+ * and how often they were planned and how long that took (with `pg_stat_statements.track_planning=on`
+ * added to the settings: a prepared statement is planned once per connection when its generic plan
+ * is kept, at every call when PostgreSQL keeps choosing custom plans).
+ */
+async function printStatements(pool: Pool, n: number): Promise<void> {
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const { rows } = await pool.query<{
+    calls: string;
+    plans: string;
+    plan: number;
+    total: number;
+    mean: number;
+    share: number;
+    query: string;
+  }>(
+    `SELECT calls, plans, mean_plan_time AS plan, total_exec_time AS total, mean_exec_time AS mean,
+            total_exec_time / NULLIF(sum(total_exec_time) OVER (), 0) AS share, query
+       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT $1`,
+    [n],
+  );
+  process.stdout.write('Statements by execution time (pg_stat_statements):\n');
+  for (const r of rows)
+    process.stdout.write(
+      `  ${(r.share * 100).toFixed(1).padStart(5)} %  ${r.calls.padStart(8)} calls  mean ${r.mean.toFixed(3)} ms  ` +
+        `(${r.plans} plans, mean ${r.plan.toFixed(3)} ms)  ` +
+        `${r.query.replace(/\s+/g, ' ').slice(0, 160)}\n`,
+    );
 }
 
 main().catch((err) => {

@@ -597,7 +597,7 @@ INSERT INTO gimtel_apps (code, name, position, updated_at)
           FROM jsonb_to_recordset($1::jsonb) AS a(code text, name text, position integer)
         ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position, updated_at = now();
 
--- PaymentsRepository.transferCandidates
+-- PaymentsRepository.transferCandidates (prepared)
 SELECT w.environment_id AS owner_environment_id, w.organization_id AS owner_organization_id, c.*
         FROM (SELECT $1::uuid AS environment_id, $2::uuid AS organization_id) w
         LEFT JOIN LATERAL (
