@@ -141,35 +141,11 @@ WITH req AS (
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $36
          AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
-                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
-    ), billing_voided_after_failure AS (
-      UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
-       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
-      RETURNING i.*
-    ), billing_voided_after_failure_requests AS (
-      UPDATE payment_requests pr SET voided_at = $40, updated_at = $41
-       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
-    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $42, jsonb_build_object(
-    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
-    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $43::text || i.id,
-    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
-    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
-    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
-             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
-    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
-      FROM billing_voided_after_failure i), ledger_payment AS (
+                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), ledger_payment AS (
       INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
                                         environment_id, organization_id, created_at)
       SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
-             s.completed_at + make_interval(days => $45::int), x.environment_id,
+             s.completed_at + make_interval(days => $38::int), x.environment_id,
              x.organization_id, s.completed_at
         FROM settled s
        CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
@@ -180,7 +156,7 @@ WITH req AS (
       JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
      WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
        CROSS JOIN LATERAL (VALUES
-               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000,
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $39::int) + 5000) / 10000,
                 s.environment_id, o.organization_id),
                ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
                ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
@@ -296,35 +272,11 @@ WITH req AS (
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $36
          AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
-                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
-    ), billing_voided_after_failure AS (
-      UPDATE invoices i SET status = 'void', voided_at = $38, updated_at = $39
-       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
-      RETURNING i.*
-    ), billing_voided_after_failure_requests AS (
-      UPDATE payment_requests pr SET voided_at = $40, updated_at = $41
-       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
-    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $42, jsonb_build_object(
-    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
-    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $43::text || i.id,
-    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
-    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
-    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
-             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
-    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $44
-      FROM billing_voided_after_failure i), ledger_payment AS (
+                        AND o.status = 'pending' AND o.due_date <= $37 AND o.id <> paid.id)), ledger_payment AS (
       INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
                                         environment_id, organization_id, created_at)
       SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
-             s.completed_at + make_interval(days => $45::int), x.environment_id,
+             s.completed_at + make_interval(days => $38::int), x.environment_id,
              x.organization_id, s.completed_at
         FROM settled s
        CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
@@ -335,7 +287,7 @@ WITH req AS (
       JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
      WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
        CROSS JOIN LATERAL (VALUES
-               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $46::int) + 5000) / 10000,
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $39::int) + 5000) / 10000,
                 s.environment_id, o.organization_id),
                ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
                ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))
@@ -427,35 +379,11 @@ WITH req AS (
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
        WHERE s.status = 'active' AND paid.due_date <= $65
          AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
-                        AND o.status = 'pending' AND o.due_date <= $66 AND o.id <> paid.id)), billing_voided_after_failure_locked AS (
-      SELECT id FROM payment_requests WHERE id IN (SELECT i.payment_request_id FROM invoices i WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT payment_request_id FROM settled WHERE status = 'failed')
-        AND i.subscription_id IN (SELECT id FROM subscriptions WHERE status = 'cancelled')) AND status = 'pending' ORDER BY id FOR UPDATE
-    ), billing_voided_after_failure AS (
-      UPDATE invoices i SET status = 'void', voided_at = $67, updated_at = $68
-       WHERE i.status = 'pending' AND i.payment_request_id IN (SELECT id FROM billing_voided_after_failure_locked)
-      RETURNING i.*
-    ), billing_voided_after_failure_requests AS (
-      UPDATE payment_requests pr SET voided_at = $69, updated_at = $70
-       WHERE pr.id IN (SELECT payment_request_id FROM billing_voided_after_failure) AND pr.status = 'pending'
-    ), billing_voided_after_failure_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $71, jsonb_build_object(
-    'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
-    'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
-    'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $72::text || i.id,
-    'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
-    'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
-    'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
-             'reference', m.reference, 'paidAt', to_char(m.paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
-    'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $73
-      FROM billing_voided_after_failure i), ledger_payment AS (
+                        AND o.status = 'pending' AND o.due_date <= $66 AND o.id <> paid.id)), ledger_payment AS (
       INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
                                         environment_id, organization_id, created_at)
       SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
-             s.completed_at + make_interval(days => $74::int), x.environment_id,
+             s.completed_at + make_interval(days => $67::int), x.environment_id,
              x.organization_id, s.completed_at
         FROM settled s
        CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
@@ -466,7 +394,7 @@ WITH req AS (
       JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
      WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
        CROSS JOIN LATERAL (VALUES
-               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $75::int) + 5000) / 10000,
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $68::int) + 5000) / 10000,
                 s.environment_id, o.organization_id),
                ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
                ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))

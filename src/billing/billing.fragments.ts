@@ -46,21 +46,23 @@ export function firstReminderAtOf(environmentId: Sql, dueDate: Sql): SqlValue<Da
  * (`invoice-paid`) and, when that was its subscription's last overdue invoice, the subscription
  * shows `active` again (`subscription-updated`); past_due is derived from the invoices, so
  * nothing else changes (docs/billing.md). A failed payment that an invoice of a cancelled
- * subscription was waiting for voids it.
+ * subscription was waiting for voids it. Only the CTEs of the settlement's outcome.
  */
 export function billingSettlementCtes(
   ctx: SettlementContext,
   publicUrl: string,
 ): SqlCtes<`billing_${string}`> {
+  if (!ctx.completed)
+    return sql`${voidAfterFailureCtes(
+      'billing_voided_after_failure',
+      ctx.settled,
+      CANCELLED_SUBSCRIPTION_IDS,
+      ctx.at,
+      publicUrl,
+    )}`;
   return sql`${payInvoiceCtes('billing_invoice_paid', ctx, publicUrl)}, ${reactivationEventCte(
     'billing_reactivated',
     raw('billing_invoice_paid'),
     ctx.at,
-  )}, ${voidAfterFailureCtes(
-    'billing_voided_after_failure',
-    ctx.settled,
-    CANCELLED_SUBSCRIPTION_IDS,
-    ctx.at,
-    publicUrl,
   )}`;
 }

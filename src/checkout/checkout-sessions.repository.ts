@@ -185,6 +185,7 @@ export class CheckoutSessionsRepository {
       settled: 'request',
       at: new Date(),
       paymentMethodId,
+      completed: true,
     });
     const row = await this.db.one<CheckoutSession>(sql`
       WITH request AS (SELECT ${paymentRequestId}::uuid AS id), ${ctes}

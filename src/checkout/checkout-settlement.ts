@@ -8,6 +8,9 @@ export class CheckoutSettlement implements OnModuleInit {
   constructor(private readonly extensions: SettlementExtensions) {}
 
   onModuleInit(): void {
-    this.extensions.register({ name: 'checkout', ctes: completeOpenSessionCtes });
+    this.extensions.register({
+      name: 'checkout',
+      ctes: (ctx) => (ctx.completed ? completeOpenSessionCtes(ctx) : null),
+    });
   }
 }

@@ -23,7 +23,7 @@ export class LedgerSettlement implements OnModuleInit {
     const terms = ledgerTermsOf(this.config);
     this.extensions.register({
       name: 'ledger',
-      ctes: (ctx) => ledgerSettlementCte(ctx, terms),
+      ctes: (ctx) => (ctx.completed ? ledgerSettlementCte(ctx, terms) : null),
     });
   }
 }

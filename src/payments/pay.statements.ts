@@ -238,9 +238,18 @@ export function settleStatement(
     kind: 'payment-request-updated',
     data: toPaymentRequestJson(paidRequest),
   });
-  const context = { paid: 'paid', settled: 'settled', at, paymentMethodId: expected.paymentMethodId };
+  const context = {
+    paid: 'paid',
+    settled: 'settled',
+    at,
+    paymentMethodId: expected.paymentMethodId,
+    completed,
+  };
   const more = join(
-    extensions.map((e) => sql`, ${e.ctes(context)}`),
+    extensions.flatMap((e) => {
+      const ctes = e.ctes(context);
+      return ctes ? [sql`, ${ctes}`] : [];
+    }),
     empty,
   );
   // With a gate: the request locked only while payable, then the payment while pending (`payable`),

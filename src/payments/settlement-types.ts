@@ -27,6 +27,11 @@ export interface SettlementContext {
   at: Date;
   /** The payment method the customer paid with (null: not known). */
   paymentMethodId: string | null;
+  /**
+   * Whether the settlement completes the payment (else it fails it). An extension adds only the
+   * CTEs that outcome can need: every CTE is planned and started at each run of the statement.
+   */
+  completed: boolean;
 }
 
 /**
@@ -38,8 +43,8 @@ export interface SettlementContext {
 export interface SettlementExtension {
   /** Unique; its CTE names start with it. */
   name: string;
-  /** `name_x AS (...), name_y AS (...)`, reading `ctx.paid`. */
-  ctes(ctx: SettlementContext): Sql;
+  /** `name_x AS (...), name_y AS (...)`, reading `ctx.paid`; null: nothing for this outcome. */
+  ctes(ctx: SettlementContext): Sql | null;
 }
 
 /**
