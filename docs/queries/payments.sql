@@ -310,50 +310,46 @@ WITH req AS (
               $9, $10, $11, $12, $13, $14::timestamptz,
               COALESCE(CASE WHEN EXISTS (SELECT 1 FROM payable) THEN 'matched' END, 'unmatched'), CASE WHEN EXISTS (SELECT 1 FROM payable) THEN $15::uuid END, CASE WHEN EXISTS (SELECT 1 FROM payable) THEN $16::uuid END, $17::timestamptz, $18::timestamptz)
       ON CONFLICT (receiving_bank, bank_reference) WHERE live DO NOTHING
-      RETURNING t.status), transfer_matched AS (SELECT 1 FROM transfer_stored WHERE status = 'matched'),
-      transfer_unmatched AS (SELECT 1 FROM transfer_stored WHERE status = 'unmatched'),
-      transfer_matched_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $19, $20, $21, $22, $23, $24
-      FROM transfer_matched),
-      transfer_unmatched_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $25, $26, $27, $28, $29, $30
-      FROM transfer_unmatched), settled AS (
+      RETURNING t.status, t.payment_id, t.payment_request_id), transfer_received AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
+    SELECT gen_random_uuid(), $19::uuid, $20::uuid, $21, $22::jsonb || jsonb_build_object('status', s.status,
+                  'paymentId', s.payment_id, 'paymentRequestId', s.payment_request_id), $23
+      FROM transfer_stored s), settled AS (
          UPDATE payments
-            SET status = $31, reference_id = COALESCE($32, reference_id),
-                failure_reason = $33, completed_at = $34, updated_at = $35
-          WHERE id = $36 AND status = 'pending' AND EXISTS (SELECT 1 FROM req) AND EXISTS (SELECT 1 FROM transfer_matched)
+            SET status = $24, reference_id = COALESCE($25, reference_id),
+                failure_reason = $26, completed_at = $27, updated_at = $28
+          WHERE id = $29 AND status = 'pending' AND EXISTS (SELECT 1 FROM req) AND EXISTS (SELECT 1 FROM transfer_stored WHERE status = 'matched')
          RETURNING *
        ), event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $37, $38, $39, $40, $41, $42
+    SELECT $30, $31, $32, $33, $34, $35
       FROM settled),
        paid AS (
-         UPDATE payment_requests SET status = 'paid', paid_at = $43, updated_at = $44
-          WHERE id = $45 AND status = 'pending' AND $46::boolean AND EXISTS (SELECT 1 FROM settled)
+         UPDATE payment_requests SET status = 'paid', paid_at = $36, updated_at = $37
+          WHERE id = $38 AND status = 'pending' AND $39::boolean AND EXISTS (SELECT 1 FROM settled)
          RETURNING id
        ), paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT $47, $48, $49, $50, $51, $52
+    SELECT $40, $41, $42, $43, $44, $45
       FROM paid), checkout_completed AS (
       UPDATE checkout_sessions s
-         SET status = 'completed', completed_at = $53, updated_at = $54,
-             selected_configuration_id = COALESCE($55::uuid, s.selected_configuration_id)
+         SET status = 'completed', completed_at = $46, updated_at = $47,
+             selected_configuration_id = COALESCE($48::uuid, s.selected_configuration_id)
        WHERE s.payment_request_id IN (SELECT id FROM paid) AND s.status = 'open'
       RETURNING s.*
     ), checkout_completed_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $56, jsonb_build_object(
+    SELECT gen_random_uuid(), (SELECT organization_id FROM environments WHERE id = s.environment_id), s.environment_id, $49, jsonb_build_object(
   'id', s.id, 'paymentRequestId', s.payment_request_id, 'status', s.status,
   'successUrl', s.success_url, 'cancelUrl', s.cancel_url, 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'environmentId', s.environment_id, 'selectedConfigurationId', s.selected_configuration_id,
-  'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $57
+  'completedAt', to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $50
       FROM checkout_completed s), billing_invoice_paid AS (
-      UPDATE invoices i SET status = 'paid', paid_at = $58, updated_at = $59
+      UPDATE invoices i SET status = 'paid', paid_at = $51, updated_at = $52
        WHERE i.payment_request_id IN (SELECT id FROM paid) AND i.status = 'pending'
       RETURNING i.*
     ), billing_invoice_paid_event AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $60, jsonb_build_object(
+    SELECT gen_random_uuid(), i.organization_id, i.environment_id, $53, jsonb_build_object(
     'id', i.id, 'number', i.number, 'customerId', i.customer_id, 'subscriptionId', i.subscription_id, 'status', i.status,
     'amount', i.amount::text, 'subtotal', i.subtotal::numeric(12, 2)::text, 'discount', i.discount::numeric(12, 2)::text,
     'creditApplied', i.credit_applied::numeric(12, 2)::text, 'lines', i.lines, 'dueDate', to_char(i.due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'paymentRequestId', i.payment_request_id,
-    'checkoutUrl', $61::text || i.id,
+    'checkoutUrl', $54::text || i.id,
     'amountPaid', CASE WHEN i.status IN ('paid', 'refunded') THEN i.amount ELSE i.amount_paid END::text,
     'amountDue', CASE WHEN i.status = 'pending' THEN i.amount - i.amount_paid ELSE 0 END::numeric(12, 2)::text,
     'manualPayments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'amount', m.amount, 'method', m.method,
@@ -361,9 +357,9 @@ WITH req AS (
            ORDER BY m.created_at, m.id), '[]'::jsonb) FROM manual_payments m WHERE m.invoice_id = i.id),
     'periodStart', to_char(i.period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'periodEnd', to_char(i.period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'organizationId', i.organization_id, 'environmentId', i.environment_id,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $62
+    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $55
       FROM billing_invoice_paid i), billing_reactivated AS (INSERT INTO events (id, organization_id, environment_id, kind, data, created_at)
-    SELECT gen_random_uuid(), s.organization_id, s.environment_id, $63, jsonb_build_object(
+    SELECT gen_random_uuid(), s.organization_id, s.environment_id, $56, jsonb_build_object(
     'id', s.id, 'customerId', s.customer_id, 'priceId', s.price_id, 'quantity', s.quantity,
     'pendingChange', CASE WHEN s.pending_price_id IS NOT NULL THEN jsonb_build_object('priceId', s.pending_price_id,
       'quantity', s.pending_quantity, 'effectiveAt', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
@@ -375,15 +371,15 @@ WITH req AS (
     'nextBillingDate', to_char(s.next_billing_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'cancelledAt', to_char(s.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'applicationFeeBps', s.application_fee_bps,
     'environmentId', s.environment_id,
-    'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $64
+    'organizationId', s.organization_id, 'createdAt', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $57
       FROM billing_invoice_paid paid JOIN subscriptions s ON s.id = paid.subscription_id
-       WHERE s.status = 'active' AND paid.due_date <= $65
+       WHERE s.status = 'active' AND paid.due_date <= $58
          AND NOT EXISTS (SELECT 1 FROM invoices o WHERE o.subscription_id = s.id
-                        AND o.status = 'pending' AND o.due_date <= $66 AND o.id <> paid.id)), ledger_payment AS (
+                        AND o.status = 'pending' AND o.due_date <= $59 AND o.id <> paid.id)), ledger_payment AS (
       INSERT INTO balance_transactions (id, type, amount, fee, net, source_id, payment_id, available_on,
                                         environment_id, organization_id, created_at)
       SELECT gen_random_uuid(), x.type, x.amount, x.fee, x.amount - x.fee, s.id, s.id,
-             s.completed_at + make_interval(days => $67::int), x.environment_id,
+             s.completed_at + make_interval(days => $60::int), x.environment_id,
              x.organization_id, s.completed_at
         FROM settled s
        CROSS JOIN LATERAL (SELECT e.organization_id, o.fee_bps FROM environments e
@@ -394,7 +390,7 @@ WITH req AS (
       JOIN environments pe ON pe.organization_id = ao.platform_id AND pe.kind = ae.kind
      WHERE ae.id = s.environment_id) pp WHERE a.fee > 0) p ON true
        CROSS JOIN LATERAL (VALUES
-               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $68::int) + 5000) / 10000,
+               ('payment', s.amount::bigint, (s.amount::bigint * COALESCE(o.fee_bps, $61::int) + 5000) / 10000,
                 s.environment_id, o.organization_id),
                ('application_fee', -a.fee, 0, s.environment_id, o.organization_id),
                ('application_fee_received', a.fee, 0, p.environment_id, p.organization_id))

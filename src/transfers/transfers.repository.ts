@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { pageRows } from '../database/paging';
-import { and, empty, prepared, Sql, sql } from '../database/sql';
+import { and, empty, prepared, raw, Sql, sql } from '../database/sql';
 import type { SettlementGate } from '../payments/settlement-types';
-import { insertEventWhen, NewEvent } from '../webhooks/outbox';
+import { insertEventPerRow, insertEventWhen, NewEvent } from '../webhooks/outbox';
 import { toTransferJson, Transfer, TRANSFER_COLUMNS, TransferStatus } from './transfer';
 
 /** A new transfer as it is stored, its environment found (null: a live transfer to a wallet of no environment). */
@@ -42,20 +42,24 @@ export class TransfersRepository {
     transfer: NewTransfer,
     candidate: { paymentId: string; paymentRequestId: string },
   ): SettlementGate {
-    const matched: Transfer = { ...transfer, status: 'matched', ...candidate };
-    const when = (cte: string, t: Transfer) => insertEventWhen(cte, receivedEvent(t)!);
     const ifPayable = (value: Sql) => sql`CASE WHEN EXISTS (SELECT 1 FROM payable) THEN ${value} END`;
+    // One event, its record as stored: the unmatched record with the stored status and payment.
+    const received = receivedEvent(transfer)!;
     return {
       ctes: sql`, transfer_stored AS (${insertTransfer(
         transfer,
         sql`COALESCE(${ifPayable(sql`'matched'`)}, 'unmatched')`,
         ifPayable(sql`${candidate.paymentId}::uuid`),
         ifPayable(sql`${candidate.paymentRequestId}::uuid`),
-      )}), transfer_matched AS (SELECT 1 FROM transfer_stored WHERE status = 'matched'),
-      transfer_unmatched AS (SELECT 1 FROM transfer_stored WHERE status = 'unmatched'),
-      transfer_matched_event AS (${when('transfer_matched', matched)}),
-      transfer_unmatched_event AS (${when('transfer_unmatched', transfer)})`,
-      when: sql`EXISTS (SELECT 1 FROM transfer_matched)`,
+      )}), transfer_received AS (${insertEventPerRow(raw('transfer_stored s'), {
+        organizationId: sql`${received.organizationId}::uuid`,
+        environmentId: sql`${received.environmentId}::uuid`,
+        kind: received.kind,
+        data: sql`${JSON.stringify(received.data)}::jsonb || jsonb_build_object('status', s.status,
+                  'paymentId', s.payment_id, 'paymentRequestId', s.payment_request_id)`,
+        createdAt: transfer.createdAt,
+      })})`,
+      when: sql`EXISTS (SELECT 1 FROM transfer_stored WHERE status = 'matched')`,
       select: sql`(SELECT status FROM transfer_stored)`,
     };
   }
@@ -126,7 +130,7 @@ function insertTransfer(t: NewTransfer, status: Sql, paymentId: Sql, paymentRequ
               ${t.receivingPhone}, ${t.payerPhone}, ${t.payerApp}, ${t.amount}, ${t.memo}, ${t.receivedAt}::timestamptz,
               ${status}, ${paymentId}, ${paymentRequestId}, ${t.createdAt}::timestamptz, ${t.updatedAt}::timestamptz)
       ON CONFLICT ${conflict} DO NOTHING
-      RETURNING t.status`;
+      RETURNING t.status, t.payment_id, t.payment_request_id`;
 }
 
 /** `transfer-received` with the transfer as stored; none for a transfer of no environment. */
