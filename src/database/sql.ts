@@ -22,8 +22,11 @@ export class Sql {
   /** The text with `$n` placeholders and its values, as `pg` takes them. */
   compile(): { text: string; values: unknown[] } {
     const values: unknown[] = [];
-    const text = this.write(values);
-    return { text, values };
+    const parts: string[] = [];
+    this.write(parts, values);
+    // Joined once, flat: a text built by `+=` is a rope that the prepared statements' name cache
+    // would flatten again to hash and compare it (measured: a quarter of building pay's settlement).
+    return { text: parts.join(''), values };
   }
 
   /** As `pg` runs it: with a name when prepared (one per text, so two texts never share one). */
@@ -32,18 +35,17 @@ export class Sql {
     return this.prepare ? { name: preparedName(compiled.text), ...compiled } : compiled;
   }
 
-  private write(values: unknown[]): string {
-    let text = this.strings[0];
+  private write(parts: string[], values: unknown[]): void {
+    parts.push(this.strings[0]);
     for (let i = 0; i < this.values.length; i++) {
       const value = this.values[i];
-      if (value instanceof Sql) text += value.write(values);
+      if (value instanceof Sql) value.write(parts, values);
       else {
         values.push(value);
-        text += `$${values.length}`;
+        parts.push(`$${values.length}`);
       }
-      text += this.strings[i + 1];
+      parts.push(this.strings[i + 1]);
     }
-    return text;
   }
 }
 
