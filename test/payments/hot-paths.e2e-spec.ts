@@ -120,7 +120,8 @@ it('pays in three statements, the key cached: one read (method and request), ope
   expect(r).toEqual({ status: 200, statements: 3 });
 });
 
-it("pays by transfer in two statements, the key cached (the read, opening the payment); a test clock's invoice in three (its clock's time read between)", async () => {
+/** A new organization with its Sandbox transfer method on, and a request of 10 under `transactionId`. */
+async function transferTenant(transactionId: string) {
   const fresh = await newTenant(t);
   const gimtel = await t.http
     .put('/api/v1/configuration/gimtel')
@@ -129,7 +130,12 @@ it("pays by transfer in two statements, the key cached (the read, opening the pa
   await t.http
     .post('/api/v1/payment-request')
     .set('Authorization', fresh.sandbox.secretKey)
-    .send({ transactionId: 'hot-transfer', amount: 10 });
+    .send({ transactionId, amount: 10 });
+  return { fresh, gimtel };
+}
+
+it("pays by transfer in two statements, the key cached (the read, opening the payment); a test clock's invoice in three (its clock's time read between)", async () => {
+  const { fresh, gimtel } = await transferTenant('hot-transfer');
   const pay = (transactionId: string) => () =>
     t.http
       .post('/api/v1/payment')
@@ -164,15 +170,7 @@ it("pays by transfer in two statements, the key cached (the read, opening the pa
 });
 
 it('matches a transfer in two statements (its environment and candidates read, then stored and settled in one); a duplicate in three (the stored one read)', async () => {
-  const fresh = await newTenant(t);
-  const gimtel = await t.http
-    .put('/api/v1/configuration/gimtel')
-    .set('Authorization', fresh.sandbox.secretKey)
-    .send({ enabled: true });
-  await t.http
-    .post('/api/v1/payment-request')
-    .set('Authorization', fresh.sandbox.secretKey)
-    .send({ transactionId: 'hot-match', amount: 10 });
+  const { fresh, gimtel } = await transferTenant('hot-match');
   await t.http
     .post('/api/v1/payment')
     .set('Authorization', fresh.sandbox.publishableKey)
