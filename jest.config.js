@@ -17,7 +17,12 @@ const transform = {
     },
   ],
 };
-const base = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+// Node's environment, saying which file leaves a timer, socket or process running (test/handles-environment.js).
+const base = {
+  testEnvironment: '<rootDir>/test/handles-environment.js',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
 
 module.exports = {
   maxWorkers: process.env.JEST_WORKERS ?? 2,

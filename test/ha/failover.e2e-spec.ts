@@ -22,6 +22,13 @@ const BANK_TIMEOUT_MS = 15_000;
 /** Patroni's `ttl` in deploy/ha/start: a frozen leader loses its lock after it. */
 const LEADER_TTL_MS = 20_000;
 const LOAD_WORKERS = 6;
+/**
+ * Each load worker starts a create + pay at most once a second: 6 a second offered, well under
+ * what the two instances serve on a slow, loaded machine (12 to 16 a second unpaced), so the
+ * throughput compared before and after the failover is the service's, whatever the other Jest
+ * worker runs meanwhile.
+ */
+const LOAD_CYCLE_MS = 1000;
 
 let ha: HaTopology | undefined;
 let receiver: Receiver;
@@ -88,6 +95,8 @@ function load(tag: string): PaymentLoad {
     instances.map((i) => i.base),
     { secretKey: org.sandbox.secretKey, publishableKey: org.sandbox.publishableKey, methodId },
     tag,
+    undefined,
+    LOAD_CYCLE_MS,
   );
   l.start(LOAD_WORKERS);
   return l;

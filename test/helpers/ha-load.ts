@@ -22,6 +22,10 @@ export interface LoadTenant {
  * Merchants' clients creating payment requests and paying them, spread over several instances
  * (worker n talks to instance n mod count), recording every answer: what a failover must keep
  * (every 200 is committed) and what it may cost (503 with Retry-After, never 500, never a hang).
+ * With `cycleMs`, each worker starts a create + pay at most that often: a constant offered load,
+ * so that the throughput before and after a failover compare what the service serves, not what
+ * the rest of a shared machine leaves it at that moment (a browser suite starting in the other
+ * worker halved an unpaced load's rate).
  */
 export class PaymentLoad {
   readonly answers: Answer[] = [];
@@ -38,6 +42,8 @@ export class PaymentLoad {
     private readonly tag: string,
     /** A client gives up after this long (recorded as status 0). */
     private readonly clientTimeoutMs = 30_000,
+    /** Each worker starts a cycle (create, then pay) at most this often; 0: back to back. */
+    private readonly cycleMs = 0,
   ) {}
 
   start(workers: number): void {
@@ -66,25 +72,33 @@ export class PaymentLoad {
   private async work(worker: number): Promise<void> {
     const instance = worker % this.bases.length;
     for (let i = 0; this.running; i++) {
-      const transactionId = `${this.tag}-${worker}-${i}`;
-      const c = await this.call(instance, '/api/v1/payment-request', this.tenant.secretKey, {
-        transactionId,
-        amount: 1500,
-      });
-      if (c.status === 200) {
-        this.created.push(c.id);
-        const p = await this.call(instance, '/api/v1/payment', this.tenant.publishableKey, {
-          transactionId,
-          phoneNumber: '22222222',
-          passCode: '',
-          configurationId: this.tenant.methodId,
-        });
-        if (p.status === 200) this.paid.push({ id: p.id, at: Date.now() });
-      } else {
-        // A client backing off a little after a refusal, so the load does not spin on a shared machine.
-        await pause(100);
-      }
+      const cycleStarted = Date.now();
+      await this.cycle(instance, `${this.tag}-${worker}-${i}`);
+      // Not catching up after a slow cycle: the offered rate stays at most one per cycleMs.
+      const rest = this.cycleMs - (Date.now() - cycleStarted);
+      if (rest > 0 && this.running) await pause(rest);
     }
+  }
+
+  /** One client's payment request, then its payment when it was created. */
+  private async cycle(instance: number, transactionId: string): Promise<void> {
+    const c = await this.call(instance, '/api/v1/payment-request', this.tenant.secretKey, {
+      transactionId,
+      amount: 1500,
+    });
+    if (c.status !== 200) {
+      // A client backing off a little after a refusal, so the load does not spin on a shared machine.
+      await pause(100);
+      return;
+    }
+    this.created.push(c.id);
+    const p = await this.call(instance, '/api/v1/payment', this.tenant.publishableKey, {
+      transactionId,
+      phoneNumber: '22222222',
+      passCode: '',
+      configurationId: this.tenant.methodId,
+    });
+    if (p.status === 200) this.paid.push({ id: p.id, at: Date.now() });
   }
 
   private async call(
