@@ -95,8 +95,7 @@ function load(tag: string): PaymentLoad {
     instances.map((i) => i.base),
     { secretKey: org.sandbox.secretKey, publishableKey: org.sandbox.publishableKey, methodId },
     tag,
-    undefined,
-    LOAD_CYCLE_MS,
+    { cycleMs: LOAD_CYCLE_MS },
   );
   l.start(LOAD_WORKERS);
   return l;

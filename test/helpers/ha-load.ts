@@ -40,10 +40,12 @@ export class PaymentLoad {
     private readonly bases: string[],
     private readonly tenant: LoadTenant,
     private readonly tag: string,
-    /** A client gives up after this long (recorded as status 0). */
-    private readonly clientTimeoutMs = 30_000,
-    /** Each worker starts a cycle (create, then pay) at most this often; 0: back to back. */
-    private readonly cycleMs = 0,
+    private readonly options: {
+      /** A client gives up after this long (recorded as status 0); 30 s by default. */
+      clientTimeoutMs?: number;
+      /** Each worker starts a cycle (create, then pay) at most this often; back to back by default. */
+      cycleMs?: number;
+    } = {},
   ) {}
 
   start(workers: number): void {
@@ -75,7 +77,7 @@ export class PaymentLoad {
       const cycleStarted = Date.now();
       await this.cycle(instance, `${this.tag}-${worker}-${i}`);
       // Not catching up after a slow cycle: the offered rate stays at most one per cycleMs.
-      const rest = this.cycleMs - (Date.now() - cycleStarted);
+      const rest = (this.options.cycleMs ?? 0) - (Date.now() - cycleStarted);
       if (rest > 0 && this.running) await pause(rest);
     }
   }
@@ -114,7 +116,7 @@ export class PaymentLoad {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: key },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.clientTimeoutMs),
+        signal: AbortSignal.timeout(this.options.clientTimeoutMs ?? 30_000),
       });
     } catch (err) {
       this.answers.push({
