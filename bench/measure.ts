@@ -65,6 +65,12 @@ export async function postgresCpuFrom(pool: Pool): Promise<() => Promise<number>
 export interface Costed extends Measure {
   khoumsUs: number;
   postgresUs: number;
+  /**
+   * The bench's own process (autocannon building and reading the requests), per request: it runs
+   * on the same cores, so a load whose requests cost more to build (a signed notification) leaves
+   * the service less of the machine than a plain one.
+   */
+  clientUs: number;
 }
 
 /**
@@ -81,15 +87,23 @@ export async function costed(
 ): Promise<Costed> {
   const postgresSince = await postgresCpuFrom(pool);
   const khoumsBefore = cpuMs(pid);
+  const clientBefore = process.cpuUsage();
   const m = await load(port, request, seconds);
+  const client = process.cpuUsage(clientBefore);
   const khoumsMs = cpuMs(pid) - khoumsBefore;
   const postgresMs = await postgresSince();
   const per = (ms: number) => (ms * 1000) / Math.max(1, m.requests);
-  return { ...m, khoumsUs: per(khoumsMs), postgresUs: per(postgresMs) };
+  return {
+    ...m,
+    khoumsUs: per(khoumsMs),
+    postgresUs: per(postgresMs),
+    clientUs: per((client.user + client.system) / 1000),
+  };
 }
 
 export const fmtCost = (m: Costed) =>
-  `${fmt(m)}   CPU/request: node ${m.khoumsUs.toFixed(0)} µs, postgres ${m.postgresUs.toFixed(0)} µs`;
+  `${fmt(m)}   CPU/request: node ${m.khoumsUs.toFixed(0)} µs, postgres ${m.postgresUs.toFixed(0)} µs, ` +
+  `load generator ${m.clientUs.toFixed(0)} µs`;
 
 /** What B costs more than A: throughput lost and CPU added per request, against a target. */
 export function verdict(

@@ -1,6 +1,6 @@
 -- The SQL of src/payment-requests/ as sent to PostgreSQL. Written by `npm run queries`: do not edit.
 
--- PaymentRequestsRepository.insert
+-- PaymentRequestsRepository.insert (prepared)
 WITH created AS (
         INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, payment_link_id, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -29,8 +29,8 @@ SELECT * FROM payment_requests WHERE id = $1 AND environment_id = $2;
 -- PaymentRequestsRepository.byIdAnywhere
 SELECT * FROM payment_requests WHERE id = $1;
 
--- PaymentRequestsRepository.byTransactionId
-SELECT * FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2;
+-- PaymentRequestsRepository.byTransactionId (prepared)
+SELECT id, environment_id, transaction_id, amount, phone_number, status, paid_at, invoice_id, voided_at, payment_count, application_fee, payment_link_id, test_clock_id, created_at, updated_at FROM payment_requests WHERE environment_id = $1 AND transaction_id = $2;
 
 -- PaymentRequestsRepository.lock
 SELECT id, status, voided_at IS NOT NULL AS voided, amount, application_fee AS "applicationFee",

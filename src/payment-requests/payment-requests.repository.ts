@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, prepared, Sql, sql } from '../database/sql';
+import { and, prepared, raw, Sql, sql } from '../database/sql';
 import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
 import { insertEvent, insertEventWhen } from '../webhooks/outbox';
 import {
@@ -30,6 +30,12 @@ export interface LockedRequest {
   paymentLinkId: string | null;
 }
 
+/** A request's columns, named (a prepared statement's result must not follow the table): what `fromRow` reads. */
+const REQUEST_COLUMNS = raw(
+  'id, environment_id, transaction_id, amount, phone_number, status, paid_at, invoice_id, voided_at, payment_count, ' +
+    'application_fee, payment_link_id, test_clock_id, created_at, updated_at',
+);
+
 @Injectable()
 export class PaymentRequestsRepository {
   constructor(private readonly db: Db) {}
@@ -39,14 +45,16 @@ export class PaymentRequestsRepository {
    * transactionId inserts nothing, and so records nothing: false.
    */
   async insert(pr: PaymentRequest, organizationId: string): Promise<boolean> {
-    const rows = await this.db.many(sql`
+    const rows = await this.db.many(
+      prepared(sql`
       WITH created AS (
         INSERT INTO payment_requests (id, environment_id, transaction_id, amount, phone_number, invoice_id, application_fee, payment_link_id, created_at, updated_at)
         VALUES (${pr.id}, ${pr.environmentId}, ${pr.transactionId}, ${pr.amount}, ${pr.phoneNumber}, ${pr.invoiceId}, ${pr.applicationFee}, ${pr.paymentLinkId}, ${pr.createdAt}, ${pr.createdAt})
         ON CONFLICT (environment_id, transaction_id) DO NOTHING
         RETURNING id
       ), event AS (${createdEvent(pr, organizationId)})
-      SELECT id FROM created`);
+      SELECT id FROM created`),
+    );
     return rows.length > 0;
   }
 
@@ -85,9 +93,12 @@ export class PaymentRequestsRepository {
     return row && fromRow(row);
   }
 
+  /** Prepared: the API's look-up by transactionId is a hot path, and planning it cost as much as running it. */
   async byTransactionId(environmentId: string, transactionId: string): Promise<PaymentRequest | undefined> {
     const row = await this.db.one<PaymentRequestRow>(
-      sql`SELECT * FROM payment_requests WHERE environment_id = ${environmentId} AND transaction_id = ${transactionId}`,
+      prepared(
+        sql`SELECT ${REQUEST_COLUMNS} FROM payment_requests WHERE environment_id = ${environmentId} AND transaction_id = ${transactionId}`,
+      ),
     );
     return row && fromRow(row);
   }
