@@ -11,7 +11,33 @@ class SummaryReporter {
     this.slowest = Number(process.env.SLOWEST_FILES ?? 20);
   }
 
+  /**
+   * KHOUMS_TEST_HANDLES=timers: the longest stalls of this (Jest's main) process's event loop in
+   * the run's last 20 s, printed at the end: Jest gives a worker 500 ms to exit, timed by this loop.
+   */
+  onRunStart() {
+    if (process.env.KHOUMS_TEST_HANDLES !== 'timers') return;
+    this.stalls = [];
+    let last = Date.now();
+    this.lag = setInterval(() => {
+      const now = Date.now();
+      if (now - last > 150) this.stalls.push({ at: now, ms: now - last - 50 });
+      last = now;
+    }, 50);
+    this.lag.unref();
+  }
+
   onRunComplete(_contexts, results) {
+    if (this.lag) {
+      clearInterval(this.lag);
+      const recent = this.stalls.filter((s) => s.at > Date.now() - 20_000);
+      process.stdout.write(
+        `\nMain process event-loop stalls over 100 ms in the last 20 s: ${
+          recent.map((s) => `${s.ms} ms ${((Date.now() - s.at) / 1000).toFixed(1)} s ago`).join(', ') ||
+          'none'
+        }\n`,
+      );
+    }
     const files = results.testResults
       .map((r) => ({ path: relative(this.rootDir, r.testFilePath), ms: r.perfStats.end - r.perfStats.start }))
       .filter((f) => f.ms > 0)
