@@ -30,10 +30,28 @@ export interface LockedRequest {
   paymentLinkId: string | null;
 }
 
-/** A request's columns, named (a prepared statement's result must not follow the table): what `fromRow` reads. */
+/**
+ * A request's columns, named (a prepared statement's result must not follow the table): every
+ * column `fromRow` reads, which the type checks (a column added to the row must be added here).
+ */
 const REQUEST_COLUMNS = raw(
-  'id, environment_id, transaction_id, amount, phone_number, status, paid_at, invoice_id, voided_at, payment_count, ' +
-    'application_fee, payment_link_id, test_clock_id, created_at, updated_at',
+  Object.keys({
+    id: true,
+    environment_id: true,
+    transaction_id: true,
+    amount: true,
+    phone_number: true,
+    status: true,
+    paid_at: true,
+    invoice_id: true,
+    voided_at: true,
+    payment_count: true,
+    application_fee: true,
+    payment_link_id: true,
+    test_clock_id: true,
+    created_at: true,
+    updated_at: true,
+  } satisfies Record<keyof PaymentRequestRow, true>).join(', '),
 );
 
 @Injectable()
