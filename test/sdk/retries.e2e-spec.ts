@@ -374,6 +374,7 @@ describe('idempotent retries: the service answers a retry with the first answer'
       paymentMethodId: liveMethods.masrivi,
     };
     const { k, waits } = through(org.production.publishableKey, { timeout: 300 });
+    const logged = t.logs.length;
     const pending = await k.payments.pay(params, { idempotencyKey });
     expect(pending).toMatchObject({ transactionId: pr.transactionId, status: 'pending' });
     expect(waits).toEqual([1000]);
@@ -382,7 +383,12 @@ describe('idempotent retries: the service answers a retry with the first answer'
     await waitFor(
       async () => (await live.paymentRequests.get(pr.id)).status === 'paid',
       'the bank to answer',
-    );
+    ).catch(async (err: Error) => {
+      // Seen once in CI (Node 24), not reproduced since: say what became of the payment.
+      const rows = await t.query('SELECT status, failure_reason FROM payments WHERE id = $1', [pending.id]);
+      const warnings = t.logs.slice(logged).filter((l) => (JSON.parse(l) as { level: number }).level >= 40);
+      throw new Error(`${err.message}: payment ${JSON.stringify(rows)}, logged:\n${warnings.join('\n')}`);
+    });
     const later = await k.payments.pay(params, { idempotencyKey });
     expect(later).toMatchObject({ id: pending.id, status: 'completed' });
     expect(sim.stats()).toMatchObject({ chargeRequests: 1, charges: 1 });
