@@ -23,9 +23,11 @@ it('gives up with its reason when the lock stays held past the wait, and migrate
     const started = Date.now();
     await expect(runMigrations(url, 300)).rejects.toThrow(MIGRATION_LOCK_MESSAGE);
     expect(Date.now() - started).toBeLessThan(20_000);
-    // The failed wait left no setting behind on its session, and no lock of its own.
+    // The failed wait left no setting behind on its session, and no lock of its own. Advisory locks
+    // are per database: the other files' apps, starting meanwhile, take the same key on theirs.
     const { rows } = await holder.query(
       `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 7372040001 % 4294967296
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND pid <> pg_backend_pid()`,
     );
     expect(rows[0].n).toBe(0);
