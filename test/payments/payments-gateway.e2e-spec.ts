@@ -4,7 +4,7 @@ import { Messages } from '../../src/common/errors/messages';
 import type { CreatedOrganization } from '../../src/organizations/organizations.service';
 import { BankSimulator, startBankSimulator } from '../../src/payments/banks/simulator/bank-simulator';
 import { ReconciliationService } from '../../src/payments/reconciliation.service';
-import { directUrlFor, newTenant, startTestApp, TestApp, testDatabaseUrl } from '../helpers/app';
+import { databaseEnv, newTenant, privateDatabase, startTestApp, TestApp } from '../helpers/app';
 import { waitFor } from '../helpers/poll';
 import { freePort } from '../../src/common/net';
 import { buildDist } from '../helpers/build';
@@ -12,13 +12,14 @@ import { buildDist } from '../helpers/build';
 /**
  * The Production path: the gateway adapter against the bank simulator server, its faults,
  * concurrency, reconciliation and a crash between the bank's answer and the commit.
- * Reconciliation is global (every pending payment of the database), so every test that runs it
- * lives in this file, with the one simulator that knows these payments. Passes may also meet the
- * Sandbox payments of other files running at the same time, so tests assert the state of their
- * own payments rather than a pass's counts.
+ * Reconciliation is global (every pending payment of the database), so this file runs on a
+ * database of its own, with the one simulator that knows its payments: on the shared one, a pass
+ * failed another file's Production payment while that file's bank was still answering ("the bank
+ * has no record of the charge"), and that file's request was never paid.
  */
 
 const BANK_TIMEOUT_MS = 400;
+let db: { url: string; drop(): Promise<void> };
 let t: TestApp;
 let sim: BankSimulator;
 let org: CreatedOrganization;
@@ -28,13 +29,17 @@ let seq = 0;
 
 beforeAll(async () => {
   sim = await startBankSimulator();
-  t = await startTestApp({
-    BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
-    SANDBOX_BANK_TIMEOUT_MS: '300',
-    BANK_BANKILY_URL: sim.url,
-    BANK_MASRIVI_URL: sim.url,
-    // BANK_SEDAD_URL unset: a Production bank that is not configured.
-  });
+  db = await privateDatabase();
+  t = await startTestApp(
+    {
+      BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
+      SANDBOX_BANK_TIMEOUT_MS: '300',
+      BANK_BANKILY_URL: sim.url,
+      BANK_MASRIVI_URL: sim.url,
+      // BANK_SEDAD_URL unset: a Production bank that is not configured.
+    },
+    db.url,
+  );
   payments = t.app.get(ReconciliationService);
   org = await newTenant(t);
   const res = await t.http
@@ -49,6 +54,7 @@ beforeEach(() => sim.reset());
 afterAll(async () => {
   await t.close();
   await sim.close();
+  await db.drop();
 });
 
 async function newRequest(amount = 2500): Promise<{ id: string; transactionId: string }> {
@@ -291,12 +297,15 @@ describe('reconciliation', () => {
 
 describe('the reconciliation schedule', () => {
   it('runs every RECONCILE_INTERVAL_MS and completes a payment the bank confirmed', async () => {
-    const scheduled = await startTestApp({
-      RECONCILE_INTERVAL_MS: '50',
-      RECONCILE_MIN_AGE_MS: '0',
-      BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
-      BANK_MASRIVI_URL: sim.url,
-    });
+    const scheduled = await startTestApp(
+      {
+        RECONCILE_INTERVAL_MS: '50',
+        RECONCILE_MIN_AGE_MS: '0',
+        BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
+        BANK_MASRIVI_URL: sim.url,
+      },
+      db.url,
+    );
     try {
       sim.setMode('pending');
       const pr = await newRequest();
@@ -328,8 +337,7 @@ describe('a crash between the bank and the commit', () => {
       cwd: root,
       env: {
         ...process.env,
-        DATABASE_URL: testDatabaseUrl(),
-        ...(directUrlFor(testDatabaseUrl()) ? { DATABASE_DIRECT_URL: directUrlFor(testDatabaseUrl()) } : {}),
+        ...databaseEnv(db.url),
         PORT: String(port),
         DEMO_ORG: 'false',
         LOG_LEVEL: 'warn',
