@@ -384,7 +384,7 @@ describe('idempotent retries: the service answers a retry with the first answer'
       async () => (await live.paymentRequests.get(pr.id)).status === 'paid',
       'the bank to answer',
     ).catch(async (err: Error) => {
-      // Seen once in CI (Node 24), not reproduced since: say what became of the payment.
+      // Say what became of the payment (once: failed by another file's reconciliation pass).
       const rows = await t.query('SELECT status, failure_reason FROM payments WHERE id = $1', [pending.id]);
       const warnings = t.logs.slice(logged).filter((l) => (JSON.parse(l) as { level: number }).level >= 40);
       throw new Error(`${err.message}: payment ${JSON.stringify(rows)}, logged:\n${warnings.join('\n')}`);
