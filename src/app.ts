@@ -2,7 +2,7 @@ import fastifyFormbody from '@fastify/formbody';
 import { NestFactory } from '@nestjs/core';
 import { LogController } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Type } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
@@ -99,6 +99,25 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     done();
   });
 
+  SwaggerModule.setup('api/docs', app, apiDocument(app, options.modules ?? []), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
+  return app;
+}
+
+/**
+ * The OpenAPI document of the application's routes, built once per process for the application
+ * without extra modules (it depends on the controllers only, not on the configuration): the test
+ * suites start hundreds of applications, and building it cost about 170 ms each time.
+ */
+let baseDocument: string | undefined;
+function apiDocument(app: NestFastifyApplication, modules: Type[]): OpenAPIObject {
+  if (modules.length > 0) return buildApiDocument(app);
+  baseDocument ??= JSON.stringify(buildApiDocument(app));
+  return JSON.parse(baseDocument) as OpenAPIObject;
+}
+
+function buildApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -115,8 +134,5 @@ export async function createApp(options: AppOptions): Promise<NestFastifyApplica
     ...apiKeyErrors(route),
     ...(method === 'get' ? [] : IDEMPOTENCY_KEY_ERRORS),
   ]);
-  SwaggerModule.setup('api/docs', app, documentAccountHeader(documentIdempotencyKey(document)), {
-    jsonDocumentUrl: 'api/docs-json',
-  });
-  return app;
+  return documentAccountHeader(documentIdempotencyKey(document));
 }
