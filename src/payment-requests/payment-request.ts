@@ -1,5 +1,6 @@
 import { CsvColumn, csvTimeOf } from '../common/http/csv';
 import { ApiProperty } from '@nestjs/swagger';
+import { raw } from '../database/sql';
 
 export type PaymentRequestStatus = 'pending' | 'paid';
 
@@ -48,6 +49,30 @@ export interface PaymentRequestRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/**
+ * A request's columns, named (a prepared statement's result must not follow the table): every
+ * column `fromRow` reads, which the type checks (a column added to the row must be added here).
+ */
+export const REQUEST_COLUMNS = raw(
+  Object.keys({
+    id: true,
+    environment_id: true,
+    transaction_id: true,
+    amount: true,
+    phone_number: true,
+    status: true,
+    paid_at: true,
+    invoice_id: true,
+    voided_at: true,
+    payment_count: true,
+    application_fee: true,
+    payment_link_id: true,
+    test_clock_id: true,
+    created_at: true,
+    updated_at: true,
+  } satisfies Record<keyof PaymentRequestRow, true>).join(', '),
+);
 
 export function fromRow(r: PaymentRequestRow): PaymentRequest {
   return {

@@ -3,7 +3,7 @@ import type { Page } from '../common/pagination';
 import { Db } from '../database/db';
 import { KeysetPage, keysetBatches, keysetPage, KeysetQuery } from '../database/keyset';
 import { pageRows } from '../database/paging';
-import { and, prepared, raw, Sql, sql } from '../database/sql';
+import { and, prepared, Sql, sql } from '../database/sql';
 import type { KeyedWrite, KeyedWriteRow } from '../idempotency/idempotency.repository';
 import { insertEvent, insertEventWhen } from '../webhooks/outbox';
 import {
@@ -11,6 +11,7 @@ import {
   PaymentRequest,
   PaymentRequestRow,
   PaymentRequestStatus,
+  REQUEST_COLUMNS,
   toPaymentRequestJson,
 } from './payment-request';
 import { PaymentRequestSearch, searchStatement } from './payment-request-search';
@@ -29,30 +30,6 @@ export interface LockedRequest {
   applicationFee: number | null;
   paymentLinkId: string | null;
 }
-
-/**
- * A request's columns, named (a prepared statement's result must not follow the table): every
- * column `fromRow` reads, which the type checks (a column added to the row must be added here).
- */
-const REQUEST_COLUMNS = raw(
-  Object.keys({
-    id: true,
-    environment_id: true,
-    transaction_id: true,
-    amount: true,
-    phone_number: true,
-    status: true,
-    paid_at: true,
-    invoice_id: true,
-    voided_at: true,
-    payment_count: true,
-    application_fee: true,
-    payment_link_id: true,
-    test_clock_id: true,
-    created_at: true,
-    updated_at: true,
-  } satisfies Record<keyof PaymentRequestRow, true>).join(', '),
-);
 
 @Injectable()
 export class PaymentRequestsRepository {

@@ -46,7 +46,7 @@ export function compileViews(dir: string): ReadonlyMap<string, Handlebars.Templa
 /**
  * The compiled views of each directory, once per process: the files do not change while it runs,
  * and the templates are pure functions of their locals, so every application of the process (the
- * test suites start many; compiling the 89 files cost 250-870 ms each time) shares them.
+ * test suites start many; compiling them cost 250-870 ms each time) shares them.
  */
 const compiledViews = new Map<string, ReadonlyMap<string, Handlebars.TemplateDelegate>>();
 
