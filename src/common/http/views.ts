@@ -18,47 +18,73 @@ function hbsFiles(dir: string): string[] {
 }
 
 /**
- * Every Handlebars file of `dir` compiled, in a Handlebars instance of its own: `partials/x.hbs` is
- * the partial `x`, any other file a template named by its path without `.hbs`. Compiled eagerly
- * (Handlebars compiles lazily on first call) so that a broken view fails start-up.
+ * Every Handlebars file of `dir`, in a Handlebars instance of its own: `partials/x.hbs` is the
+ * partial `x`, any other file a template named by its path without `.hbs`. Every file is parsed
+ * here, so that a broken view fails start-up with its name; a template is compiled from its parsed
+ * form on its first render (compiling all 89 cost 350-500 ms of each start, parsing them 60-150 ms,
+ * and a process renders few of them: a test application most often none).
  */
-export function compileViews(dir: string): ReadonlyMap<string, Handlebars.TemplateDelegate> {
-  const templates = new Map<string, Handlebars.TemplateDelegate>();
+export function compileViews(dir: string): ViewTemplates {
   const hb = Handlebars.create();
+  const parsed = new Map<string, hbs.AST.Program>();
   for (const file of hbsFiles(dir)) {
     const name = relative(dir, file)
       .replace(/\\/g, '/')
       .replace(/\.hbs$/, '');
-    const source = readFileSync(file, 'utf8');
-    if (name.startsWith('partials/')) hb.registerPartial(name.slice('partials/'.length), source);
-    else templates.set(name, hb.compile(source, { strict: false }));
-  }
-  for (const [name, template] of templates) {
+    let ast: hbs.AST.Program;
     try {
-      template({});
+      ast = Handlebars.parse(readFileSync(file, 'utf8'));
     } catch (err) {
       throw new Error(`views/${name}.hbs does not compile: ${(err as Error).message}`);
     }
+    if (name.startsWith('partials/')) hb.registerPartial(name.slice('partials/'.length), hb.compile(ast));
+    else parsed.set(name, ast);
   }
-  return templates;
+  return new ViewTemplates(hb, parsed);
+}
+
+/** The templates of a views directory, each compiled once, on its first use (see `compileViews`). */
+export class ViewTemplates {
+  private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
+
+  constructor(
+    private readonly hb: typeof Handlebars,
+    private readonly parsed: ReadonlyMap<string, hbs.AST.Program>,
+  ) {}
+
+  /** The names of the templates (the partials are not templates). */
+  names(): string[] {
+    return [...this.parsed.keys()];
+  }
+
+  /** The template `name`, undefined when there is no such file. */
+  get(name: string): Handlebars.TemplateDelegate | undefined {
+    let template = this.compiled.get(name);
+    if (!template) {
+      const ast = this.parsed.get(name);
+      if (!ast) return undefined;
+      this.compiled.set(name, (template = this.hb.compile(ast, { strict: false })));
+    }
+    return template;
+  }
 }
 
 /**
- * The compiled views of each directory, once per process: the files do not change while it runs,
- * and the templates are pure functions of their locals, so every application of the process (the
- * test suites start many; compiling them cost 250-870 ms each time) shares them.
+ * The views of each directory, once per process: the files do not change while it runs, and the
+ * templates are pure functions of their locals, so every application of the process (the test
+ * suites start many) shares them, each template compiled once.
  */
-const compiledViews = new Map<string, ReadonlyMap<string, Handlebars.TemplateDelegate>>();
+const compiledViews = new Map<string, ViewTemplates>();
 
 /**
  * Server-rendered pages (the hosted checkout, the dashboard, the console, the portal): every
- * Handlebars file of `views/` compiled at start-up (`compileViews`). A view renders inside a
- * layout of `views/layouts/` as `{{{body}}}`. Rendering is then a function call, so a page costs
- * no file system access.
+ * Handlebars file of `views/` read and parsed at start-up, each template compiled on its first
+ * render (`compileViews`). A view renders inside a layout of `views/layouts/` as `{{{body}}}`.
+ * Rendering is then a function call, so a page costs no file system access.
  */
 @Injectable()
 export class Views {
-  private readonly templates: ReadonlyMap<string, Handlebars.TemplateDelegate>;
+  private readonly templates: ViewTemplates;
 
   constructor() {
     const dir = viewsDir();
