@@ -26,6 +26,7 @@ declare global {
         database?: string;
         template?: string;
         pgbouncer?: { stop(): Promise<void> };
+        runDir?: string;
       }
     | undefined;
 }
@@ -80,6 +81,10 @@ export default async function globalSetup(): Promise<void> {
     url = pooled.toString();
   }
   process.env.KHOUMS_TEST_DATABASE_URL = url;
+  // What the run's files share on disk (the applications' OpenAPI document: test/helpers/app.ts).
+  process.env.KHOUMS_TEST_RUN_DIR = globalThis.__khoumsTestDb.runDir = mkdtempSync(
+    join(tmpdir(), 'khoums-run-'),
+  );
   // Services the tests start in child processes on this external database need the documents' key.
   process.env.DOCUMENTS_ENCRYPTION_KEY ??= 'a'.repeat(64);
 }

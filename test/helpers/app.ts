@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -11,7 +13,7 @@ import { allJobsOff, AppConfig, loadConfig } from '../../src/config/config';
 import { Db } from '../../src/database/db';
 import { insertEvent, NewEvent } from '../../src/webhooks/outbox';
 import { OrganizationsService, CreatedOrganization } from '../../src/organizations/organizations.service';
-import { OpenApiCheck } from './openapi-check';
+import { OpenApiCheck, type Document } from './openapi-check';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -40,6 +42,35 @@ function failOnUndeclaredAnswers(): void {
 if (typeof afterEach === 'function') {
   afterEach(failOnUndeclaredAnswers);
   afterAll(failOnUndeclaredAnswers);
+}
+
+/**
+ * The OpenAPI document an application serves, which its answers are checked against. Without extra
+ * modules it is the same for every application of the run (it depends on the controllers only, the
+ * service caches it per process on the same ground), so the run's first application to serve it
+ * leaves it in the run's directory (KHOUMS_TEST_RUN_DIR, global-setup) and the others read it
+ * there: Jest gives each test file a module registry of its own, and building the document cost
+ * 300-400 ms in every file's first application. The suites that test the document itself fetch it
+ * from their app.
+ */
+async function openApiDocument(app: NestFastifyApplication, modules: Type[]): Promise<Document> {
+  const served = async () =>
+    (
+      await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/docs-json' })
+    ).json<Document>();
+  const dir = process.env.KHOUMS_TEST_RUN_DIR;
+  if (!dir || modules.length > 0) return served();
+  const file = join(dir, 'openapi.json');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Document;
+  } catch {
+    // not written yet: this application serves it, and leaves it for the others
+  }
+  const document = await served();
+  const written = `${file}.${process.pid}-${randomUUID()}`;
+  writeFileSync(written, JSON.stringify(document));
+  renameSync(written, file); // whole or not at all, for a reader in another worker
+  return document;
 }
 
 export function testDatabaseUrl(): string {
@@ -135,7 +166,7 @@ export async function startTestApp(
   });
   // An ephemeral port, unless the test gave one (to make PUBLIC_URL this very server's address).
   await app.listen(env.PORT ? Number(env.PORT) : 0, '127.0.0.1');
-  document.check = new OpenApiCheck((await fastify.inject({ method: 'GET', url: '/api/docs-json' })).json());
+  document.check = new OpenApiCheck(await openApiDocument(app, modules));
   const db = app.get(Db);
   return {
     app,

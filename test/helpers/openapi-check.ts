@@ -16,7 +16,7 @@ import { join } from 'node:path';
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
-interface Document {
+export interface Document {
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, object> };
 }
