@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BillingModule } from './billing/billing.module';
@@ -14,7 +14,6 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { Views } from './common/http/views';
 import { ValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/config';
-import { ReadsReplicaInterceptor } from './database/reads-replica';
 import { DatabaseModule } from './database/database.module';
 import { GoingLiveModule } from './going-live/going-live.module';
 import { HealthController } from './health/health.controller';
@@ -97,7 +96,6 @@ export class AppModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        { provide: APP_INTERCEPTOR, useClass: ReadsReplicaInterceptor },
       ],
     };
   }

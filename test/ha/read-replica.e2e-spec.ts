@@ -1,3 +1,4 @@
+import { ApplicationConfig } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,6 +103,14 @@ it("streams the API's CSV exports from the replica, its JSON lists from the lead
     .set('Authorization', org.sandbox.secretKey)
     .expect(200);
   expect(await nodesThatRan(jsonMarker)).toEqual([leader]);
+});
+
+it('is the interceptor of the routes that read the replica only: the application has none of its own', () => {
+  // An application-wide interceptor puts every request of every route through Nest's interceptor
+  // chain (docs/architecture.md); the routes above prove the routes' own one reads the replica.
+  const config = t!.app.get(ApplicationConfig);
+  expect(config.getGlobalInterceptors().map((i) => i.constructor.name)).toEqual([]);
+  expect(config.getGlobalRequestInterceptors().map((w) => String(w.name))).toEqual([]);
 });
 
 it('exports the replica lag as a metric', async () => {
