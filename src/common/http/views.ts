@@ -21,8 +21,8 @@ function hbsFiles(dir: string): string[] {
  * Every Handlebars file of `dir`, in a Handlebars instance of its own: `partials/x.hbs` is the
  * partial `x`, any other file a template named by its path without `.hbs`. Every file is parsed
  * here, so that a broken view fails start-up with its name; a template is compiled from its parsed
- * form on its first render (compiling all 89 cost 350-500 ms of each start, parsing them 60-150 ms,
- * and a process renders few of them: a test application most often none).
+ * form on its first render (compiling them all cost about three times parsing them, at each
+ * process's start, and a process renders few of them: a test application most often none).
  */
 export function compileViews(dir: string): ViewTemplates {
   const hb = Handlebars.create();
