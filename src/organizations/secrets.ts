@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash as hashOnce, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EnvironmentKind, KeyKind } from './tenant';
 
@@ -25,8 +25,9 @@ export function looksLikeApiKey(value: string): boolean {
   return value.length <= 200 && KEY_PATTERN.test(value);
 }
 
+/** SHA-256 in one call (half the time of a Hash object's three, on every authenticated request). */
 export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+  return hashOnce('sha256', key, 'buffer');
 }
 
 export function displayKey(key: string): string {

@@ -2,6 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { expectedShape } from './fields';
+import { rememberValidationRules } from './remembered-rules';
 import { unstorablePaths } from './storable';
 import {
   buildValidationBody,
@@ -10,6 +11,8 @@ import {
   ValidationFailed,
   ValidationTarget,
 } from './validation-body';
+
+rememberValidationRules();
 
 const TARGETS: Partial<Record<ArgumentMetadata['type'], ValidationTarget>> = {
   body: 'body',
