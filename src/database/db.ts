@@ -88,10 +88,19 @@ export class Db {
     });
     const tx: Transaction = { client, open: true };
     let broken = false;
+    // A connection lost while the transaction is between statements (PostgreSQL stopped, a leader
+    // demoted) is reported as an 'error' event of a client the pool no longer listens to: unheard,
+    // it would end the process. Heard here, the loss fails the transaction's next statement or its
+    // COMMIT, which answers 503 as any statement that found PostgreSQL gone.
+    const lost = (err: Error) => {
+      broken = true;
+      this.availability.failed(err);
+    };
+    client.on('error', lost);
     try {
-      await client.query('BEGIN');
+      await this.control(client, 'BEGIN');
       const result = await this.context.run(tx, fn);
-      await client.query('COMMIT');
+      await this.control(client, 'COMMIT');
       return result;
     } catch (err) {
       // A connection that broke or went silent is dropped rather than asked to roll back (on a
@@ -104,8 +113,19 @@ export class Db {
         });
       throw err;
     } finally {
+      client.off('error', lost);
       tx.open = false;
       client.release(broken);
+    }
+  }
+
+  /** BEGIN or COMMIT, whose failure says whether PostgreSQL is reachable as any statement's does. */
+  private async control(client: PoolClient, command: 'BEGIN' | 'COMMIT'): Promise<void> {
+    try {
+      await client.query(command);
+    } catch (err) {
+      this.availability.failed(err);
+      throw err;
     }
   }
 

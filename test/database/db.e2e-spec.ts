@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { isDatabaseUnavailable } from '../../src/common/errors/database-unavailable';
 import { createPool } from '../../src/database/database.module';
 import { Db } from '../../src/database/db';
 import { prepared, sql } from '../../src/database/sql';
 import { testDatabaseUrl } from '../helpers/app';
+import { waitFor } from '../helpers/poll';
 
 /** Db, the one way the service reaches PostgreSQL: statements, ambient transactions, rollbacks. */
 let db: Db;
 const table = `db_spec_${randomUUID().replace(/-/g, '')}`;
-const t = (text: string) => sql([text.replace('$T', table)] as unknown as TemplateStringsArray);
+const t = (text: string) => sql([text.replaceAll('$T', table)] as unknown as TemplateStringsArray);
 
 beforeAll(async () => {
   db = new Db(createPool(testDatabaseUrl(), 4));
@@ -104,4 +106,67 @@ it('runs a prepared statement as a named one, parsed once per connection, and it
     expect(named).toHaveLength(1);
     expect(named[0].name).toMatch(/^khoums_/);
   });
+});
+
+it('survives a connection lost between two statements of a transaction: the COMMIT fails as an outage (503, logged once), the process runs on', async () => {
+  expect(db.availability.available).toBe(true);
+  const commit = db.transaction(async () => {
+    await insert(1);
+    const { pid } = (await db.one<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`))!;
+    // From another connection, waiting until the transaction's own is gone: its COMMIT is the
+    // first thing to meet the loss.
+    await db.pool.query('SELECT pg_terminate_backend($1, 10000)', [pid]);
+  });
+  expect(
+    isDatabaseUnavailable(
+      await commit.then(
+        () => 'committed',
+        (e: unknown) => e,
+      ),
+    ),
+  ).toBe(true);
+  expect(db.availability.available).toBe(false);
+  // The next statement that succeeds says it is back.
+  expect(await ids()).toEqual([]);
+  expect(db.availability.available).toBe(true);
+});
+
+it('counts a COMMIT cut off while it runs as an outage, as any statement that found PostgreSQL gone', async () => {
+  // A deferred check that takes its time runs inside COMMIT: the connection is ended meanwhile.
+  await db.exec(
+    t(`CREATE FUNCTION $T_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`),
+  );
+  await db.exec(
+    t(`CREATE CONSTRAINT TRIGGER $T_slow AFTER INSERT ON $T DEFERRABLE INITIALLY DEFERRED
+         FOR EACH ROW EXECUTE FUNCTION $T_slow()`),
+  );
+  try {
+    let pid = 0;
+    const outcome = db
+      .transaction(async () => {
+        await insert(1);
+        pid = (await db.one<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`))!.pid;
+      })
+      .then(
+        () => 'committed',
+        (e: unknown) => e,
+      );
+    const committing = async () =>
+      (
+        await db.pool.query<{ waiting: boolean }>(
+          `SELECT count(*) > 0 AS waiting FROM pg_stat_activity WHERE pid = $1 AND query = 'COMMIT' AND state = 'active'`,
+          [pid],
+        )
+      ).rows[0].waiting;
+    await waitFor(committing, 'the COMMIT running its deferred check', 10_000);
+    await db.pool.query('SELECT pg_terminate_backend($1, 10000)', [pid]);
+    expect(isDatabaseUnavailable(await outcome)).toBe(true);
+    expect(db.availability.available).toBe(false);
+    expect(await ids()).toEqual([]);
+    expect(db.availability.available).toBe(true);
+  } finally {
+    await db.exec(t('DROP TRIGGER $T_slow ON $T'));
+    await db.exec(t('DROP FUNCTION $T_slow()'));
+  }
 });
