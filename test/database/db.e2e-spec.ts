@@ -132,16 +132,20 @@ it('survives a connection lost between two statements of a transaction: the COMM
 });
 
 it('counts a COMMIT cut off while it runs as an outage, as any statement that found PostgreSQL gone', async () => {
-  // A deferred check that takes its time runs inside COMMIT: the connection is ended meanwhile.
+  // A deferred check runs inside COMMIT, and waits there for a lock this test holds until the
+  // connection is ended: the COMMIT is running when the loss comes, however slow the machine.
+  const key = Math.floor(Math.random() * 2 ** 31);
   await db.exec(
-    t(`CREATE FUNCTION $T_slow() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`),
+    t(`CREATE FUNCTION $T_held() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_advisory_xact_lock(${key}); RETURN NULL; END $$`),
   );
   await db.exec(
-    t(`CREATE CONSTRAINT TRIGGER $T_slow AFTER INSERT ON $T DEFERRABLE INITIALLY DEFERRED
-         FOR EACH ROW EXECUTE FUNCTION $T_slow()`),
+    t(`CREATE CONSTRAINT TRIGGER $T_held AFTER INSERT ON $T DEFERRABLE INITIALLY DEFERRED
+         FOR EACH ROW EXECUTE FUNCTION $T_held()`),
   );
+  const holder = await db.pool.connect();
   try {
+    await holder.query('SELECT pg_advisory_lock($1)', [key]);
     let pid = 0;
     const outcome = db
       .transaction(async () => {
@@ -155,18 +159,21 @@ it('counts a COMMIT cut off while it runs as an outage, as any statement that fo
     const committing = async () =>
       (
         await db.pool.query<{ waiting: boolean }>(
-          `SELECT count(*) > 0 AS waiting FROM pg_stat_activity WHERE pid = $1 AND query = 'COMMIT' AND state = 'active'`,
+          `SELECT count(*) > 0 AS waiting FROM pg_stat_activity
+            WHERE pid = $1 AND query = 'COMMIT' AND wait_event = 'advisory'`,
           [pid],
         )
       ).rows[0].waiting;
-    await waitFor(committing, 'the COMMIT running its deferred check', 10_000);
+    await waitFor(committing, 'the COMMIT waiting in its deferred check', 10_000);
     await db.pool.query('SELECT pg_terminate_backend($1, 10000)', [pid]);
     expect(isDatabaseUnavailable(await outcome)).toBe(true);
     expect(db.availability.available).toBe(false);
     expect(await ids()).toEqual([]);
     expect(db.availability.available).toBe(true);
   } finally {
-    await db.exec(t('DROP TRIGGER $T_slow ON $T'));
-    await db.exec(t('DROP FUNCTION $T_slow()'));
+    await holder.query('SELECT pg_advisory_unlock($1)', [key]);
+    holder.release();
+    await db.exec(t('DROP TRIGGER $T_held ON $T'));
+    await db.exec(t('DROP FUNCTION $T_held()'));
   }
 });
