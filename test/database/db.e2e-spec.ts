@@ -133,7 +133,10 @@ it('survives a connection lost between two statements of a transaction: the COMM
 
 it('counts a COMMIT cut off while it runs as an outage, as any statement that found PostgreSQL gone', async () => {
   // A deferred check runs inside COMMIT, and waits there for a lock this test holds until the
-  // connection is ended: the COMMIT is running when the loss comes, however slow the machine.
+  // connection is ended: the COMMIT is running when the loss comes, however slow the machine. The
+  // lock is held by an open transaction, not by a session: behind PgBouncer (transaction pooling) a
+  // session's lock stays on a server connection handed to the next client, who may be the very
+  // transaction meant to wait for it.
   const key = Math.floor(Math.random() * 2 ** 31);
   await db.exec(
     t(`CREATE FUNCTION $T_held() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -145,7 +148,8 @@ it('counts a COMMIT cut off while it runs as an outage, as any statement that fo
   );
   const holder = await db.pool.connect();
   try {
-    await holder.query('SELECT pg_advisory_lock($1)', [key]);
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [key]);
     let pid = 0;
     const outcome = db
       .transaction(async () => {
@@ -171,7 +175,7 @@ it('counts a COMMIT cut off while it runs as an outage, as any statement that fo
     expect(await ids()).toEqual([]);
     expect(db.availability.available).toBe(true);
   } finally {
-    await holder.query('SELECT pg_advisory_unlock($1)', [key]);
+    await holder.query('ROLLBACK');
     holder.release();
     await db.exec(t('DROP TRIGGER $T_held ON $T'));
     await db.exec(t('DROP FUNCTION $T_held()'));
