@@ -82,10 +82,7 @@ export class Db {
    */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.context.getStore()) return fn();
-    const client = await this.pool.connect().catch((err: unknown) => {
-      this.availability.failed(err);
-      throw err;
-    });
+    const client = await this.reported(this.pool.connect());
     const tx: Transaction = { client, open: true };
     let broken = false;
     // A connection lost while the transaction is between statements (PostgreSQL stopped, a leader
@@ -98,9 +95,9 @@ export class Db {
     };
     client.on('error', lost);
     try {
-      await this.control(client, 'BEGIN');
+      await this.reported(client.query('BEGIN'));
       const result = await this.context.run(tx, fn);
-      await this.control(client, 'COMMIT');
+      await this.reported(client.query('COMMIT'));
       return result;
     } catch (err) {
       // A connection that broke or went silent is dropped rather than asked to roll back (on a
@@ -119,10 +116,13 @@ export class Db {
     }
   }
 
-  /** BEGIN or COMMIT, whose failure says whether PostgreSQL is reachable as any statement's does. */
-  private async control(client: PoolClient, command: 'BEGIN' | 'COMMIT'): Promise<void> {
+  /**
+   * `work` (a statement, BEGIN, COMMIT, a connection from the pool), whose failure tells
+   * `DatabaseAvailability` whether PostgreSQL is reachable.
+   */
+  private async reported<T>(work: Promise<T>): Promise<T> {
     try {
-      await client.query(command);
+      return await work;
     } catch (err) {
       this.availability.failed(err);
       throw err;
@@ -143,14 +143,9 @@ export class Db {
         if ((err as { code?: unknown }).code !== '25006') this.replica.failed(err);
       }
     }
-    try {
-      const result = await (tx ? tx.client.query<T>(query) : this.pool.query<T>(query));
-      if (!this.availability.available) this.availability.succeeded();
-      return result;
-    } catch (err) {
-      this.availability.failed(err);
-      throw err;
-    }
+    const result = await this.reported(tx ? tx.client.query<T>(query) : this.pool.query<T>(query));
+    if (!this.availability.available) this.availability.succeeded();
+    return result;
   }
 }
 

@@ -48,9 +48,9 @@ if (typeof afterEach === 'function') {
  * The OpenAPI document an application serves, which its answers are checked against. Without extra
  * modules it is the same for every application of the run (it depends on the controllers only, not
  * on the configuration), so the run's first application to serve it leaves it in the run's
- * directory (KHOUMS_TEST_RUN_DIR, global-setup) and the others read it there: Jest gives each test file a module registry of its own, and building the document cost
- * 300-400 ms in every file's first application. The suites that test the document itself fetch it
- * from their app.
+ * directory (KHOUMS_TEST_RUN_DIR, global-setup) and the others read it there: Jest gives each test
+ * file a module registry of its own, and building the document cost 300-400 ms in every file's
+ * first application. The suites that test the document itself fetch it from their app.
  */
 async function openApiDocument(app: NestFastifyApplication, modules: Type[]): Promise<Document> {
   const served = async () =>
